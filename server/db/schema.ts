@@ -1,0 +1,142 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * Version of the derived tables. Bump it whenever a derived table or the way it is filled changes: a database
+ * with another version gets its derived tables dropped and rebuilt from the archive (never a hand-written
+ * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
+ */
+export const SCHEMA_VERSION = 3;
+
+/** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
+export const ARCHIVE_DDL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS workspaces (
+  id INTEGER PRIMARY KEY, storage_dir TEXT NOT NULL UNIQUE, workspace_id TEXT, kind TEXT, uri TEXT,
+  folder TEXT, folder_exists INTEGER, repository TEXT, remote_url TEXT, branch TEXT, error TEXT, updated_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS files (
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, workspace_dir TEXT, folder_session_id TEXT,
+  session_id TEXT NOT NULL, kind TEXT NOT NULL, label TEXT,
+  dev INTEGER, ino INTEGER, size INTEGER NOT NULL DEFAULT 0, offset INTEGER NOT NULL DEFAULT 0, head_hash TEXT,
+  generation INTEGER NOT NULL DEFAULT 0, next_line INTEGER NOT NULL DEFAULT 1,
+  events INTEGER NOT NULL DEFAULT 0, bad_lines INTEGER NOT NULL DEFAULT 0, fragments INTEGER NOT NULL DEFAULT 0,
+  deleted_at INTEGER, first_seen INTEGER, updated_at INTEGER, error TEXT
+);
+-- kind: 0 event, 1 bad line, 2 fragment (the cut first line of a rewritten file).
+-- raw is the line's text, deflated when long (compressed = 1). hash is of the raw bytes, for reconciling rewrites.
+CREATE TABLE IF NOT EXISTS lines (
+  id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, generation INTEGER NOT NULL, line_no INTEGER NOT NULL,
+  byte_offset INTEGER NOT NULL, hash INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT,
+  raw BLOB NOT NULL, compressed INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lines_file_hash ON lines (file_id, hash);
+CREATE INDEX IF NOT EXISTS lines_problems ON lines (file_id, line_no) WHERE kind > 0;
+CREATE TABLE IF NOT EXISTS companions (
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, name TEXT NOT NULL,
+  kind TEXT NOT NULL, n INTEGER, content TEXT, size INTEGER, mtime INTEGER, deleted_at INTEGER
+);
+`;
+
+/** Derived tables: rebuilt from the archive. Chronicle's tables keep its column names and meanings (FORMAT §5.2). */
+export const DERIVED_DDL = `
+CREATE TABLE sessions (
+  id TEXT PRIMARY KEY, cwd TEXT, repository TEXT, host_type TEXT, branch TEXT, summary TEXT,
+  agent_name TEXT, agent_description TEXT, created_at TEXT, updated_at TEXT,
+  num INTEGER NOT NULL UNIQUE, title TEXT, parent_id TEXT, parent_span_id TEXT, relation TEXT, label TEXT,
+  is_child INTEGER NOT NULL DEFAULT 0, workspace_dir TEXT, folder_session_id TEXT, log_deleted INTEGER NOT NULL DEFAULT 0,
+  first_ts INTEGER, last_ts INTEGER, event_count INTEGER NOT NULL DEFAULT 0, error_count INTEGER NOT NULL DEFAULT 0,
+  tokens_in INTEGER NOT NULL DEFAULT 0, tokens_out INTEGER NOT NULL DEFAULT 0, tokens_cached INTEGER NOT NULL DEFAULT 0,
+  model_ms INTEGER NOT NULL DEFAULT 0, models TEXT, counts TEXT, copilot_version TEXT, vscode_version TEXT,
+  child_count INTEGER NOT NULL DEFAULT 0, slowest_event INTEGER, refreshed_at INTEGER
+);
+CREATE INDEX idx_sessions_repo ON sessions (repository);
+CREATE INDEX idx_sessions_cwd ON sessions (cwd);
+CREATE INDEX idx_sessions_last ON sessions (last_ts);
+CREATE INDEX idx_sessions_parent ON sessions (parent_id);
+CREATE TABLE turns (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions (id), turn_index INTEGER NOT NULL,
+  user_message TEXT, assistant_response TEXT, timestamp TEXT, span_id TEXT, event_id INTEGER,
+  UNIQUE (session_id, turn_index)
+);
+CREATE INDEX idx_turns_session ON turns (session_id);
+CREATE TABLE checkpoints (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions (id), checkpoint_number INTEGER NOT NULL,
+  title TEXT, overview TEXT, history TEXT, work_done TEXT, technical_details TEXT, important_files TEXT, next_steps TEXT,
+  created_at TEXT, UNIQUE (session_id, checkpoint_number)
+);
+CREATE INDEX idx_checkpoints_session ON checkpoints (session_id);
+CREATE TABLE session_files (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions (id), file_path TEXT NOT NULL,
+  tool_name TEXT, turn_index INTEGER, first_seen_at TEXT, event_id INTEGER, UNIQUE (session_id, file_path)
+);
+CREATE INDEX idx_session_files_path ON session_files (file_path);
+CREATE TABLE session_refs (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions (id), ref_type TEXT NOT NULL,
+  ref_value TEXT NOT NULL, turn_index INTEGER, created_at TEXT, event_id INTEGER, UNIQUE (session_id, ref_type, ref_value)
+);
+CREATE INDEX idx_session_refs_type_value ON session_refs (ref_type, ref_value);
+-- Chronicle's FTS table, same columns and default tokenizer, one row per turn, so its documented queries run.
+CREATE VIRTUAL TABLE search_index USING fts5 (content, session_id UNINDEXED, source_type UNINDEXED, source_id UNINDEXED);
+
+-- One row per archived event line (id = lines.id). status: 0 ok, 1 error.
+-- dup: 0 canonical; 1 a replay or broadcast copy of an event already in another session (FORMAT §4.4, §4.9):
+-- shown in its session, never counted in a cross-session statistic; 2 a repeat within the same file: hidden.
+CREATE TABLE events (
+  id INTEGER PRIMARY KEY, session_num INTEGER NOT NULL, file_id INTEGER NOT NULL, type TEXT NOT NULL, name TEXT,
+  span_id TEXT, parent_span_id TEXT, status INTEGER NOT NULL, ts INTEGER, dur INTEGER NOT NULL, r_idx INTEGER NOT NULL,
+  model TEXT, tool TEXT, ttft INTEGER, tokens_in INTEGER, tokens_out INTEGER, tokens_cached INTEGER, error TEXT,
+  dup INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX events_session_ts ON events (session_num, ts);
+CREATE INDEX events_dur ON events (dur) WHERE dur > 0 AND dup = 0;
+CREATE INDEX events_errors ON events (ts) WHERE status = 1 AND dup = 0;
+CREATE INDEX events_ts ON events (ts);
+CREATE INDEX events_replayable_span ON events (span_id) WHERE type IN ('discovery', 'generic', 'user_message');
+
+-- Substring search (issue 3): trigram over each event's indexed text, contentless (the text lives in the
+-- archive), explicit rowid = events.id. detail=full because a substring is a phrase of trigrams.
+CREATE VIRTUAL TABLE event_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+-- One- and two-character CJK queries, which trigrams cannot answer: each CJK character one token.
+CREATE VIRTUAL TABLE event_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
+-- Session titles and other session-level text, rowid = sessions.num.
+CREATE VIRTUAL TABLE session_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+`;
+
+export const DERIVED_TABLES = [
+  'session_text',
+  'event_cjk',
+  'event_text',
+  'events',
+  'search_index',
+  'session_refs',
+  'session_files',
+  'checkpoints',
+  'turns',
+  'sessions',
+];
+
+export function getMeta(db: Database.Database, key: string): string | null {
+  const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+export function setMeta(db: Database.Database, key: string, value: string): void {
+  db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+/**
+ * Creates the archive if missing and makes the derived tables match SCHEMA_VERSION.
+ * Returns true when the derived tables were (re)created and must be refilled from the archive.
+ */
+export function ensureSchema(db: Database.Database): boolean {
+  db.exec(ARCHIVE_DDL);
+  const version = Number(getMeta(db, 'schema_version') ?? '0');
+  const hasSessions = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").get() !== undefined;
+  if (version === SCHEMA_VERSION && hasSessions) return false;
+  db.transaction(() => {
+    for (const t of DERIVED_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}`);
+    db.exec(DERIVED_DDL);
+    setMeta(db, 'schema_version', String(SCHEMA_VERSION));
+  })();
+  return true;
+}

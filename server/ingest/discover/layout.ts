@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+/** One workspace's debug-log folder (FORMAT §1.1: `workspaceStorage/<id>/GitHub.copilot-chat/debug-logs`). */
+export interface WorkspaceLogs {
+  /** `workspaceStorage/<id>`; for a debug-logs folder outside that layout, the folder itself. */
+  storageDir: string;
+  workspaceId: string;
+  debugLogsDir: string;
+}
+
+export const DEBUG_LOGS = 'debug-logs';
+export const WORKSPACE_STORAGE = 'workspaceStorage';
+export const USER_DIR = 'User';
+
+/** The workspace folder keeps the publisher's case (`GitHub.copilot-chat`, FORMAT §1.1); accept any case. */
+export function isCopilotChatDirName(name: string): boolean {
+  return name.toLowerCase() === 'github.copilot-chat';
+}
+
+export async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Directory names under `dir` (symlinks followed), or [] when it cannot be read. */
+export async function childDirNames(dir: string): Promise<string[]> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const names: string[] = [];
+  for (const entry of entries) {
+    if (entry.isDirectory() || (entry.isSymbolicLink() && (await isDirectory(path.join(dir, entry.name))))) {
+      names.push(entry.name);
+    }
+  }
+  return names.sort();
+}
+
+/** Describes a debug-logs folder wherever it sits; `storageDir` follows the `<id>/GitHub.copilot-chat/debug-logs` shape when present. */
+export function workspaceOfDebugLogs(debugLogsDir: string): WorkspaceLogs {
+  const extensionDir = path.dirname(debugLogsDir);
+  if (isCopilotChatDirName(path.basename(extensionDir))) {
+    const storageDir = path.dirname(extensionDir);
+    return { storageDir, workspaceId: path.basename(storageDir), debugLogsDir };
+  }
+  // Outside the VS Code layout the folder name is always "debug-logs", which would make every such
+  // folder the same workspace; a hash of the absolute path is stable and unique instead.
+  const workspaceId = createHash('md5').update(debugLogsDir).digest('hex');
+  return { storageDir: debugLogsDir, workspaceId, debugLogsDir };
+}
+
+/** The Copilot Chat debug-logs folders of one `workspaceStorage/<id>` folder (normally zero or one). */
+export async function workspacesOfStorageDir(storageDir: string): Promise<WorkspaceLogs[]> {
+  const found: WorkspaceLogs[] = [];
+  for (const name of (await childDirNames(storageDir)).filter(isCopilotChatDirName)) {
+    const debugLogsDir = path.join(storageDir, name, DEBUG_LOGS);
+    if (await isDirectory(debugLogsDir)) found.push(workspaceOfDebugLogs(debugLogsDir));
+  }
+  return found;
+}
+
+export async function hasCopilotChatDir(dir: string): Promise<boolean> {
+  return (await childDirNames(dir)).some(isCopilotChatDirName);
+}
+
+/** Every workspace with debug logs under one `workspaceStorage` folder. */
+export async function workspacesInStorage(workspaceStorageDir: string): Promise<WorkspaceLogs[]> {
+  const found: WorkspaceLogs[] = [];
+  for (const id of await childDirNames(workspaceStorageDir)) {
+    found.push(...(await workspacesOfStorageDir(path.join(workspaceStorageDir, id))));
+  }
+  return found;
+}
+
+/**
+ * A folder named debug-logs met during a walk belongs to Copilot Chat if it sits in the extension's folder or
+ * holds the session layout (FORMAT §2.1: `<sid>/main.jsonl` folders or legacy top-level `*.jsonl` files).
+ * Other tools name folders "debug-logs" too.
+ */
+export async function looksLikeCopilotDebugLogs(dir: string): Promise<boolean> {
+  if (isCopilotChatDirName(path.basename(path.dirname(dir)))) return true;
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  if (entries.some((e) => e.isFile() && e.name.endsWith('.jsonl'))) return true;
+  for (const entry of entries.filter((e) => e.isDirectory()).slice(0, 20)) {
+    const names = await readdir(path.join(dir, entry.name)).catch(() => [] as string[]);
+    if (names.includes('main.jsonl') || names.includes('models.json')) return true;
+  }
+  return false;
+}

@@ -1,0 +1,230 @@
+import { chmod, mkdir, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { walkForDebugLogs } from './ancestor-walk';
+import { resolveRoot, watchTargets } from './roots';
+import { useTempDirs, writeTree } from './test-tree';
+
+const newTempDir = useTempDirs();
+
+const SESSION = '{"ts":1,"type":"session_start"}\n';
+
+/**
+ * home/
+ *   .config/Code/User/workspaceStorage/aaa/GitHub.copilot-chat/debug-logs/s1/main.jsonl
+ *   .config/Code/User/workspaceStorage/bbb/            (a workspace without Copilot logs)
+ *   .config/Code - Insiders/User/workspaceStorage/ccc/GitHub.copilot-chat/debug-logs/
+ *   .config/VSCodium/User/globalStorage/                (a user-data dir with no workspaceStorage)
+ *   .vscode-server/data/User/workspaceStorage/ddd/GitHub.copilot-chat/debug-logs/
+ */
+async function homeWithSeveralUserDataDirs() {
+  const home = await newTempDir();
+  const code = path.join(home, '.config', 'Code');
+  const storage = path.join(code, 'User', 'workspaceStorage');
+  await writeTree(home, {
+    '.config/Code/User/workspaceStorage/aaa/GitHub.copilot-chat/debug-logs/s1/main.jsonl': SESSION,
+    '.config/Code/User/workspaceStorage/aaa/workspace.json': '{"folder": "file:///x"}',
+    '.config/Code/User/workspaceStorage/bbb/state.vscdb': '',
+    '.config/Code - Insiders/User/workspaceStorage/ccc/GitHub.copilot-chat/debug-logs/': null,
+    '.config/VSCodium/User/globalStorage/': null,
+    '.vscode-server/data/User/workspaceStorage/ddd/GitHub.copilot-chat/debug-logs/': null,
+  });
+  const aaa = {
+    storageDir: path.join(storage, 'aaa'),
+    workspaceId: 'aaa',
+    debugLogsDir: path.join(storage, 'aaa', 'GitHub.copilot-chat', 'debug-logs'),
+  };
+  return { home, code, storage, aaa };
+}
+
+describe('resolveRoot', () => {
+  it('a debug-logs folder: one workspace, storageDir is workspaceStorage/<id>', async () => {
+    const { aaa } = await homeWithSeveralUserDataDirs();
+    const { root, workspaces } = await resolveRoot(aaa.debugLogsDir);
+    expect(root).toEqual({ path: aaa.debugLogsDir, kind: 'debug-logs', exists: true, error: null });
+    expect(workspaces).toEqual([aaa]);
+  });
+
+  it('a GitHub.copilot-chat folder: the debug-logs folder inside it', async () => {
+    const { aaa } = await homeWithSeveralUserDataDirs();
+    const { root, workspaces } = await resolveRoot(path.dirname(aaa.debugLogsDir));
+    expect(root.kind).toBe('debug-logs');
+    expect(workspaces).toEqual([aaa]);
+  });
+
+  it('a workspaceStorage/<id> folder: its debug-logs folder', async () => {
+    const { aaa } = await homeWithSeveralUserDataDirs();
+    const { root, workspaces } = await resolveRoot(aaa.storageDir);
+    expect(root.kind).toBe('debug-logs');
+    expect(workspaces).toEqual([aaa]);
+  });
+
+  it('a workspaceStorage/<id> folder without Copilot logs yet: no workspaces, and it is watched', async () => {
+    const { storage } = await homeWithSeveralUserDataDirs();
+    const bbb = path.join(storage, 'bbb');
+    const { root, workspaces } = await resolveRoot(bbb);
+    expect(root).toEqual({ path: bbb, kind: 'debug-logs', exists: true, error: null });
+    expect(workspaces).toEqual([]);
+    expect(watchTargets(root, workspaces)).toEqual([bbb]);
+  });
+
+  it('a workspaceStorage folder: every <id> with debug logs, others skipped', async () => {
+    const { storage, aaa } = await homeWithSeveralUserDataDirs();
+    const { root, workspaces } = await resolveRoot(storage);
+    expect(root.kind).toBe('workspaceStorage');
+    expect(workspaces).toEqual([aaa]);
+    expect(watchTargets(root, workspaces)).toEqual([storage, aaa.debugLogsDir]);
+  });
+
+  it('a user-data folder (…/Code): its User/workspaceStorage', async () => {
+    const { code, storage, aaa } = await homeWithSeveralUserDataDirs();
+    const { root, workspaces } = await resolveRoot(code);
+    expect(root).toEqual({ path: code, kind: 'userData', exists: true, error: null });
+    expect(workspaces).toEqual([aaa]);
+    expect(watchTargets(root, workspaces)).toEqual([storage, aaa.debugLogsDir]);
+  });
+
+  it('the User folder of a user-data folder counts as the user-data folder', async () => {
+    const { code, aaa } = await homeWithSeveralUserDataDirs();
+    const { root, workspaces } = await resolveRoot(path.join(code, 'User'));
+    expect(root.kind).toBe('userData');
+    expect(workspaces).toEqual([aaa]);
+  });
+
+  it('a user-data folder with no workspaceStorage yet: nothing found, its User folder is watched', async () => {
+    const { home } = await homeWithSeveralUserDataDirs();
+    const codium = path.join(home, '.config', 'VSCodium');
+    const { root, workspaces } = await resolveRoot(codium);
+    expect(root.kind).toBe('userData');
+    expect(workspaces).toEqual([]);
+    expect(watchTargets(root, workspaces)).toEqual([path.join(codium, 'User')]);
+  });
+
+  it('an ancestor two levels above several user-data dirs: every debug-logs folder under all of them', async () => {
+    const { home, storage, aaa } = await homeWithSeveralUserDataDirs();
+    const { root, workspaces } = await resolveRoot(home);
+    expect(root).toEqual({ path: home, kind: 'ancestor', exists: true, error: null });
+    expect(workspaces.map((w) => path.relative(home, w.debugLogsDir))).toEqual([
+      '.config/Code - Insiders/User/workspaceStorage/ccc/GitHub.copilot-chat/debug-logs',
+      '.config/Code/User/workspaceStorage/aaa/GitHub.copilot-chat/debug-logs',
+      '.vscode-server/data/User/workspaceStorage/ddd/GitHub.copilot-chat/debug-logs',
+    ]);
+    expect(workspaces).toContainEqual(aaa);
+    expect(workspaces.map((w) => w.workspaceId)).toEqual(['ccc', 'aaa', 'ddd']);
+    const targets = watchTargets(root, workspaces);
+    expect(targets).toContain(storage);
+    expect(targets).toContain(path.join(home, '.vscode-server/data/User/workspaceStorage'));
+    expect(targets).toContain(aaa.debugLogsDir);
+  });
+
+  it('an ancestor: a workspaceStorage folder with no logs yet is still a watch target', async () => {
+    const dir = await newTempDir();
+    await writeTree(dir, { 'Code/User/workspaceStorage/eee/workspace.json': '{}' });
+    const { root, workspaces } = await resolveRoot(dir);
+    expect(workspaces).toEqual([]);
+    expect(watchTargets(root, workspaces)).toEqual([path.join(dir, 'Code/User/workspaceStorage')]);
+  });
+
+  it('a debug-logs folder copied outside the VS Code layout: storageDir is the folder, id a stable hash', async () => {
+    const dir = await newTempDir();
+    await writeTree(dir, { 'backup/debug-logs/s1/main.jsonl': SESSION });
+    const logs = path.join(dir, 'backup', 'debug-logs');
+    const direct = await resolveRoot(logs);
+    expect(direct.workspaces).toHaveLength(1);
+    expect(direct.workspaces[0].storageDir).toBe(logs);
+    expect(direct.workspaces[0].debugLogsDir).toBe(logs);
+    expect(direct.workspaces[0].workspaceId).toMatch(/^[0-9a-f]{32}$/);
+    const walked = await resolveRoot(dir);
+    expect(walked.workspaces).toEqual(direct.workspaces);
+  });
+
+  it('an ancestor walk skips node_modules, .git and debug-logs folders of other tools', async () => {
+    const dir = await newTempDir();
+    await writeTree(dir, {
+      'node_modules/pkg/GitHub.copilot-chat/debug-logs/s1/main.jsonl': SESSION,
+      '.git/x/GitHub.copilot-chat/debug-logs/s1/main.jsonl': SESSION,
+      'other-tool/debug-logs/trace.txt': 'not ours',
+    });
+    expect((await resolveRoot(dir)).workspaces).toEqual([]);
+  });
+
+  it('a missing path: exists false and an error, never a throw', async () => {
+    const dir = await newTempDir();
+    const missing = path.join(dir, 'nope', 'Code');
+    const { root, workspaces } = await resolveRoot(missing);
+    expect(root).toEqual({ path: missing, kind: 'userData', exists: false, error: `${missing} does not exist` });
+    expect(workspaces).toEqual([]);
+    expect(watchTargets(root, workspaces)).toEqual([]);
+  });
+
+  it('a missing debug-logs path keeps the kind its name says', async () => {
+    const { root } = await resolveRoot('/nonexistent/ws/GitHub.copilot-chat/debug-logs');
+    expect(root.kind).toBe('debug-logs');
+    expect(root.exists).toBe(false);
+  });
+
+  it('a file instead of a folder: an error', async () => {
+    const dir = await newTempDir();
+    await writeTree(dir, { 'main.jsonl': SESSION });
+    const file = path.join(dir, 'main.jsonl');
+    const { root, workspaces } = await resolveRoot(file);
+    expect(root).toMatchObject({ exists: true, error: `${file} is not a directory` });
+    expect(workspaces).toEqual([]);
+  });
+
+  it('a relative path is resolved against the working directory', async () => {
+    const { root } = await resolveRoot('some/relative/missing');
+    expect(root.path).toBe(path.resolve('some/relative/missing'));
+  });
+
+  it('a symlink loop does not hang, and a linked user-data dir is found once', async () => {
+    const { home } = await homeWithSeveralUserDataDirs();
+    await symlink(home, path.join(home, 'loop'));
+    await symlink(path.join(home, '.config'), path.join(home, '.config', 'Code', 'back-up'));
+    await mkdir(path.join(home, 'links'));
+    await symlink(path.join(home, '.config', 'Code'), path.join(home, 'links', 'code-link'));
+    const { workspaces } = await resolveRoot(home);
+    expect(workspaces.map((w) => w.workspaceId).sort()).toEqual(['aaa', 'ccc', 'ddd']);
+  });
+
+  it('a symlink to a debug-logs folder is followed', async () => {
+    const { home, aaa } = await homeWithSeveralUserDataDirs();
+    const elsewhere = await newTempDir();
+    await symlink(path.dirname(aaa.debugLogsDir), path.join(elsewhere, 'GitHub.copilot-chat'));
+    const { workspaces } = await resolveRoot(elsewhere);
+    expect(workspaces.map((w) => w.debugLogsDir)).toEqual([path.join(elsewhere, 'GitHub.copilot-chat', 'debug-logs')]);
+    expect(home).not.toBe(elsewhere);
+  });
+
+  it('the walk stops at depth 8', async () => {
+    const dir = await newTempDir();
+    const deep = 'a/b/c/d/e/f/g'; // workspaceStorage at depth 8 is found, at depth 9 is not
+    await writeTree(dir, {
+      [`${deep}/workspaceStorage/near/GitHub.copilot-chat/debug-logs/`]: null,
+      [`${deep}/h/workspaceStorage/far/GitHub.copilot-chat/debug-logs/`]: null,
+    });
+    const { workspaces } = await resolveRoot(dir);
+    expect(workspaces.map((w) => w.workspaceId)).toEqual(['near']);
+  });
+
+  it('the walk gives up after its directory budget and says so', async () => {
+    const dir = await newTempDir();
+    await writeTree(dir, { 'a/': null, 'b/': null, 'c/': null });
+    const walk = await walkForDebugLogs(dir, { maxDepth: 8, maxDirs: 2 });
+    expect(walk.truncated).toBe(true);
+  });
+
+  it.skipIf(process.getuid?.() === 0)('an unreadable folder inside the walk is skipped (EACCES)', async () => {
+    const { home } = await homeWithSeveralUserDataDirs();
+    const locked = path.join(home, 'locked');
+    await mkdir(locked);
+    await chmod(locked, 0o000);
+    try {
+      const { root, workspaces } = await resolveRoot(home);
+      expect(root.error).toBeNull();
+      expect(workspaces).toHaveLength(3);
+    } finally {
+      await chmod(locked, 0o755);
+    }
+  });
+});

@@ -1,0 +1,330 @@
+import chokidar, { type FSWatcher } from 'chokidar';
+import type Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { BackfillProgress } from '../../shared/api';
+import { markCompanionDeleted, storeCompanion } from './companions';
+import { readWorkspaceInfo, resolveRoot, watchTargets, type LogRoot, type WorkspaceLogs } from './discover';
+import { classifyLogPath } from './log-paths';
+import { makeSessionRefresher } from './refresh-session';
+import { IngestStore } from './store';
+import { tailFile, type FileIdentity } from './tail-file';
+
+export interface IndexerEvents {
+  indexed(sessionIds: string[], events: number): void;
+  progress(p: BackfillProgress): void;
+  roots(roots: LogRoot[]): void;
+}
+
+export interface IndexerOptions {
+  roots: string[];
+  watch: boolean;
+  /** ms between two refreshes of the same dirty sessions while data keeps arriving */
+  refreshEveryMs?: number;
+}
+
+/** Hands work back to the event loop between batches so that watcher events and messages are handled. */
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Finds, reads and watches every debug-log file under the roots and keeps the database in step with them.
+ * Runs inside the ingest worker (it owns the only write connection); `runOnce` serves `chronoscope index`.
+ */
+export class Indexer {
+  private store: IngestStore;
+  private refresh: (id: string) => void;
+  private watcher: FSWatcher | null = null;
+  private queue = new Set<string>();
+  private workspaceOfLogs = new Map<string, WorkspaceLogs>(); // debugLogsDir → workspace
+  private running = false;
+  private stopped = false;
+  private lastRefresh = 0;
+  private pendingSessions = new Set<string>();
+  private pendingEvents = 0;
+  private lastNotify = 0;
+  private idleResolvers: (() => void)[] = [];
+  readonly progress: BackfillProgress = { state: 'starting', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
+  roots: LogRoot[] = [];
+
+  constructor(
+    private db: Database.Database,
+    private opts: IndexerOptions,
+    private events: Partial<IndexerEvents> = {},
+  ) {
+    this.store = new IngestStore(db);
+    this.refresh = makeSessionRefresher(db);
+  }
+
+  /** Discover, backfill everything, then (when watching) follow changes until stop(). */
+  async start(): Promise<void> {
+    const initial: string[] = [];
+    const targets: string[] = [];
+    for (const input of this.opts.roots) {
+      const { root, workspaces } = await resolveRoot(input);
+      this.roots.push(root);
+      for (const w of workspaces) {
+        await this.registerWorkspace(w);
+        initial.push(...listLogFiles(w.debugLogsDir));
+      }
+      targets.push(...watchTargets(root, workspaces));
+    }
+    this.events.roots?.(this.roots);
+    this.markVanishedFiles(new Set(initial));
+    const withStats = initial
+      .map((f) => ({ f, st: safeStat(f) }))
+      .filter((x): x is { f: string; st: fs.Stats } => x.st !== null)
+      // Newest first: the session the user is looking for is most often the latest one.
+      .sort((a, b) => b.st.mtimeMs - a.st.mtimeMs);
+    this.progress.state = 'running';
+    this.progress.filesTotal = withStats.length;
+    this.progress.bytesTotal = withStats.reduce((n, x) => n + x.st.size, 0);
+    this.emitProgress();
+    if (this.opts.watch) this.startWatcher(targets);
+    for (const { f } of withStats) this.queue.add(f);
+    await this.drain(true);
+    this.progress.state = 'idle';
+    this.progress.filesDone = this.progress.filesTotal;
+    this.progress.bytesDone = this.progress.bytesTotal;
+    this.emitProgress();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.watcher?.close();
+  }
+
+  /** Resolves when the queue is empty and every dirty session is refreshed (tests, `index`). */
+  whenIdle(): Promise<void> {
+    if (!this.running && this.queue.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleResolvers.push(resolve));
+  }
+
+  private async registerWorkspace(w: WorkspaceLogs): Promise<void> {
+    if (this.workspaceOfLogs.has(w.debugLogsDir)) return;
+    this.workspaceOfLogs.set(w.debugLogsDir, w);
+    const info = await readWorkspaceInfo(w.storageDir);
+    this.db
+      .prepare(
+        `INSERT INTO workspaces (storage_dir, workspace_id, kind, uri, folder, folder_exists, repository, remote_url, branch, error, updated_at)
+         VALUES (@storageDir, @workspaceId, @kind, @uri, @folder, @folderExists, @repository, @remoteUrl, @branch, @error, @now)
+         ON CONFLICT (storage_dir) DO UPDATE SET workspace_id = excluded.workspace_id, kind = excluded.kind, uri = excluded.uri,
+           folder = excluded.folder, folder_exists = excluded.folder_exists, repository = excluded.repository,
+           remote_url = excluded.remote_url, branch = excluded.branch, error = excluded.error, updated_at = excluded.updated_at`,
+      )
+      .run({ ...info, folderExists: info.folderExists ? 1 : 0, now: Date.now() });
+  }
+
+  /** Files the archive knows that are gone from disk: their rows stay, their sessions show "log deleted". */
+  private markVanishedFiles(present: Set<string>): void {
+    const known = this.db.prepare('SELECT id, path, session_id FROM files WHERE deleted_at IS NULL').all() as { id: number; path: string; session_id: string }[];
+    for (const f of known) {
+      if (!present.has(f.path) && !fs.existsSync(f.path)) this.store.markFileDeleted(f.id, f.session_id);
+    }
+    this.refreshDirty();
+  }
+
+  private debugLogsDirOf(file: string): string | null {
+    let dir = path.dirname(file);
+    for (let i = 0; i < 2; i++) {
+      if (this.workspaceOfLogs.has(dir)) return dir;
+      dir = path.dirname(dir);
+    }
+    // A debug-logs folder that appeared after start (a new workspace): adopt it.
+    const m = file.split(path.sep);
+    const at = m.lastIndexOf('debug-logs');
+    return at > 0 ? m.slice(0, at + 1).join(path.sep) : null;
+  }
+
+  private identityOf(file: string): FileIdentity | 'companion' | null {
+    const logs = this.debugLogsDirOf(file);
+    if (!logs) return null;
+    const c = classifyLogPath(logs, file);
+    if (c.kind === 'ignored') return null;
+    const ws = this.workspaceOfLogs.get(logs);
+    if (c.kind === 'companion') {
+      storeCompanion(this.db, file, c);
+      return 'companion';
+    }
+    return {
+      path: file,
+      workspace_dir: ws?.storageDir ?? path.dirname(logs),
+      folder_session_id: c.folderSessionId,
+      session_id: c.sessionId,
+      kind: c.kind,
+      label: c.label,
+    };
+  }
+
+  private async drain(backfill: boolean): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      while (this.queue.size > 0 && !this.stopped) {
+        const file = this.queue.values().next().value as string;
+        this.queue.delete(file);
+        const logs = this.debugLogsDirOf(file);
+        if (logs && !this.workspaceOfLogs.has(logs)) {
+          const storageDir = path.basename(path.dirname(logs)).toLowerCase() === 'github.copilot-chat' ? path.dirname(path.dirname(logs)) : path.dirname(logs);
+          await this.registerWorkspace({ storageDir, workspaceId: path.basename(storageDir), debugLogsDir: logs });
+        }
+        const identity = this.identityOf(file);
+        if (identity && identity !== 'companion') {
+          try {
+            const out = tailFile(this.store, identity);
+            this.pendingEvents += out.events;
+            for (const s of out.sessionIds) this.pendingSessions.add(s);
+            if (backfill) this.progress.bytesDone += out.bytes;
+            if (out.more) this.queue.add(file);
+            else if (backfill) this.progress.filesDone++;
+          } catch (err) {
+            if (backfill) this.progress.filesDone++;
+            this.reportIoProblem(file, err);
+          }
+        } else if (backfill) {
+          this.progress.filesDone++;
+        }
+        const now = Date.now();
+        if (now - this.lastRefresh > (this.opts.refreshEveryMs ?? 1000)) this.refreshDirty();
+        if (now - this.lastNotify > 250) this.notify();
+        await yieldToLoop();
+      }
+      this.refreshDirty();
+      this.notify();
+    } finally {
+      this.running = false;
+      if (this.queue.size > 0 && !this.stopped) void this.drain(false);
+      else for (const r of this.idleResolvers.splice(0)) r();
+    }
+  }
+
+  private reportIoProblem(file: string, err: unknown): void {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return; // deleted between the event and the read: recorded as deleted
+    const row = this.store.fileByPath(file);
+    if (row) this.store.setFileError(row.id, err instanceof Error ? err.message : String(err));
+  }
+
+  private refreshDirty(): void {
+    this.lastRefresh = Date.now();
+    if (this.store.dirty.size === 0) return;
+    const ids = [...this.store.dirty];
+    this.store.dirty.clear();
+    this.db.transaction(() => {
+      for (const id of ids) this.refresh(id);
+    })();
+    for (const id of ids) this.pendingSessions.add(id);
+  }
+
+  private notify(): void {
+    this.lastNotify = Date.now();
+    if (this.progress.state === 'running') this.emitProgress();
+    if (this.pendingSessions.size === 0) return;
+    this.events.indexed?.([...this.pendingSessions], this.pendingEvents);
+    this.pendingSessions.clear();
+    this.pendingEvents = 0;
+  }
+
+  private emitProgress(): void {
+    this.events.progress?.({ ...this.progress });
+  }
+
+  private startWatcher(targets: string[]): void {
+    if (targets.length === 0) return;
+    this.watcher = chokidar.watch(targets, {
+      ignoreInitial: true,
+      depth: 5,
+      ignored: (p: string) => !isInteresting(p),
+    });
+    const enqueue = (p: string) => {
+      this.queue.add(p);
+      void this.drain(false);
+    };
+    this.watcher.on('add', enqueue);
+    this.watcher.on('change', enqueue);
+    this.watcher.on('unlink', (p) => this.onUnlink(p));
+    this.watcher.on('unlinkDir', (p) => this.onUnlinkDir(p));
+    this.watcher.on('addDir', (p) => {
+      // A new session folder or workspace: files inside may have been written before the watch saw them.
+      for (const f of listLogFilesBelow(p)) enqueue(f);
+    });
+    this.watcher.on('error', () => {
+      /* a vanished or unreadable folder: the next event or restart recovers */
+    });
+  }
+
+  private onUnlink(p: string): void {
+    const row = this.store.fileByPath(p);
+    if (row) this.store.markFileDeleted(row.id, row.session_id);
+    else markCompanionDeleted(this.db, p);
+    this.refreshDirty();
+    this.notify();
+  }
+
+  private onUnlinkDir(dir: string): void {
+    const prefix = dir + path.sep;
+    const rows = this.db.prepare('SELECT id, session_id, path FROM files WHERE deleted_at IS NULL AND substr(path, 1, ?) = ?').all(prefix.length, prefix) as {
+      id: number;
+      session_id: string;
+    }[];
+    for (const r of rows) this.store.markFileDeleted(r.id, r.session_id);
+    this.db.prepare('UPDATE companions SET deleted_at = ? WHERE deleted_at IS NULL AND substr(path, 1, ?) = ?').run(Date.now(), prefix.length, prefix);
+    this.refreshDirty();
+    this.notify();
+  }
+}
+
+/** Only the Copilot folders are worth watching inside a workspaceStorage with hundreds of other extensions. */
+function isInteresting(p: string): boolean {
+  const parts = p.split(/[\\/]/);
+  const logs = parts.lastIndexOf('debug-logs');
+  if (logs >= 0) return parts.length - 1 - logs <= 2 && !p.endsWith('.tmp');
+  const ws = parts.lastIndexOf('workspaceStorage');
+  if (ws < 0) return true; // a watch target above the layout (an ancestor root)
+  const below = parts.length - 1 - ws;
+  if (below <= 1) return true;
+  return below === 2 && parts[ws + 2].toLowerCase() === 'github.copilot-chat';
+}
+
+function safeStat(f: string): fs.Stats | null {
+  try {
+    return fs.statSync(f);
+  } catch {
+    return null;
+  }
+}
+
+function safeReaddir(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** Every log and companion file of one debug-logs folder (session folders one level down, legacy files at top). */
+export function listLogFiles(debugLogsDir: string): string[] {
+  const out: string[] = [];
+  for (const e of safeReaddir(debugLogsDir)) {
+    const p = path.join(debugLogsDir, e.name);
+    if (e.isDirectory()) {
+      for (const c of safeReaddir(p)) if (c.isFile() && !c.name.endsWith('.tmp')) out.push(path.join(p, c.name));
+    } else if (e.isFile() && e.name.endsWith('.jsonl')) {
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+function listLogFilesBelow(dir: string): string[] {
+  if (path.basename(dir) === 'debug-logs') return listLogFiles(dir);
+  const parts = dir.split(path.sep);
+  if (parts[parts.length - 2] === 'debug-logs') {
+    return safeReaddir(dir)
+      .filter((c) => c.isFile() && !c.name.endsWith('.tmp'))
+      .map((c) => path.join(dir, c.name));
+  }
+  const nested = path.join(dir, 'GitHub.copilot-chat', 'debug-logs');
+  if (fs.existsSync(nested)) return listLogFiles(nested);
+  const logs = path.join(dir, 'debug-logs');
+  return fs.existsSync(logs) ? listLogFiles(logs) : [];
+}

@@ -1,0 +1,49 @@
+import path from 'node:path';
+
+export type LogPathKind =
+  | { kind: 'main'; folderSessionId: string; sessionId: string; label: null }
+  | { kind: 'child'; folderSessionId: string; sessionId: string; label: string }
+  | { kind: 'legacy'; folderSessionId: string; sessionId: string; label: null }
+  | { kind: 'companion'; folderSessionId: string; name: string; companion: 'models' | 'system_prompt' | 'tools'; index: number | null }
+  | { kind: 'ignored'; reason: string };
+
+const UUID_TAIL = /^(.+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/**
+ * Splits a child log's name `<label>-<childSessionId>.jsonl` (FORMAT §2.3). Labels contain dashes
+ * (`runSubagent-Explore`), so a UUID tail is taken whole; otherwise the id is what follows the last dash.
+ */
+export function splitChildName(base: string): { label: string; sessionId: string } {
+  const m = UUID_TAIL.exec(base);
+  if (m) return { label: m[1], sessionId: m[2] };
+  const dash = base.lastIndexOf('-');
+  if (dash <= 0 || dash === base.length - 1) return { label: base, sessionId: base };
+  return { label: base.slice(0, dash), sessionId: base.slice(dash + 1) };
+}
+
+/** What a path under a `debug-logs` folder is (FORMAT §2.1–§2.5). */
+export function classifyLogPath(debugLogsDir: string, file: string): LogPathKind {
+  const rel = path.relative(debugLogsDir, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return { kind: 'ignored', reason: 'outside debug-logs' };
+  const parts = rel.split(path.sep);
+  const name = parts[parts.length - 1];
+  if (name.endsWith('.tmp')) return { kind: 'ignored', reason: 'transient size-cap file' };
+  if (parts.length === 1) {
+    if (name.endsWith('.jsonl')) {
+      const id = name.slice(0, -'.jsonl'.length);
+      return { kind: 'legacy', folderSessionId: id, sessionId: id, label: null };
+    }
+    return { kind: 'ignored', reason: 'not a session entry' };
+  }
+  if (parts.length !== 2) return { kind: 'ignored', reason: 'nested too deep' };
+  const folder = parts[0];
+  if (name === 'main.jsonl') return { kind: 'main', folderSessionId: folder, sessionId: folder, label: null };
+  if (name.endsWith('.jsonl')) {
+    const { label, sessionId } = splitChildName(name.slice(0, -'.jsonl'.length));
+    return { kind: 'child', folderSessionId: folder, sessionId, label };
+  }
+  if (name === 'models.json') return { kind: 'companion', folderSessionId: folder, name, companion: 'models', index: null };
+  const m = /^(system_prompt|tools)_(\d+)\.json$/.exec(name);
+  if (m) return { kind: 'companion', folderSessionId: folder, name, companion: m[1] as 'system_prompt' | 'tools', index: Number(m[2]) };
+  return { kind: 'ignored', reason: 'unknown file' };
+}

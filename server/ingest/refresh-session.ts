@@ -1,0 +1,96 @@
+import type Database from 'better-sqlite3';
+
+const TITLE_MAX = 120;
+
+/** A title as Copilot's title child writes it ("Fix the retry loop", sometimes quoted), cut for display. */
+export function cleanTitle(text: string | null | undefined): string | null {
+  if (!text) return null;
+  let t = text.replace(/\s+/g, ' ').trim();
+  if (t.length >= 2 && /^["'“`].*["'”`]$/.test(t)) t = t.slice(1, -1).trim();
+  if (t === '') return null;
+  return t.length > TITLE_MAX ? `${t.slice(0, TITLE_MAX - 1)}…` : t;
+}
+
+/**
+ * Recomputes one session's facts from its events (counts, tokens, time span, models, title, children) and
+ * rewrites its Chronicle `search_index` rows and its `session_text` row. Called for dirty sessions, throttled.
+ */
+export function makeSessionRefresher(db: Database.Database) {
+  const st = {
+    session: db.prepare('SELECT num, id, label, is_child, parent_id, log_deleted FROM sessions WHERE id = ?'),
+    aggregate: db.prepare(
+      `SELECT count(*) n, sum(status) errors, min(ts) first_ts, max(ts + dur) last_ts,
+              sum(coalesce(tokens_in, 0)) tin, sum(coalesce(tokens_out, 0)) tout, sum(coalesce(tokens_cached, 0)) tcached,
+              sum(CASE WHEN type = 'llm_request' THEN dur ELSE 0 END) model_ms
+       FROM events WHERE session_num = ? AND dup < 2`,
+    ),
+    byType: db.prepare('SELECT type, count(*) n FROM events WHERE session_num = ? AND dup < 2 GROUP BY type'),
+    models: db.prepare("SELECT DISTINCT model FROM events WHERE session_num = ? AND type = 'llm_request' AND model IS NOT NULL"),
+    slowest: db.prepare('SELECT id FROM events WHERE session_num = ? AND dup < 2 ORDER BY dur DESC, id LIMIT 1'),
+    titleChild: db.prepare(
+      `SELECT t.assistant_response r FROM sessions c JOIN turns t ON t.session_id = c.id
+       WHERE c.parent_id = ? AND c.label = 'title' AND t.assistant_response IS NOT NULL ORDER BY c.num DESC, t.turn_index DESC LIMIT 1`,
+    ),
+    firstMessage: db.prepare('SELECT user_message m FROM turns WHERE session_id = ? AND user_message IS NOT NULL AND user_message != \'\' ORDER BY turn_index LIMIT 1'),
+    childCount: db.prepare('SELECT count(*) n FROM sessions WHERE parent_id = ?'),
+    filesAlive: db.prepare('SELECT count(*) total, sum(deleted_at IS NOT NULL) deleted FROM files WHERE session_id = ?'),
+    update: db.prepare(
+      `UPDATE sessions SET event_count = @n, error_count = @errors, first_ts = @first_ts, last_ts = @last_ts,
+         created_at = @created_at, updated_at = @updated_at, tokens_in = @tin, tokens_out = @tout, tokens_cached = @tcached,
+         model_ms = @model_ms, counts = @counts, models = @models, slowest_event = @slowest, title = @title, summary = @summary,
+         child_count = @children, log_deleted = @log_deleted, refreshed_at = @now
+       WHERE num = @num`,
+    ),
+    turnsText: db.prepare('SELECT turn_index, user_message, assistant_response FROM turns WHERE session_id = ?'),
+    deleteTurnFts: db.prepare("DELETE FROM search_index WHERE session_id = ? AND source_type = 'turn'"),
+    insertTurnFts: db.prepare("INSERT INTO search_index (content, session_id, source_type, source_id) VALUES (?, ?, 'turn', ?)"),
+    deleteSessionText: db.prepare('DELETE FROM session_text WHERE rowid = ?'),
+    insertSessionText: db.prepare('INSERT INTO session_text (rowid, text) VALUES (?, ?)'),
+  };
+
+  return function refreshSession(id: string): void {
+    const s = st.session.get(id) as { num: number; id: string; label: string | null; parent_id: string | null } | undefined;
+    if (!s) return;
+    const agg = st.aggregate.get(s.num) as Record<string, number | null>;
+    const counts: Record<string, number> = {};
+    for (const r of st.byType.all(s.num) as { type: string; n: number }[]) counts[r.type] = r.n;
+    const models = (st.models.all(s.num) as { model: string }[]).map((r) => r.model).sort();
+    const slowest = st.slowest.get(s.num) as { id: number } | undefined;
+    const titleRow = st.titleChild.get(id) as { r: string } | undefined;
+    const first = st.firstMessage.get(id) as { m: string } | undefined;
+    const title = cleanTitle(titleRow?.r) ?? cleanTitle(first?.m) ?? (s.label ? cleanTitle(s.label) : null);
+    const files = st.filesAlive.get(id) as { total: number; deleted: number | null };
+    const firstTs = agg.first_ts ?? null;
+    const lastTs = agg.last_ts ?? null;
+    st.update.run({
+      num: s.num,
+      n: agg.n ?? 0,
+      errors: agg.errors ?? 0,
+      first_ts: firstTs,
+      last_ts: lastTs,
+      created_at: firstTs === null ? null : new Date(firstTs).toISOString(),
+      // Chronicle's reindex sets updated_at to the reindex time; here it is the last activity (FORMAT §5.5).
+      updated_at: lastTs === null ? null : new Date(lastTs).toISOString(),
+      tin: agg.tin ?? 0,
+      tout: agg.tout ?? 0,
+      tcached: agg.tcached ?? 0,
+      model_ms: agg.model_ms ?? 0,
+      counts: JSON.stringify(counts),
+      models: JSON.stringify(models),
+      slowest: slowest?.id ?? null,
+      title,
+      summary: title === null ? null : title.length > 100 ? `${title.slice(0, 97)}...` : title,
+      children: (st.childCount.get(id) as { n: number }).n,
+      log_deleted: files.total > 0 && files.deleted === files.total ? 1 : 0,
+      now: Date.now(),
+    });
+    st.deleteTurnFts.run(id);
+    for (const t of st.turnsText.all(id) as { turn_index: number; user_message: string | null; assistant_response: string | null }[]) {
+      const content = [t.user_message, t.assistant_response].filter((x) => x).join('\n');
+      if (content.trim() !== '') st.insertTurnFts.run(content, id, `${id}:turn:${t.turn_index}`);
+    }
+    st.deleteSessionText.run(s.num);
+    const meta = [id, title, s.label].filter((x) => x).join(' ');
+    st.insertSessionText.run(s.num, meta);
+  };
+}

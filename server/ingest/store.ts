@@ -1,0 +1,329 @@
+import type Database from 'better-sqlite3';
+import type { NormalizedEvent } from '../../shared/log-entry';
+import { responseText } from '../search/indexed-text';
+import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
+import { LINE_EVENT, type ProcessedLine } from './process-line';
+
+export interface FileRow {
+  id: number;
+  path: string;
+  workspace_dir: string | null;
+  folder_session_id: string | null;
+  session_id: string;
+  kind: 'main' | 'child' | 'legacy';
+  label: string | null;
+  dev: number | null;
+  ino: number | null;
+  size: number;
+  offset: number;
+  head_hash: string | null;
+  generation: number;
+  next_line: number;
+  deleted_at: number | null;
+}
+
+export interface SessionSeed {
+  id: string;
+  isChild: boolean;
+  parentId: string | null;
+  label: string | null;
+  workspaceDir: string | null;
+  folderSessionId: string | null;
+}
+
+interface SessionState {
+  num: number;
+  id: string;
+  turnCounter: number;
+  /** spanId of the request (user_message / subagent span) → its turn_index */
+  turnBySpan: Map<string, number>;
+}
+
+const iso = (ts: number | null): string | null => (ts === null ? null : new Date(ts).toISOString());
+
+/**
+ * All writes of the indexer, as prepared statements on the one write connection. A batch of lines and the
+ * file's new progress commit in one transaction, so a crash or restart never writes a line twice or skips one.
+ */
+export class IngestStore {
+  private sessions = new Map<string, SessionState>();
+  private nextNum: number;
+  /** sessions whose facts must be recomputed (refreshSession) */
+  readonly dirty = new Set<string>();
+  private st;
+
+  constructor(readonly db: Database.Database) {
+    this.nextNum = ((db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
+    this.st = {
+      fileByPath: db.prepare('SELECT * FROM files WHERE path = ?'),
+      insertFile: db.prepare(
+        `INSERT INTO files (path, workspace_dir, folder_session_id, session_id, kind, label, first_seen, updated_at)
+         VALUES (@path, @workspace_dir, @folder_session_id, @session_id, @kind, @label, @now, @now) RETURNING *`,
+      ),
+      fileProgress: db.prepare(
+        `UPDATE files SET dev = @dev, ino = @ino, size = @size, offset = @offset, head_hash = @head_hash, generation = @generation,
+           next_line = @next_line, events = events + @events, bad_lines = bad_lines + @bad, fragments = fragments + @fragments,
+           deleted_at = NULL, error = NULL, updated_at = @now WHERE id = @id`,
+      ),
+      fileError: db.prepare('UPDATE files SET error = ?, updated_at = ? WHERE id = ?'),
+      fileDeleted: db.prepare('UPDATE files SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL'),
+      insertLine: db.prepare(
+        `INSERT INTO lines (file_id, generation, line_no, byte_offset, hash, kind, reason, raw, compressed)
+         VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+      ),
+      insertEvent: db.prepare(
+        `INSERT INTO events (id, session_num, file_id, type, name, span_id, parent_span_id, status, ts, dur, r_idx, model, tool,
+           ttft, tokens_in, tokens_out, tokens_cached, error, dup)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      insertText: db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)'),
+      insertCjk: db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)'),
+      replayOf: db.prepare(
+        `SELECT file_id FROM events WHERE span_id = ? AND type = ? AND type IN ('discovery', 'generic', 'user_message')
+         ORDER BY id LIMIT 1`,
+      ),
+      sessionById: db.prepare('SELECT num FROM sessions WHERE id = ?'),
+      insertSession: db.prepare(
+        `INSERT INTO sessions (id, num, host_type, is_child, parent_id, relation, label, workspace_dir, folder_session_id,
+           repository, branch, cwd)
+         SELECT @id, @num, 'vscode', @is_child, @parent_id, @relation, @label, @workspace_dir, @folder_session_id,
+           w.repository, w.branch, w.folder
+         FROM (SELECT 1) LEFT JOIN workspaces w ON w.storage_dir = @workspace_dir`,
+      ),
+      childLink: db.prepare(
+        `UPDATE sessions SET parent_id = coalesce(parent_id, @parent_id), relation = coalesce(relation, 'child'),
+           label = coalesce(label, @label), parent_span_id = coalesce(parent_span_id, @parent_span_id), is_child = 1
+         WHERE id = @id`,
+      ),
+      sessionStart: db.prepare(
+        `UPDATE sessions SET copilot_version = coalesce(copilot_version, @copilot), vscode_version = coalesce(vscode_version, @vscode),
+           parent_id = coalesce(parent_id, @parent), relation = coalesce(relation, CASE WHEN @parent IS NULL THEN NULL WHEN is_child = 1 THEN 'child' ELSE 'fork' END),
+           label = coalesce(label, @label)
+         WHERE id = @id`,
+      ),
+      turnCount: db.prepare('SELECT count(*) n FROM turns WHERE session_id = ?'),
+      turnSpans: db.prepare('SELECT span_id, turn_index FROM turns WHERE session_id = ? AND span_id IS NOT NULL'),
+      insertTurn: db.prepare(
+        `INSERT OR IGNORE INTO turns (session_id, turn_index, user_message, assistant_response, timestamp, span_id, event_id)
+         VALUES (?, ?, ?, NULL, ?, ?, ?)`,
+      ),
+      appendResponse: db.prepare(
+        `UPDATE turns SET assistant_response = CASE WHEN assistant_response IS NULL THEN ? ELSE assistant_response || char(10) || ? END
+         WHERE session_id = ? AND turn_index = ?`,
+      ),
+      insertFileTouch: db.prepare(
+        `INSERT OR IGNORE INTO session_files (session_id, file_path, tool_name, turn_index, first_seen_at, event_id) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+      insertRef: db.prepare(
+        `INSERT OR IGNORE INTO session_refs (session_id, ref_type, ref_value, turn_index, created_at, event_id) VALUES (?, ?, ?, ?, ?, ?)`,
+      ),
+    };
+  }
+
+  fileByPath(path: string): FileRow | undefined {
+    return this.st.fileByPath.get(path) as FileRow | undefined;
+  }
+
+  createFile(f: Pick<FileRow, 'path' | 'workspace_dir' | 'folder_session_id' | 'session_id' | 'kind' | 'label'>): FileRow {
+    return this.st.insertFile.get({ ...f, now: Date.now() }) as FileRow;
+  }
+
+  markFileDeleted(fileId: number, sessionId: string): void {
+    if (this.st.fileDeleted.run(Date.now(), fileId).changes > 0) this.dirty.add(sessionId);
+  }
+
+  setFileError(fileId: number, message: string | null): void {
+    this.st.fileError.run(message, Date.now(), fileId);
+  }
+
+  /** The session's number, creating its row on first sight (facts are filled by refreshSession). */
+  ensureSession(seed: SessionSeed): SessionState {
+    const cached = this.sessions.get(seed.id);
+    if (cached) return cached;
+    let row = this.st.sessionById.get(seed.id) as { num: number } | undefined;
+    if (!row) {
+      const num = this.nextNum++;
+      this.st.insertSession.run({
+        id: seed.id,
+        num,
+        is_child: seed.isChild ? 1 : 0,
+        parent_id: seed.parentId,
+        relation: seed.parentId ? 'child' : null,
+        label: seed.label,
+        workspace_dir: seed.workspaceDir,
+        folder_session_id: seed.folderSessionId,
+      });
+      row = { num };
+    }
+    const turnBySpan = new Map<string, number>();
+    for (const t of this.st.turnSpans.all(seed.id) as { span_id: string; turn_index: number }[]) turnBySpan.set(t.span_id, t.turn_index);
+    const state: SessionState = {
+      num: row.num,
+      id: seed.id,
+      turnCounter: (this.st.turnCount.get(seed.id) as { n: number }).n,
+      turnBySpan,
+    };
+    this.sessions.set(seed.id, state);
+    return state;
+  }
+
+  /** Forget cached per-session state (after a rebuild of the derived tables). */
+  resetCaches(): void {
+    this.sessions.clear();
+    this.nextNum = ((this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
+  }
+
+  /**
+   * Writes one batch of a file: archive lines, derived events, search text, turns, files and refs, and the
+   * file's progress, in one transaction. `lineNoStart` is the physical line number of the first line.
+   */
+  writeBatch(
+    file: FileRow,
+    lines: ProcessedLine[],
+    progress: { dev: number; ino: number; size: number; offset: number; headHash: string; generation: number; nextLine: number },
+    lineNos: number[],
+  ): { events: number; sessionIds: Set<string> } {
+    const sessionIds = new Set<string>();
+    let events = 0;
+    let bad = 0;
+    let fragments = 0;
+    const tx = this.db.transaction(() => {
+      const fileSession = this.ensureSession(this.seedFor(file));
+      for (let i = 0; i < lines.length; i++) {
+        const l = lines[i];
+        const info = this.st.insertLine.run(file.id, progress.generation, lineNos[i], l.byteOffset, l.kind, l.reason, l.raw, l.compressed ? 1 : 0);
+        if (l.kind !== LINE_EVENT || l.event === null) {
+          if (l.kind === 2) fragments++;
+          else bad++;
+          continue;
+        }
+        const id = Number(info.lastInsertRowid);
+        this.writeEvent(id, file, fileSession, l);
+        events++;
+      }
+      sessionIds.add(fileSession.id);
+      this.dirty.add(fileSession.id);
+      this.st.fileProgress.run({
+        id: file.id,
+        dev: progress.dev,
+        ino: progress.ino,
+        size: progress.size,
+        offset: progress.offset,
+        head_hash: progress.headHash,
+        generation: progress.generation,
+        next_line: progress.nextLine,
+        events,
+        bad,
+        fragments,
+        now: Date.now(),
+      });
+    });
+    tx();
+    return { events, sessionIds };
+  }
+
+  seedFor(file: FileRow): SessionSeed {
+    return {
+      id: file.session_id,
+      isChild: file.kind === 'child',
+      parentId: file.kind === 'child' ? file.folder_session_id : null,
+      label: file.label,
+      workspaceDir: file.workspace_dir,
+      folderSessionId: file.folder_session_id,
+    };
+  }
+
+  private writeEvent(id: number, file: FileRow, session: SessionState, l: ProcessedLine): void {
+    const ev = l.event as NormalizedEvent;
+    let dup = 0;
+    if (ev.spanId !== null && (ev.type === 'discovery' || ev.type === 'generic' || ev.type === 'user_message')) {
+      const prior = this.st.replayOf.get(ev.spanId, ev.type) as { file_id: number } | undefined;
+      if (prior) dup = prior.file_id === file.id ? 2 : 1;
+    }
+    this.st.insertEvent.run(
+      id, session.num, file.id, ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type, ev.name, ev.spanId, ev.parentSpanId,
+      ev.status === 'error' ? 1 : 0, ev.ts, ev.dur, ev.rIdx, ev.model, ev.tool, ev.ttft, ev.tokensIn, ev.tokensOut,
+      ev.tokensCached, ev.error, dup,
+    );
+    if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
+    if (l.text !== '') this.st.insertText.run(id, l.text);
+    if (l.cjk !== '') this.st.insertCjk.run(id, l.cjk);
+    this.deriveFromEvent(id, session, ev);
+  }
+
+  private deriveFromEvent(id: number, session: SessionState, ev: NormalizedEvent): void {
+    const a = ev.attrs;
+    const when = iso(ev.ts);
+    switch (ev.type) {
+      case 'session_start': {
+        const parent = typeof a.parentSessionId === 'string' ? a.parentSessionId : typeof a.parentSession === 'string' ? a.parentSession : null;
+        this.st.sessionStart.run({
+          id: session.id,
+          copilot: typeof a.copilotVersion === 'string' ? a.copilotVersion : null,
+          vscode: typeof a.vscodeVersion === 'string' ? a.vscodeVersion : null,
+          parent: parent === session.id ? null : parent,
+          label: typeof a.label === 'string' ? a.label : null,
+        });
+        break;
+      }
+      case 'child_session_ref': {
+        const childId = typeof a.childSessionId === 'string' ? a.childSessionId : null;
+        if (childId && childId !== session.id) {
+          this.ensureSession({ id: childId, isChild: true, parentId: session.id, label: typeof a.label === 'string' ? a.label : ev.name, workspaceDir: null, folderSessionId: null });
+          this.st.childLink.run({ id: childId, parent_id: session.id, label: typeof a.label === 'string' ? a.label : ev.name, parent_span_id: ev.parentSpanId });
+          this.dirty.add(childId);
+        }
+        break;
+      }
+      case 'user_message': {
+        const content = typeof a.content === 'string' ? a.content : '';
+        const turn = session.turnCounter++;
+        if (ev.spanId) session.turnBySpan.set(ev.spanId, turn);
+        this.st.insertTurn.run(session.id, turn, content, when, ev.spanId, id);
+        this.insertRefs(session, refsInText(content), turn, when, id);
+        break;
+      }
+      case 'agent_response': {
+        const text = responseText(a.response, false);
+        if (text === '') break;
+        const turn = this.turnFor(session, ev.parentSpanId, when, id);
+        this.st.appendResponse.run(text, text, session.id, turn);
+        this.insertRefs(session, refsInText(text), turn, when, id);
+        break;
+      }
+      case 'tool_call': {
+        const { files, refs } = filesAndRefsOfToolCall(ev);
+        const turn = this.currentTurn(session, ev.parentSpanId);
+        for (const f of files) this.st.insertFileTouch.run(session.id, f.path, f.tool, turn, when, id);
+        this.insertRefs(session, refs, turn, when, id);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  private insertRefs(session: SessionState, refs: RefFound[], turn: number | null, when: string | null, id: number): void {
+    for (const r of refs) this.st.insertRef.run(session.id, r.type, r.value, turn, when, id);
+  }
+
+  private currentTurn(session: SessionState, parentSpanId: string | null): number | null {
+    if (parentSpanId !== null) {
+      const t = session.turnBySpan.get(parentSpanId);
+      if (t !== undefined) return t;
+    }
+    return session.turnCounter > 0 ? session.turnCounter - 1 : null;
+  }
+
+  /** The turn a response belongs to; a request with no user_message (a subagent's) gets a turn of its own. */
+  private turnFor(session: SessionState, parentSpanId: string | null, when: string | null, id: number): number {
+    if (parentSpanId !== null) {
+      const t = session.turnBySpan.get(parentSpanId);
+      if (t !== undefined) return t;
+    }
+    const turn = session.turnCounter++;
+    if (parentSpanId !== null) session.turnBySpan.set(parentSpanId, turn);
+    this.st.insertTurn.run(session.id, turn, null, when, parentSpanId, id);
+    return turn;
+  }
+}

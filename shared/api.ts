@@ -1,0 +1,5 @@
+// The server/web contract. Each feature keeps its schemas in shared/api/<feature>.ts; this file is the
+// single import point so that both sides name one module.
+export * from './api/common';
+export * from './api/health';
+export * from './api/sessions';

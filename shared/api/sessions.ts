@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { PageLimit, TimeWindow } from './common';
+
+/** One row of the sessions list. Times are ms since the epoch. */
+export const SessionSummary = z.object({
+  id: z.string(),
+  title: z.string().nullable(),
+  repository: z.string().nullable(),
+  branch: z.string().nullable(),
+  workspaceFolder: z.string().nullable(),
+  createdAt: z.number().nullable(),
+  updatedAt: z.number().nullable(),
+  eventCount: z.number(),
+  errorCount: z.number(),
+  isChild: z.boolean(),
+  parentId: z.string().nullable(),
+  label: z.string().nullable(),
+  logDeleted: z.boolean(),
+  models: z.array(z.string()),
+  tokensIn: z.number(),
+  tokensOut: z.number(),
+  childCount: z.number(),
+});
+export type SessionSummary = z.infer<typeof SessionSummary>;
+
+export const SessionListQuery = z.object({
+  repo: z.string().optional(),
+  window: TimeWindow.default('all'),
+  /** include child sessions (subagents, title, …) as their own rows; default: top-level only */
+  children: z.enum(['0', '1']).default('0'),
+  cursor: z.string().optional(),
+  limit: PageLimit.default(100),
+});
+export type SessionListQuery = z.infer<typeof SessionListQuery>;
+
+export const SessionListResponse = z.object({
+  sessions: z.array(SessionSummary),
+  nextCursor: z.string().nullable(),
+  total: z.number(),
+});
+export type SessionListResponse = z.infer<typeof SessionListResponse>;
+
+export const LogFileInfo = z.object({
+  id: z.number(),
+  path: z.string(),
+  kind: z.enum(['main', 'child', 'legacy']),
+  label: z.string().nullable(),
+  sessionId: z.string(),
+  events: z.number(),
+  badLines: z.number(),
+  fragments: z.number(),
+  size: z.number(),
+  deleted: z.boolean(),
+});
+export type LogFileInfo = z.infer<typeof LogFileInfo>;
+
+export const CompanionInfo = z.object({
+  id: z.number(),
+  name: z.string(),
+  kind: z.enum(['models', 'system_prompt', 'tools', 'other']),
+  index: z.number().nullable(),
+  size: z.number(),
+  deleted: z.boolean(),
+});
+export type CompanionInfo = z.infer<typeof CompanionInfo>;
+
+export const SessionDetail = SessionSummary.extend({
+  countsByType: z.record(z.string(), z.number()),
+  tokensCached: z.number(),
+  modelMs: z.number(),
+  copilotVersion: z.string().nullable(),
+  vscodeVersion: z.string().nullable(),
+  firstTs: z.number().nullable(),
+  lastTs: z.number().nullable(),
+  slowest: z.object({ eventId: z.number(), name: z.string(), dur: z.number() }).nullable(),
+  children: z.array(
+    z.object({
+      id: z.string(),
+      label: z.string().nullable(),
+      title: z.string().nullable(),
+      eventCount: z.number(),
+      errorCount: z.number(),
+      parentSpanId: z.string().nullable(),
+    }),
+  ),
+  files: z.array(
+    z.object({ path: z.string(), toolName: z.string().nullable(), turnIndex: z.number().nullable(), firstSeenAt: z.number().nullable() }),
+  ),
+  refs: z.array(z.object({ type: z.string(), value: z.string(), turnIndex: z.number().nullable() })),
+  companions: z.array(CompanionInfo),
+  logFiles: z.array(LogFileInfo),
+});
+export type SessionDetail = z.infer<typeof SessionDetail>;

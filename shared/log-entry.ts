@@ -1,0 +1,61 @@
+// The canonical debug-log entry (FORMAT.md §3) as the indexer normalizes it.
+
+/** Entry types known to the loggers read (FORMAT §3.2). Anything else is kept as `unknown` with its raw type. */
+export const EVENT_TYPES = [
+  'session_start',
+  'user_message',
+  'llm_request',
+  'agent_response',
+  'tool_call',
+  'subagent',
+  'hook',
+  'generic',
+  'discovery',
+  'child_session_ref',
+  'turn_start',
+  'turn_end',
+  'error',
+] as const;
+export type KnownEventType = (typeof EVENT_TYPES)[number];
+export type EventType = KnownEventType | 'unknown';
+
+export type AttrValue = string | number | boolean | null;
+
+/** The line envelope exactly as written (FORMAT §3.1); every field optional because the file wins over the spec. */
+export interface RawLogEntry {
+  v?: number;
+  ts?: number;
+  dur?: number;
+  sid?: string;
+  type?: string;
+  name?: string;
+  spanId?: string;
+  parentSpanId?: string;
+  status?: string;
+  attrs?: Record<string, unknown>;
+  rIdx?: number;
+  [key: string]: unknown;
+}
+
+/** One event after normalization: the columns the derived tables and the UI rely on. */
+export interface NormalizedEvent {
+  type: EventType;
+  /** the type as written, kept when it is not one we know */
+  rawType: string;
+  name: string;
+  sid: string | null;
+  spanId: string | null;
+  parentSpanId: string | null;
+  status: 'ok' | 'error';
+  ts: number | null;
+  dur: number;
+  rIdx: number;
+  model: string | null;
+  tool: string | null;
+  ttft: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  tokensCached: number | null;
+  error: string | null;
+  attrs: Record<string, unknown>;
+}
