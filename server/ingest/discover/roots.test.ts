@@ -223,6 +223,12 @@ describe('resolveRoot', () => {
       const { root, workspaces } = await resolveRoot(home);
       expect(root.error).toBeNull();
       expect(workspaces).toHaveLength(3);
+      expect((await resolveRoot(locked)).root).toEqual({
+        path: locked,
+        kind: 'ancestor',
+        exists: true,
+        error: `${locked} is not readable (permission denied)`,
+      });
     } finally {
       await chmod(locked, 0o755);
     }

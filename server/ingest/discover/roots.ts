@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { walkForDebugLogs } from './ancestor-walk';
 import {
@@ -47,6 +47,11 @@ export async function resolveRoot(input: string): Promise<Resolved> {
     if (!info.isDirectory()) return { root: rootOf(abs, guessKindFromName(abs), true, `${abs} is not a directory`), workspaces: [] };
   } catch (err) {
     return { root: rootOf(abs, guessKindFromName(abs), false, describeFsError(abs, err)), workspaces: [] };
+  }
+  try {
+    await readdir(abs);
+  } catch (err) {
+    return { root: rootOf(abs, guessKindFromName(abs, 'ancestor'), true, describeFsError(abs, err)), workspaces: [] };
   }
   try {
     return await classifyExisting(abs);
@@ -135,11 +140,11 @@ function nearestExisting(target: string, rootPath: string): string | null {
 }
 
 /** For a path that cannot be examined, the kind its name suggests (a missing default dir is a user-data dir). */
-function guessKindFromName(abs: string): LogRoot['kind'] {
+function guessKindFromName(abs: string, otherwise: LogRoot['kind'] = 'userData'): LogRoot['kind'] {
   const name = path.basename(abs);
   if (name === DEBUG_LOGS || isCopilotChatDirName(name)) return 'debug-logs';
   if (name === WORKSPACE_STORAGE) return 'workspaceStorage';
-  return 'userData';
+  return otherwise;
 }
 
 function describeFsError(abs: string, err: unknown): string {
