@@ -222,6 +222,12 @@ export class IngestStore {
     return { events, sessionIds };
   }
 
+  /** Derives an archived line again (rebuild after a schema change); the archive row already exists. */
+  rederive(lineId: number, file: FileRow, line: ProcessedLine): void {
+    const session = this.ensureSession(this.seedFor(file));
+    this.writeEvent(lineId, file, session, line);
+  }
+
   seedFor(file: FileRow): SessionSeed {
     return {
       id: file.session_id,

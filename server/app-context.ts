@@ -1,0 +1,32 @@
+import type Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import type { BackfillProgress, Problem } from '../shared/api';
+
+export interface RootStatus {
+  path: string;
+  exists: boolean;
+  error: string | null;
+}
+
+/** What every route handler may use. The database connection is read-only: ingest runs in the worker. */
+export interface AppContext {
+  db: Database.Database;
+  dbPath: string;
+  version: string;
+  demo: boolean;
+  /** 'indexed' ({sessionIds, events, at}) and 'progress' (BackfillProgress), relayed from the ingest worker */
+  bus: EventEmitter;
+  status: { progress: BackfillProgress; roots: RootStatus[]; lastIndexedAt: number; problems: Problem[] };
+  /** the hostnames a request's Host header may name (loopback names, plus --host when given) */
+  allowedHosts: string[];
+  /** when set, every request must carry it (non-loopback --host) */
+  token: string | null;
+  /** folder with the built UI (index.html, assets); null in API-only tests */
+  webRoot: string | null;
+}
+
+export function createBus(): EventEmitter {
+  const bus = new EventEmitter();
+  bus.setMaxListeners(1000); // one listener per open SSE stream
+  return bus;
+}

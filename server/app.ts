@@ -1,0 +1,46 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { AppContext } from './app-context';
+import { errorBody, handleError } from './http/errors';
+import { securityMiddleware } from './http/security';
+import { serveUi } from './http/static-ui';
+import { fileRoutes } from './routes/files';
+import { healthRoutes } from './routes/health';
+import { lineageRoutes } from './routes/lineage';
+import { searchRoutes } from './routes/search';
+import { sessionRoutes } from './routes/sessions';
+import { spanRoutes } from './routes/spans';
+import { sqlRoutes } from './routes/sql';
+import { streamRoutes } from './routes/stream';
+import { triageRoutes } from './routes/triage';
+
+export const MAX_BODY_BYTES = 256 * 1024;
+
+function apiRoutes(ctx: AppContext) {
+  return new Hono()
+    .route('/', healthRoutes(ctx))
+    .route('/', sessionRoutes(ctx))
+    .route('/', fileRoutes(ctx))
+    .route('/', streamRoutes(ctx))
+    .route('/', searchRoutes(ctx))
+    .route('/', spanRoutes(ctx))
+    .route('/', triageRoutes(ctx))
+    .route('/', lineageRoutes(ctx))
+    .route('/', sqlRoutes(ctx));
+}
+
+export type ApiType = ReturnType<typeof apiRoutes>;
+
+/** The whole HTTP surface: security first, then /api/*, then the UI. */
+export function createApp(ctx: AppContext) {
+  const app = new Hono();
+  app.use('*', securityMiddleware(ctx));
+  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`), 413) }));
+  app.route('/api', apiRoutes(ctx));
+  app.all('/api/*', (c) => c.json(errorBody('not_found', `no API route ${c.req.method} ${c.req.path}`), 404));
+  if (ctx.webRoot) app.get('*', serveUi(ctx.webRoot));
+  app.onError(handleError);
+  return app;
+}
+
+export type AppType = ReturnType<typeof createApp>;

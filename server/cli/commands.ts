@@ -1,0 +1,20 @@
+import type { CommandSpec } from './command';
+import { runErrors } from './errors';
+import { runIndex } from './index-command';
+import { runSearch } from './search';
+import { runServe } from './serve-command';
+import { runSlow } from './slow';
+import { runSql } from './sql';
+import { runStats } from './stats';
+import { runTrace } from './trace';
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  serve: { run: runServe, usage: 'serve [--logs DIR]... [--port 7311] [--host H --token T] [--db FILE] [--open] [--demo]', summary: 'index, watch and serve the dashboard (default)' },
+  index: { run: runIndex, usage: 'index [--logs DIR]... [--db FILE] [--json]', summary: 'index everything once, print a summary line and exit' },
+  search: { run: runSearch, usage: 'search QUERY [--window 7d] [--repo R] [--json]', summary: 'search every session, grouped by repository' },
+  slow: { run: runSlow, usage: 'slow [--min 5000] [--type llm_request] [--json]', summary: 'the slowest calls across all sessions' },
+  errors: { run: runErrors, usage: 'errors [--json]', summary: 'failures grouped by cause' },
+  stats: { run: runStats, usage: 'stats [--by model|tool] [--json]', summary: 'latency percentiles per model or tool' },
+  trace: { run: runTrace, usage: 'trace SESSION_ID [--json]', summary: 'ancestors and descendants of a session' },
+  sql: { run: runSql, usage: 'sql "SELECT …" [--json]', summary: 'one read-only SELECT against the index' },
+};

@@ -1,0 +1,60 @@
+import fs from 'node:fs';
+import type { Options } from '../config';
+import { openWriteDb } from '../db/open';
+import { rebuildDerived } from '../db/rebuild';
+import { ensureSchema } from '../db/schema';
+import { indexOnce } from '../ingest/index-once';
+import { IngestStore } from '../ingest/store';
+import { resolveDbPath, resolveRoots } from './locations';
+
+/** `chronoscope index`: index everything once and print one summary line. */
+export async function runIndex(opts: Options): Promise<number> {
+  const { roots } = await resolveRoots(opts);
+  if (roots.length === 0) {
+    process.stderr.write('no VS Code user-data folder found: pass --logs DIR\n');
+    return 1;
+  }
+  const dbPath = resolveDbPath(opts);
+  const started = performance.now();
+  const db = openWriteDb(dbPath);
+  if (ensureSchema(db)) {
+    const n = rebuildDerived(db, new IngestStore(db));
+    if (n > 0) process.stderr.write(`rebuilt derived tables from ${n} archived lines\n`);
+  }
+  const before = totals(db);
+  const indexer = await indexOnce(db, roots);
+  const after = totals(db);
+  db.close();
+  const seconds = (performance.now() - started) / 1000;
+  const mb = indexer.progress.bytesTotal / 1e6;
+  const missing = indexer.roots.filter((r) => !r.exists);
+  for (const r of missing) process.stderr.write(`not found: ${r.path}${r.error ? ` (${r.error})` : ''}\n`);
+  const summary = {
+    files: after.files,
+    sessions: after.sessions,
+    events: after.events,
+    badLines: after.badLines,
+    newEvents: after.events - before.events,
+    mb: Number(mb.toFixed(1)),
+    seconds: Number(seconds.toFixed(2)),
+    mbPerSecond: Number((mb / Math.max(seconds, 1e-3)).toFixed(1)),
+    db: dbPath,
+    dbMb: Number((fs.statSync(dbPath).size / 1e6).toFixed(1)),
+  };
+  if (opts.json) process.stdout.write(JSON.stringify(summary) + '\n');
+  else
+    process.stdout.write(
+      `indexed ${summary.files} files, ${summary.sessions} sessions, ${summary.events} events (${summary.newEvents} new), ` +
+        `${summary.badLines} bad lines, ${summary.mb} MB in ${summary.seconds} s (${summary.mbPerSecond} MB/s) → ${dbPath}\n`,
+    );
+  return 0;
+}
+
+function totals(db: ReturnType<typeof openWriteDb>) {
+  return db
+    .prepare(
+      `SELECT (SELECT count(*) FROM files) files, (SELECT count(*) FROM sessions WHERE event_count > 0) sessions,
+              (SELECT coalesce(sum(events), 0) FROM files) events, (SELECT coalesce(sum(bad_lines), 0) FROM files) badLines`,
+    )
+    .get() as { files: number; sessions: number; events: number; badLines: number };
+}

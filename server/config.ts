@@ -1,0 +1,99 @@
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+
+export const DEFAULT_PORT = 7311;
+export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+
+/** The per-user state folder: XDG state dir on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */
+export function defaultStateDir(platform = process.platform, env = process.env, home = os.homedir()): string {
+  if (platform === 'win32') return path.win32.join(env.LOCALAPPDATA ?? path.win32.join(home, 'AppData', 'Local'), 'Chronoscope');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Application Support', 'Chronoscope');
+  return path.join(env.XDG_STATE_HOME ?? path.join(home, '.local', 'state'), 'chronoscope');
+}
+
+export const Options = z
+  .object({
+    command: z.string(),
+    positionals: z.array(z.string()),
+    logs: z.array(z.string()),
+    db: z.string().nullable(),
+    port: z.coerce.number().int().min(0).max(65535, 'a port is at most 65535'),
+    host: z.string().min(1),
+    token: z.string().nullable(),
+    open: z.boolean(),
+    json: z.boolean(),
+    demo: z.boolean(),
+    noIndex: z.boolean(),
+    flags: z.record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string())]).optional()),
+  })
+  .superRefine((o, ctx) => {
+    if (!LOOPBACK_HOSTS.includes(o.host) && !o.token) {
+      ctx.addIssue({ code: 'custom', path: ['host'], message: `--host ${o.host} is not loopback: refusing to serve prompts to the network without --token` });
+    }
+  });
+export type Options = z.infer<typeof Options>;
+
+export class UsageError extends Error {}
+
+/**
+ * Parses argv once. Flags that only some commands read (`--min`, `--type`, `--window`, `--repo`, `--by`, …)
+ * are collected in `flags`; each command validates its own. Unknown flags are an error that names them.
+ */
+export function parseOptions(argv: string[]): Options {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        logs: { type: 'string', multiple: true },
+        db: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        token: { type: 'string' },
+        open: { type: 'boolean' },
+        json: { type: 'boolean' },
+        demo: { type: 'boolean' },
+        'no-index': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        // command-specific
+        window: { type: 'string' },
+        repo: { type: 'string' },
+        min: { type: 'string' },
+        type: { type: 'string' },
+        by: { type: 'string' },
+        limit: { type: 'string' },
+        model: { type: 'string' },
+        tool: { type: 'string' },
+        sort: { type: 'string' },
+        depth: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+  const v = parsed.values;
+  const [command = 'serve', ...positionals] = parsed.positionals;
+  const result = Options.safeParse({
+    command: v.help ? 'help' : command,
+    positionals,
+    logs: v.logs ?? [],
+    db: v.db ?? null,
+    port: v.port ?? (process.env.CHRONOSCOPE_PORT || DEFAULT_PORT),
+    host: v.host ?? '127.0.0.1',
+    token: v.token ?? process.env.CHRONOSCOPE_TOKEN ?? null,
+    open: v.open ?? false,
+    json: v.json ?? false,
+    demo: v.demo ?? false,
+    noIndex: v['no-index'] ?? false,
+    flags: v,
+  });
+  if (!result.success) {
+    const i = result.error.issues[0];
+    throw new UsageError(`${i.path.length ? `--${String(i.path[0])}: ` : ''}${i.message}`);
+  }
+  return result.data;
+}

@@ -1,0 +1,34 @@
+import type Database from 'better-sqlite3';
+import { loadRaw, processLine, LINE_EVENT } from '../ingest/process-line';
+import { makeSessionRefresher } from '../ingest/refresh-session';
+import type { FileRow, IngestStore } from '../ingest/store';
+
+/**
+ * Refills the derived tables from the archive after ensureSchema dropped them (SCHEMA_VERSION changed or the
+ * derived tables were lost): every archived event line is parsed again and derived exactly as at ingest.
+ */
+export function rebuildDerived(db: Database.Database, store: IngestStore, onProgress?: (done: number, total: number) => void): number {
+  const total = (db.prepare('SELECT count(*) n FROM lines WHERE kind = ?').get(LINE_EVENT) as { n: number }).n;
+  const files = db.prepare('SELECT * FROM files ORDER BY id').all() as FileRow[];
+  const linesOf = db.prepare('SELECT id, byte_offset, raw, compressed FROM lines WHERE file_id = ? AND kind = ? ORDER BY id');
+  let done = 0;
+  for (const file of files) {
+    const rows = linesOf.all(file.id, LINE_EVENT) as { id: number; byte_offset: number; raw: Buffer; compressed: number }[];
+    db.transaction(() => {
+      for (const r of rows) {
+        const p = processLine({ bytes: Buffer.from(loadRaw(r.raw, r.compressed), 'utf8'), byteOffset: r.byte_offset, tooLong: false });
+        if (p.kind === LINE_EVENT) store.rederive(r.id, file, p);
+        done++;
+      }
+      store.ensureSession(store.seedFor(file));
+      store.dirty.add(file.session_id);
+    })();
+    onProgress?.(done, total);
+  }
+  const refresh = makeSessionRefresher(db);
+  db.transaction(() => {
+    for (const id of store.dirty) refresh(id);
+  })();
+  store.dirty.clear();
+  return done;
+}

@@ -1,0 +1,56 @@
+import type Database from 'better-sqlite3';
+import type { Health, Problem } from '../../shared/api';
+import type { AppContext } from '../app-context';
+import { SCHEMA_VERSION } from '../db/schema';
+
+const PROBLEMS_SHOWN = 100;
+
+/** The newest problems the archive recorded: bad lines and fragments with file, line and reason; unreadable files. */
+export function recentProblems(db: Database.Database, limit = PROBLEMS_SHOWN): Problem[] {
+  const lines = db
+    .prepare(
+      `SELECT l.file_id fileId, f.path, l.line_no lineNo, l.byte_offset byteOffset, l.kind, l.reason, f.updated_at at
+       FROM lines l JOIN files f ON f.id = l.file_id WHERE l.kind > 0 ORDER BY l.id DESC LIMIT ?`,
+    )
+    .all(limit) as { fileId: number; path: string; lineNo: number; byteOffset: number; kind: number; reason: string | null; at: number }[];
+  const files = db
+    .prepare('SELECT id fileId, path, error reason, updated_at at FROM files WHERE error IS NOT NULL ORDER BY updated_at DESC LIMIT ?')
+    .all(limit) as { fileId: number; path: string; reason: string; at: number }[];
+  return [
+    ...files.map((f) => ({ fileId: f.fileId, path: f.path, lineNo: null, byteOffset: null, kind: 'unreadable' as const, reason: f.reason, at: f.at ?? 0 })),
+    ...lines.map((l) => ({
+      fileId: l.fileId,
+      path: l.path,
+      lineNo: l.lineNo,
+      byteOffset: l.byteOffset,
+      kind: l.kind === 2 ? ('fragment' as const) : ('bad_line' as const),
+      reason: l.reason ?? 'unknown',
+      at: l.at ?? 0,
+    })),
+  ].slice(0, limit);
+}
+
+export function getHealth(ctx: AppContext): Health {
+  const db = ctx.db;
+  const counts = db
+    .prepare(
+      `SELECT (SELECT count(*) FROM workspaces) workspaces, (SELECT count(*) FROM files) files,
+              (SELECT count(*) FROM sessions WHERE event_count > 0) sessions,
+              (SELECT coalesce(sum(events), 0) FROM files) events, (SELECT coalesce(sum(bad_lines), 0) FROM files) badLines,
+              (SELECT coalesce(sum(fragments), 0) FROM files) fragments`,
+    )
+    .get() as { workspaces: number; files: number; sessions: number; events: number; badLines: number; fragments: number };
+  const p = ctx.status.progress;
+  return {
+    ok: true,
+    version: ctx.version,
+    schemaVersion: SCHEMA_VERSION,
+    demo: ctx.demo,
+    dbPath: ctx.dbPath,
+    roots: ctx.status.roots,
+    ...counts,
+    indexLagMs: p.state === 'idle' ? 0 : Math.max(0, Date.now() - ctx.status.lastIndexedAt),
+    backfill: p,
+    problems: recentProblems(db),
+  };
+}

@@ -1,0 +1,43 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorBody } from '../../shared/api';
+
+/** A failure with a status and a message written for the person reading it; rendered as the one error body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+export function notFound(what: string): ApiError {
+  return new ApiError(404, 'not_found', `${what} was not found`);
+}
+
+/** app.onError: ApiError keeps its status; anything else is a 500 whose message does not leak internals. */
+export function handleError(err: Error, c: Context) {
+  if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  const sqliteBusy = (err as { code?: string }).code === 'SQLITE_BUSY';
+  if (sqliteBusy) return c.json(errorBody('busy', 'the database is busy; try again'), 503);
+  console.error(err);
+  return c.json(errorBody('internal', 'internal error: see the server log'), 500);
+}
+
+/** The hook for @hono/zod-validator: a bad parameter is a 400 that names the field and what is wrong with it. */
+export function validationHook(result: { success: boolean; error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } }, c: Context) {
+  if (!result.success && result.error) {
+    const issues = result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
+    const first = issues[0];
+    const message = first ? `invalid ${first.path || 'request'}: ${first.message}` : 'invalid request';
+    return c.json(errorBody('bad_request', message, issues), 400);
+  }
+  return undefined;
+}

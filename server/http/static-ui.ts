@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Context } from 'hono';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+/** Serves the built UI; any other path gets index.html so that deep links (/session/:id) load the app. */
+export function serveUi(webRoot: string) {
+  const root = path.resolve(webRoot);
+  return (c: Context) => {
+    const rel = decodeURIComponent(new URL(c.req.url).pathname);
+    const candidate = path.resolve(root, '.' + rel);
+    const inside = candidate.startsWith(root + path.sep);
+    let file = path.join(root, 'index.html');
+    if (inside && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) file = candidate;
+    if (!fs.existsSync(file)) return c.text('The UI is not built: run `npm run build`.', 503);
+    const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+    c.header('Content-Type', type);
+    c.header('Cache-Control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    return c.body(fs.readFileSync(file), 200);
+  };
+}

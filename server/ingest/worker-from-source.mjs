@@ -1,0 +1,6 @@
+// Runs the TypeScript worker from source (tests, `npm run dev`): tsx's hooks are registered in this thread,
+// since a worker does not inherit the loader of the thread that started it.
+import { register } from 'tsx/esm/api';
+
+register();
+await import('./worker.ts');

@@ -1,0 +1,47 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { openWriteDb } from '../db/open';
+import { rebuildDerived } from '../db/rebuild';
+import { ensureSchema } from '../db/schema';
+import { Indexer } from './indexer';
+import { IngestStore } from './store';
+
+export interface WorkerInput {
+  dbPath: string;
+  roots: string[];
+  watch: boolean;
+}
+
+export type WorkerMessage =
+  | { type: 'indexed'; sessionIds: string[]; events: number; at: number }
+  | { type: 'progress'; state: 'starting' | 'running' | 'idle'; filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number }
+  | { type: 'roots'; roots: { path: string; exists: boolean; error: string | null }[] }
+  | { type: 'rebuilt'; lines: number }
+  | { type: 'fatal'; message: string };
+
+// The ingest worker: the only writer. It owns its connection so that better-sqlite3's synchronous writes never
+// block the HTTP server's event loop (DESIGN: ingest never blocks the HTTP server).
+const input = workerData as WorkerInput;
+const post = (m: WorkerMessage) => parentPort?.postMessage(m);
+
+async function main() {
+  const db = openWriteDb(input.dbPath);
+  if (ensureSchema(db)) {
+    const lines = rebuildDerived(db, new IngestStore(db));
+    if (lines > 0) post({ type: 'rebuilt', lines });
+  }
+  const indexer = new Indexer(
+    db,
+    { roots: input.roots, watch: input.watch },
+    {
+      indexed: (sessionIds, events) => post({ type: 'indexed', sessionIds, events, at: Date.now() }),
+      progress: (p) => post({ type: 'progress', ...p }),
+      roots: (roots) => post({ type: 'roots', roots: roots.map((r) => ({ path: r.path, exists: r.exists, error: r.error })) }),
+    },
+  );
+  parentPort?.on('message', (m: { type: string }) => {
+    if (m.type === 'stop') void indexer.stop().then(() => db.close());
+  });
+  await indexer.start();
+}
+
+main().catch((err: unknown) => post({ type: 'fatal', message: err instanceof Error ? (err.stack ?? err.message) : String(err) }));

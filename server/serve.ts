@@ -1,0 +1,112 @@
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { BackfillProgress } from '../shared/api';
+import { createApp } from './app';
+import { createBus, type AppContext } from './app-context';
+import { LOOPBACK_HOSTS } from './config';
+import { openReadDb, openWriteDb } from './db/open';
+import { ensureSchema } from './db/schema';
+import type { WorkerInput, WorkerMessage } from './ingest/worker';
+
+export interface ServeOptions {
+  dbPath: string;
+  roots: string[];
+  port: number;
+  host: string;
+  token: string | null;
+  demo: boolean;
+  webRoot: string | null;
+  version: string;
+  /** print progress lines (the CLI); tests keep quiet */
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  ctx: AppContext;
+  /** resolves when the first backfill is done */
+  backfilled: Promise<void>;
+  close(): Promise<void>;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The worker script: the bundled `worker.js` beside this file, or the TypeScript source run through tsx. */
+function startWorker(input: WorkerInput): Worker {
+  if (import.meta.url.endsWith('.ts')) {
+    return new Worker(path.join(here, 'ingest', 'worker-from-source.mjs'), { workerData: input });
+  }
+  return new Worker(path.join(here, 'worker.js'), { workerData: input });
+}
+
+/** Starts the ingest worker and the HTTP server on the read-only connection. */
+export async function startServer(o: ServeOptions): Promise<RunningServer> {
+  // The schema exists before the read-only connection opens; the worker refills derived tables if needed.
+  const setup = openWriteDb(o.dbPath);
+  ensureSchema(setup);
+  setup.close();
+  const db = openReadDb(o.dbPath);
+  const progress: BackfillProgress = { state: 'starting', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
+  const ctx: AppContext = {
+    db,
+    dbPath: o.dbPath,
+    version: o.version,
+    demo: o.demo,
+    bus: createBus(),
+    status: { progress, roots: o.roots.map((p) => ({ path: p, exists: true, error: null })), lastIndexedAt: Date.now(), problems: [] },
+    allowedHosts: [...new Set([...LOOPBACK_HOSTS, o.host.toLowerCase()])],
+    token: o.token,
+    webRoot: o.webRoot,
+  };
+  const worker = startWorker({ dbPath: o.dbPath, roots: o.roots, watch: true });
+  let markBackfilled: () => void = () => {};
+  const backfilled = new Promise<void>((resolve) => (markBackfilled = resolve));
+  worker.on('message', (m: WorkerMessage) => {
+    switch (m.type) {
+      case 'indexed':
+        ctx.status.lastIndexedAt = m.at;
+        ctx.bus.emit('indexed', { sessionIds: m.sessionIds, events: m.events, at: m.at });
+        break;
+      case 'progress': {
+        const { type: _t, ...p } = m;
+        ctx.status.progress = p;
+        ctx.bus.emit('progress', p);
+        if (p.state === 'idle') markBackfilled();
+        break;
+      }
+      case 'roots':
+        ctx.status.roots = m.roots;
+        break;
+      case 'rebuilt':
+        o.log?.(`rebuilt the derived tables from ${m.lines} archived lines (schema ${'changed'})`);
+        break;
+      case 'fatal':
+        o.log?.(`indexer stopped: ${m.message}`);
+        console.error(m.message);
+        break;
+    }
+  });
+  worker.on('error', (err) => console.error('indexer worker failed:', err));
+  const app = createApp(ctx);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: o.port, hostname: o.host }, () => resolve(s));
+  });
+  const address = server.address() as AddressInfo;
+  const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
+  return {
+    url: `http://${hostForUrl}:${address.port}`,
+    ctx,
+    backfilled,
+    async close() {
+      worker.postMessage({ type: 'stop' });
+      const closing = new Promise<void>((resolve) => server.close(() => resolve()));
+      (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      await closing;
+      await worker.terminate();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import type { SessionSummary } from '../../shared/api';
+
+/** The columns of `sessions` that make a SessionSummary; selected with the `s` alias. */
+export const SESSION_SUMMARY_COLUMNS = `s.id, s.title, s.repository, s.branch, s.cwd, s.first_ts, s.last_ts, s.event_count, s.error_count,
+  s.is_child, s.parent_id, s.label, s.log_deleted, s.models, s.tokens_in, s.tokens_out, s.child_count, s.num`;
+
+export interface SessionRow {
+  id: string;
+  title: string | null;
+  repository: string | null;
+  branch: string | null;
+  cwd: string | null;
+  first_ts: number | null;
+  last_ts: number | null;
+  event_count: number;
+  error_count: number;
+  is_child: number;
+  parent_id: string | null;
+  label: string | null;
+  log_deleted: number;
+  models: string | null;
+  tokens_in: number;
+  tokens_out: number;
+  child_count: number;
+  num: number;
+}
+
+export function toSessionSummary(r: SessionRow): SessionSummary {
+  return {
+    id: r.id,
+    title: r.title,
+    repository: r.repository,
+    branch: r.branch,
+    workspaceFolder: r.cwd,
+    createdAt: r.first_ts,
+    updatedAt: r.last_ts,
+    eventCount: r.event_count,
+    errorCount: r.error_count,
+    isChild: r.is_child === 1,
+    parentId: r.parent_id,
+    label: r.label,
+    logDeleted: r.log_deleted === 1,
+    models: r.models ? (JSON.parse(r.models) as string[]) : [],
+    tokensIn: r.tokens_in,
+    tokensOut: r.tokens_out,
+    childCount: r.child_count,
+  };
+}

@@ -1,0 +1,62 @@
+import type Database from 'better-sqlite3';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openWriteDb } from '../db/open';
+import { ensureSchema } from '../db/schema';
+import { indexOnce } from '../ingest/index-once';
+
+export interface FixtureDb {
+  db: Database.Database;
+  /** the temporary user-data folder holding the logs */
+  root: string;
+  /** absolute path of debug-logs for workspace `ws` (default 'ws1') */
+  logsDir(ws?: string): string;
+  dbPath: string;
+  /** index again (after changing files) */
+  reindex(): Promise<void>;
+  cleanup(): void;
+}
+
+/** One JSONL line from an object, exactly as Copilot writes it (no spaces). */
+export const line = (o: object): string => JSON.stringify(o) + '\n';
+
+/**
+ * A fresh database indexed from hand-written log files. `files` maps a path relative to a workspace's
+ * debug-logs folder (`<sessionId>/main.jsonl`, `<sessionId>/runSubagent-x-<id>.jsonl`, `<id>.jsonl`) to its
+ * content; prefix a key with `wsName:` to put it in another workspace. Each workspace gets a workspace.json
+ * pointing at a folder named after it (no git), so its repository is that name.
+ */
+export async function fixtureDb(files: Record<string, string>): Promise<FixtureDb> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-fx-'));
+  const logsDir = (ws = 'ws1') => path.join(root, 'Code', 'User', 'workspaceStorage', ws, 'GitHub.copilot-chat', 'debug-logs');
+  for (const [key, content] of Object.entries(files)) {
+    const [ws, rel] = key.includes(':') ? (key.split(':', 2) as [string, string]) : ['ws1', key];
+    const folder = path.join(root, 'repos', ws);
+    fs.mkdirSync(folder, { recursive: true });
+    const storage = path.join(root, 'Code', 'User', 'workspaceStorage', ws);
+    fs.mkdirSync(storage, { recursive: true });
+    fs.writeFileSync(path.join(storage, 'workspace.json'), JSON.stringify({ folder: `file://${folder}` }, null, 2));
+    const file = path.join(logsDir(ws), rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  fs.mkdirSync(logsDir(), { recursive: true });
+  const dbPath = path.join(root, 'index.db');
+  const db = openWriteDb(dbPath);
+  ensureSchema(db);
+  await indexOnce(db, [path.join(root, 'Code')]);
+  return {
+    db,
+    root,
+    logsDir,
+    dbPath,
+    reindex: async () => {
+      await indexOnce(db, [path.join(root, 'Code')]);
+    },
+    cleanup: () => {
+      db.close();
+      fs.rmSync(root, { recursive: true, force: true });
+    },
+  };
+}
