@@ -12,6 +12,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The built UI: dist/web beside dist/server when bundled; from the sources, the repository's dist/web. */
 function findWebRoot(): string | null {
+  if (process.env.CHRONOSCOPE_WEB_ROOT) return process.env.CHRONOSCOPE_WEB_ROOT;
   for (const c of [path.join(here, '..', 'web'), path.join(here, '..', '..', 'dist', 'web'), path.join(here, '..', '..', '..', 'dist', 'web')]) {
     if (fs.existsSync(path.join(c, 'index.html'))) return c;
   }
