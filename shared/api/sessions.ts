@@ -91,3 +91,18 @@ export const SessionDetail = SessionSummary.extend({
   logFiles: z.array(LogFileInfo),
 });
 export type SessionDetail = z.infer<typeof SessionDetail>;
+
+/** GET /api/repositories: the repositories that have sessions (for the sessions filter). */
+export const RepositoryListQuery = z.object({ window: TimeWindow.default('all') });
+export type RepositoryListQuery = z.infer<typeof RepositoryListQuery>;
+
+export const RepositorySummary = z.object({
+  /** null: sessions whose workspace has no repository */
+  name: z.string().nullable(),
+  sessions: z.number(),
+  lastActivity: z.number().nullable(),
+});
+export type RepositorySummary = z.infer<typeof RepositorySummary>;
+
+export const RepositoryListResponse = z.object({ repositories: z.array(RepositorySummary) });
+export type RepositoryListResponse = z.infer<typeof RepositoryListResponse>;
