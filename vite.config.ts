@@ -13,5 +13,7 @@ export default defineConfig({
     testTimeout: 30000,
     hookTimeout: 60000,
     pool: 'forks',
+    // The JSON report feeds the `N passed, N failed` line that .ci/run prints.
+    reporters: ['default', ['json', { outputFile: 'test-results/unit.json' }]],
   },
 });
