@@ -15,7 +15,11 @@ let skipped = 0;
 const unit = read('test-results/unit.json');
 if (unit) {
   passed += unit.numPassedTests ?? 0;
-  failed += (unit.numFailedTests ?? 0) + (unit.numFailedTestSuites ?? 0) - (unit.numFailedTests ? 0 : 0);
+  failed += unit.numFailedTests ?? 0;
+  // A test file that failed to load has no failed test of its own: count it, or a broken import would pass.
+  for (const file of unit.testResults ?? []) {
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((a) => a.status === 'failed')) failed += 1;
+  }
   skipped += (unit.numPendingTests ?? 0) + (unit.numTodoTests ?? 0);
 } else {
   console.log('unit: no report (vitest did not run)');
