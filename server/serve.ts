@@ -7,7 +7,7 @@ import type { BackfillProgress } from '../shared/api';
 import { createApp } from './app';
 import { createBus, type AppContext } from './app-context';
 import { LOOPBACK_HOSTS } from './config';
-import { openReadDb, openWriteDb } from './db/open';
+import { openReadDb, openWriteDbOrRecover } from './db/open';
 import { ensureSchema } from './db/schema';
 import type { WorkerInput, WorkerMessage } from './ingest/worker';
 
@@ -45,7 +45,8 @@ function startWorker(input: WorkerInput): Worker {
 /** Starts the ingest worker and the HTTP server on the read-only connection. */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // The schema exists before the read-only connection opens; the worker refills derived tables if needed.
-  const setup = openWriteDb(o.dbPath);
+  const { db: setup, recovered } = openWriteDbOrRecover(o.dbPath);
+  if (recovered) o.log?.(recovered);
   ensureSchema(setup);
   setup.close();
   const db = openReadDb(o.dbPath);
@@ -56,7 +57,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     version: o.version,
     demo: o.demo,
     bus: createBus(),
-    status: { progress, roots: o.roots.map((p) => ({ path: p, exists: true, error: null })), lastIndexedAt: Date.now(), problems: [] },
+    status: {
+      progress,
+      roots: o.roots.map((p) => ({ path: p, exists: true, error: null })),
+      lastIndexedAt: Date.now(),
+      problems: recovered ? [{ fileId: null, path: o.dbPath, lineNo: null, byteOffset: null, kind: 'io', reason: recovered, at: Date.now() }] : [],
+    },
     allowedHosts: [...new Set([...LOOPBACK_HOSTS, o.host.toLowerCase()])],
     token: o.token,
     webRoot: o.webRoot,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Options } from '../config';
-import { openWriteDb } from '../db/open';
+import { openWriteDbOrRecover } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
 import { ensureSchema } from '../db/schema';
 import { indexOnce } from '../ingest/index-once';
@@ -16,7 +16,8 @@ export async function runIndex(opts: Options): Promise<number> {
   }
   const dbPath = resolveDbPath(opts);
   const started = performance.now();
-  const db = openWriteDb(dbPath);
+  const { db, recovered } = openWriteDbOrRecover(dbPath);
+  if (recovered) process.stderr.write(recovered + '\n');
   if (ensureSchema(db)) {
     const n = rebuildDerived(db, new IngestStore(db));
     if (n > 0) process.stderr.write(`rebuilt derived tables from ${n} archived lines\n`);
@@ -50,7 +51,7 @@ export async function runIndex(opts: Options): Promise<number> {
   return 0;
 }
 
-function totals(db: ReturnType<typeof openWriteDb>) {
+function totals(db: ReturnType<typeof openWriteDbOrRecover>['db']) {
   return db
     .prepare(
       `SELECT (SELECT count(*) FROM files) files, (SELECT count(*) FROM sessions WHERE event_count > 0) sessions,

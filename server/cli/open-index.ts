@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import type { Options } from '../config';
-import { openReadDb, openWriteDb } from '../db/open';
+import { openReadDb, openWriteDbOrRecover } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
 import { ensureSchema } from '../db/schema';
 import { indexOnce } from '../ingest/index-once';
@@ -16,7 +16,8 @@ export async function openIndexForQuery(opts: Options): Promise<Database.Databas
   const dbPath = resolveDbPath(opts);
   if (!opts.noIndex) {
     const { roots } = await resolveRoots(opts);
-    const db = openWriteDb(dbPath);
+    const { db, recovered } = openWriteDbOrRecover(dbPath);
+  if (recovered) process.stderr.write(recovered + '\n');
     if (ensureSchema(db)) rebuildDerived(db, new IngestStore(db));
     await indexOnce(db, roots);
     db.close();

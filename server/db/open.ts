@@ -24,3 +24,32 @@ export function openReadDb(file: string): Database.Database {
   db.pragma('cache_size = -32768');
   return db;
 }
+
+const CORRUPTION = /malformed|file is not a database|not a database|disk image|database corrupt/i;
+
+export function isCorruption(err: unknown): boolean {
+  return err instanceof Error && (CORRUPTION.test(err.message) || /SQLITE_(CORRUPT|NOTADB)/.test(String((err as { code?: string }).code)));
+}
+
+/**
+ * Opens the index for writing; a corrupt file is moved aside (kept, never deleted: it may be evidence) and a
+ * new one is created, to be filled again from the logs. Returns the message to show when that happened.
+ */
+export function openWriteDbOrRecover(file: string): { db: Database.Database; recovered: string | null } {
+  try {
+    const db = openWriteDb(file);
+    // Cheap enough for a 1 GB index (a full quick_check is not): reading the schema fails on a damaged header.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    return { db, recovered: null };
+  } catch (err) {
+    if (!isCorruption(err)) throw err;
+    const aside = `${file}.corrupt-${Date.now()}`;
+    fs.renameSync(file, aside);
+    for (const ext of ['-wal', '-shm']) fs.rmSync(file + ext, { force: true });
+    const db = openWriteDb(file);
+    return {
+      db,
+      recovered: `The index at ${file} was corrupt (${err instanceof Error ? err.message : String(err)}); it was moved to ${aside} and is being rebuilt from the logs.`,
+    };
+  }
+}

@@ -51,6 +51,6 @@ export function getHealth(ctx: AppContext): Health {
     ...counts,
     indexLagMs: p.state === 'idle' ? 0 : Math.max(0, Date.now() - ctx.status.lastIndexedAt),
     backfill: p,
-    problems: recentProblems(db),
+    problems: [...ctx.status.problems, ...recentProblems(db)],
   };
 }
