@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { readLines } from './read-lines';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-rl-'));
+afterEach(() => fs.rmSync(path.join(dir, 'f.jsonl'), { force: true }));
+
+function read(content: string | Buffer, offset = 0, maxBytes = 1 << 30, size?: number) {
+  const f = path.join(dir, 'f.jsonl');
+  fs.writeFileSync(f, content);
+  const fd = fs.openSync(f, 'r');
+  try {
+    return readLines(fd, offset, size ?? fs.fstatSync(fd).size, maxBytes);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+describe('readLines', () => {
+  it('returns complete lines with their byte offsets and leaves a partial final line for later', () => {
+    const r = read('{"a":1}\n{"b":2}\n{"c":');
+    expect(r.lines.map((l) => [l.bytes.toString(), l.byteOffset])).toEqual([
+      ['{"a":1}', 0],
+      ['{"b":2}', 8],
+    ]);
+    expect([r.nextOffset, r.partialBytes, r.eof]).toEqual([16, 5, true]);
+  });
+
+  it('starts at an offset', () => {
+    const r = read('{"a":1}\n{"b":2}\n', 8);
+    expect(r.lines.map((l) => l.bytes.toString())).toEqual(['{"b":2}']);
+  });
+
+  it('stops after about maxBytes at a line boundary (bounded batches)', () => {
+    const r = read('aaaa\nbbbb\ncccc\n', 0, 6);
+    expect(r.lines.map((l) => l.bytes.toString())).toEqual(['aaaa', 'bbbb', 'cccc']);
+    const big = Array.from({ length: 3000 }, (_, i) => `{"i":${i},"pad":"${'x'.repeat(600)}"}`).join('\n') + '\n';
+    const first = read(big, 0, 512 * 1024); // a batch ends at the line boundary after the 1 MiB chunk that passed maxBytes
+    expect(first.lines.length).toBeGreaterThan(1000);
+    expect(first.lines.length).toBeLessThan(3000);
+    expect(first.eof).toBe(false);
+    const rest = read(big, first.nextOffset, 1 << 30);
+    expect(first.lines.length + rest.lines.length).toBe(3000);
+  });
+
+  it('reads lines longer than one 1 MiB chunk whole', () => {
+    const long = '{"x":"' + 'y'.repeat(3 * 1024 * 1024) + '"}';
+    const r = read(long + '\n{"z":1}\n');
+    expect(r.lines.map((l) => l.bytes.length)).toEqual([long.length, 7]);
+  });
+
+  it('only reads up to the size it was given (bytes appended during the read wait for the next pass)', () => {
+    const r = read('{"a":1}\n{"b":2}\n', 0, 1 << 30, 8);
+    expect(r.lines.map((l) => l.bytes.toString())).toEqual(['{"a":1}']);
+    expect(r.nextOffset).toBe(8);
+  });
+
+  it('returns nothing for an empty file or a file that is one partial line', () => {
+    expect(read('').lines).toEqual([]);
+    const p = read('{"partial":');
+    expect([p.lines.length, p.nextOffset, p.partialBytes]).toEqual([0, 0, 11]);
+  });
+});
