@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
  * with another version gets its derived tables dropped and rebuilt from the archive (never a hand-written
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -100,9 +100,24 @@ CREATE VIRTUAL TABLE event_text USING fts5 (text, tokenize = 'trigram', content 
 CREATE VIRTUAL TABLE event_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
 -- Session titles and other session-level text, rowid = sessions.num.
 CREATE VIRTUAL TABLE session_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+
+-- Lineage (issue 6): one row per session that has a parent, derived by server/lineage/derive-edges.ts when the
+-- session is refreshed. kind: 'child' (a child log: subagent, title, summarize…), 'fork' (a main log whose
+-- session_start names a parent), 'continuation' (the same, written by a resumed run, rIdx > 0). source says which
+-- fact chose the parent: 'tool_span' (the session holding the tool call that started it; nested subagents),
+-- 'session_start', 'child_ref' (the session whose log holds the child_session_ref), 'folder' (the child log's folder).
+CREATE TABLE session_edges (
+  child_id TEXT PRIMARY KEY, parent_id TEXT NOT NULL, kind TEXT NOT NULL, label TEXT, tool_span_id TEXT, tool_name TEXT,
+  source TEXT NOT NULL, created_ts INTEGER
+);
+CREATE INDEX session_edges_parent ON session_edges (parent_id, created_ts, child_id);
+-- The spans a child log names as its start (child_session_ref.parentSpanId, the subagent entry's parentSpanId).
+CREATE INDEX events_link_span ON events (span_id) WHERE type IN ('tool_call', 'child_session_ref');
+CREATE INDEX events_subagent_parent ON events (parent_span_id) WHERE type = 'subagent';
 `;
 
 export const DERIVED_TABLES = [
+  'session_edges',
   'session_text',
   'event_cjk',
   'event_text',
