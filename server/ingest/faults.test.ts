@@ -1,0 +1,334 @@
+// Fault injection (issue 8 item 1): every fault the writer and the disk can produce. Each case asserts exact
+// event counts before and after: no crash, no duplicate, no lost event that is still on disk, and the problem
+// visible where /api/health reads it (recentProblems).
+import { spawnSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { openWriteDb, openWriteDbOrRecover } from '../db/open';
+import { ensureSchema } from '../db/schema';
+import { recentProblems } from '../health/health';
+import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { indexOnce } from './index-once';
+import { IngestStore } from './store';
+
+let fx: FixtureDb | null = null;
+afterEach(() => {
+  vi.restoreAllMocks();
+  fx?.cleanup();
+  fx = null;
+});
+
+const ev = (sid: string, i: number, extra: Record<string, unknown> = {}) =>
+  line({ ts: 1775000000000 + i, dur: i % 7, sid, type: 'tool_call', name: 'read_file', spanId: `${sid}-span-${i}`, parentSpanId: 'root', status: 'ok', attrs: { args: `{"filePath":"/w/f${i}.ts"}`, result: `result ${i}` }, ...extra });
+const lines = (sid: string, from: number, to: number) => Array.from({ length: to - from }, (_, k) => ev(sid, from + k)).join('');
+
+function counts(db: FixtureDb['db']) {
+  return db
+    .prepare(
+      `SELECT (SELECT count(*) FROM events) events, (SELECT coalesce(sum(events), 0) FROM files) fileEvents,
+              (SELECT coalesce(sum(bad_lines), 0) FROM files) bad, (SELECT coalesce(sum(fragments), 0) FROM files) fragments,
+              (SELECT count(*) FROM (SELECT span_id FROM events GROUP BY file_id, span_id, type HAVING count(*) > 1)) dups`,
+    )
+    .get() as { events: number; fileEvents: number; bad: number; fragments: number; dups: number };
+}
+
+const main = (f: FixtureDb, sid = 's1') => path.join(f.logsDir(), sid, 'main.jsonl');
+
+describe('partial lines', () => {
+  it.each([1, 2, 1000])('a final line completed later in %i piece(s) becomes exactly one event', async (pieces) => {
+    const last = ev('s1', 99);
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 3) + last.slice(0, 10) });
+    expect(counts(fx.db)).toMatchObject({ events: 3, bad: 0 });
+    const rest = last.slice(10);
+    const size = Math.ceil(rest.length / pieces);
+    for (let i = 0; i < rest.length; i += size) {
+      fs.appendFileSync(main(fx), rest.slice(i, i + size));
+      await fx.reindex();
+    }
+    expect(counts(fx.db)).toEqual({ events: 4, fileEvents: 4, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('appends between two passes are read once each', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });
+    fs.appendFileSync(main(fx), lines('s1', 5, 9));
+    await fx.reindex();
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 9, dups: 0 });
+  });
+});
+
+/** Copilot's size cap (FORMAT §4.2): keep the newest `keep` bytes, move the cut past the first newline within 4 KB, .tmp + rename. */
+function sizeCapRewrite(file: string, keep: number): void {
+  const buf = fs.readFileSync(file);
+  let cut = buf.length - keep;
+  const nl = buf.subarray(cut, cut + 4096).indexOf(0x0a);
+  if (nl !== -1) cut += nl + 1;
+  fs.writeFileSync(file + '.tmp', buf.subarray(cut));
+  fs.renameSync(file + '.tmp', file);
+}
+
+describe('rewrites', () => {
+  it('a size-cap rewrite to the newest 60% plus new lines: no duplicate, nothing lost, dropped lines stay', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 100) });
+    const f = main(fx);
+    sizeCapRewrite(f, Math.floor(fs.statSync(f).size * 0.6));
+    fs.appendFileSync(f, lines('s1', 100, 110));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 110, fileEvents: 110, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('a cut inside a line over 4 KB leaves a fragment first line: skipped and counted as a fragment', async () => {
+    const big = (i: number) => ev('s1', i, { attrs: { inputMessages: 'm'.repeat(9000) } });
+    fx = await fixtureDb({ 's1/main.jsonl': Array.from({ length: 10 }, (_, i) => big(i)).join('') });
+    const f = main(fx);
+    const size = fs.statSync(f).size;
+    const lineLen = size / 10;
+    sizeCapRewrite(f, size - (4 * lineLen + 100)); // the cut lands 100 bytes into line 5: no newline within 4 KB
+    fs.appendFileSync(f, big(10));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 11, fileEvents: 11, bad: 0, fragments: 1, dups: 0 });
+    const p = recentProblems(fx.db).find((x) => x.kind === 'fragment');
+    expect(p?.lineNo).toBe(1);
+    expect(p?.reason).toMatch(/^first line cut by a rewrite/);
+  });
+
+  it('a cut inside a UTF-8 sequence: the broken first line is a fragment, the rest reconciles', async () => {
+    const cjk = (i: number) => line({ ts: i, dur: 0, sid: 's1', type: 'user_message', name: 'user_message', spanId: `u${i}`, status: 'ok', attrs: { content: '日志怎么落盘'.repeat(800) } });
+    fx = await fixtureDb({ 's1/main.jsonl': Array.from({ length: 6 }, (_, i) => cjk(i)).join('') });
+    const f = main(fx);
+    const buf = fs.readFileSync(f);
+    const cut = buf.indexOf(Buffer.from('日', 'utf8'), buf.length - 20000) + 1; // one byte into a 3-byte character
+    fs.writeFileSync(f + '.tmp', buf.subarray(cut));
+    fs.renameSync(f + '.tmp', f);
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 6, fileEvents: 6, bad: 0, fragments: 1, dups: 0 });
+  });
+
+  it('a file truncated to zero then regrown keeps the old events and adds the new ones once', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });
+    const f = main(fx);
+    fs.truncateSync(f, 0);
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 5 });
+    fs.appendFileSync(f, lines('s1', 5, 8));
+    await fx.reindex();
+    fs.appendFileSync(f, lines('s1', 8, 9));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 9, fileEvents: 9, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('a session folder recreated with the same name: old events kept, identical lines not doubled', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });
+    const dir = path.dirname(main(fx));
+    fs.rmSync(dir, { recursive: true });
+    await fx.reindex();
+    fs.mkdirSync(dir);
+    fs.writeFileSync(main(fx), lines('s1', 3, 7)); // a new inode; lines 3 and 4 are the same lines again
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 7, fileEvents: 7, bad: 0, fragments: 0, dups: 0 });
+    expect((fx.db.prepare("SELECT log_deleted FROM sessions WHERE id = 's1'").get() as { log_deleted: number }).log_deleted).toBe(0);
+  });
+});
+
+describe('deletions', () => {
+  it('a deleted session folder keeps its rows and its session shows "log deleted"', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 4), 's2/main.jsonl': lines('s2', 0, 3) });
+    fs.rmSync(path.dirname(main(fx, 's1')), { recursive: true });
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 7 });
+    const rows = fx.db.prepare('SELECT id, log_deleted, event_count FROM sessions ORDER BY id').all();
+    expect(rows).toEqual([
+      { id: 's1', log_deleted: 1, event_count: 4 },
+      { id: 's2', log_deleted: 0, event_count: 3 },
+    ]);
+  });
+
+  it('retention deleting 10 sessions at once loses no event', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 12; i++) files[`r${i}/main.jsonl`] = lines(`r${i}`, 0, 3);
+    fx = await fixtureDb(files);
+    for (let i = 0; i < 10; i++) fs.rmSync(path.join(fx.logsDir(), `r${i}`), { recursive: true });
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 36, dups: 0 });
+    expect((fx.db.prepare('SELECT count(*) n FROM sessions WHERE log_deleted = 1').get() as { n: number }).n).toBe(10);
+  });
+
+  it('a file replaced by a folder of the same name: no crash, its events kept', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 4) });
+    fs.rmSync(main(fx));
+    fs.mkdirSync(main(fx));
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 4 });
+  });
+});
+
+describe('garbage', () => {
+  it('binary garbage, NUL bytes, invalid UTF-8, arrays, scalars and deep nesting: exact bad-line counts', async () => {
+    const deep = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+    const content = Buffer.concat([
+      Buffer.from(lines('s1', 0, 2)),
+      Buffer.from([0xff, 0xfe, 0x01, 0x9c, 0x0a]), // binary
+      Buffer.from('{"a":\u0000}\n'),
+      Buffer.concat([Buffer.from('{"ts":5,"sid":"s1","type":"user_message","spanId":"bad-utf8","attrs":{"content":"caf'), Buffer.from([0xc3]), Buffer.from('"}}\n')]), // invalid UTF-8 inside a valid object: kept, replaced
+      Buffer.from('[1,2,3]\n42\n"str"\nnull\n'),
+      Buffer.from(deep + '\n'),
+      Buffer.from(lines('s1', 2, 3)),
+    ]);
+    fx = await fixtureDb({});
+    fs.mkdirSync(path.dirname(main(fx)), { recursive: true });
+    fs.writeFileSync(main(fx), content);
+    await fx.reindex();
+    // events: 3 good tool calls + the invalid-UTF-8 user message + the deeply nested object; bad: binary, NUL, 4 non-objects
+    expect(counts(fx.db)).toEqual({ events: 5, fileEvents: 5, bad: 6, fragments: 0, dups: 0 });
+    const reasons = recentProblems(fx.db).map((p) => `${p.lineNo}: ${p.reason}`).sort();
+    expect(reasons).toEqual([
+      '3: not JSON (invalid UTF-8)',
+      '4: contains NUL bytes (binary garbage)',
+      '6: a JSON array, not an object',
+      '7: a JSON number, not an object',
+      '8: a JSON string, not an object',
+      '9: a JSON null, not an object',
+    ]);
+  });
+
+  it('a single 20 MB line is one event, indexed with bounded text', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': ev('s1', 0, { attrs: { args: '{}', result: 'z'.repeat(20 * 1024 * 1024) } }) + ev('s1', 1) });
+    expect(counts(fx.db)).toMatchObject({ events: 2, bad: 0 });
+  });
+
+  it('10,000 small child files in one folder are 10,000 sessions', async () => {
+    fx = await fixtureDb({ 'big/main.jsonl': lines('big', 0, 1) });
+    const dir = path.dirname(main(fx, 'big'));
+    for (let i = 0; i < 10_000; i++) fs.writeFileSync(path.join(dir, `title-c${i}.jsonl`), ev(`c${i}`, 0));
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 10_001, dups: 0 });
+    expect((fx.db.prepare("SELECT count(*) n FROM sessions WHERE parent_id = 'big'").get() as { n: number }).n).toBe(10_000);
+  }, 120_000);
+});
+
+describe('the filesystem says no', () => {
+  it('permission denied on a file: reported with its path, indexed once readable', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 2), 's2/main.jsonl': lines('s2', 0, 3) });
+    const denied = main(fx, 's2');
+    fs.appendFileSync(denied, lines('s2', 3, 5));
+    // Tests run as root, where chmod denies nothing: make the open fail the way EACCES does.
+    const realOpen = fs.openSync;
+    const spy = vi.spyOn(fs, 'openSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
+      if (p === denied) throw Object.assign(new Error(`EACCES: permission denied, open '${denied}'`), { code: 'EACCES' });
+      return (realOpen as (...a: unknown[]) => number)(p, ...rest);
+    }) as typeof fs.openSync);
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 5 });
+    expect(recentProblems(fx.db).find((p) => p.kind === 'unreadable')).toMatchObject({ path: denied, reason: `EACCES: permission denied, open '${denied}'` });
+    spy.mockRestore();
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 7, dups: 0 });
+    expect(recentProblems(fx.db).filter((p) => p.kind === 'unreadable')).toEqual([]);
+  });
+
+  it('permission denied on a folder: the other sessions are indexed', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 2) });
+    const realReaddir = fs.readdirSync;
+    const locked = path.join(fx.logsDir(), 'locked');
+    fs.mkdirSync(locked);
+    fs.writeFileSync(path.join(locked, 'main.jsonl'), lines('locked', 0, 3));
+    vi.spyOn(fs, 'readdirSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
+      if (p === locked) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      return (realReaddir as (...a: unknown[]) => unknown)(p, ...rest);
+    }) as typeof fs.readdirSync);
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 2 });
+  });
+
+  it('a symlink loop inside debug-logs does not hang or crash', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 2) });
+    fs.symlinkSync('..', path.join(fx.logsDir(), 's1', 'loop'));
+    fs.symlinkSync(fx.logsDir(), path.join(fx.logsDir(), 'self'));
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 2, dups: 0 });
+  });
+
+  it('the disk full during a write: the batch rolls back, is reported, and is written once when space returns', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 2) });
+    fs.appendFileSync(main(fx), lines('s1', 2, 6));
+    const real = IngestStore.prototype.writeBatch;
+    const spy = vi.spyOn(IngestStore.prototype, 'writeBatch').mockImplementation(function (this: IngestStore, ...args) {
+      const db = this.db;
+      // Write part of the batch inside a transaction, then fail as SQLite does when the disk is full.
+      db.transaction(() => {
+        real.apply(this, args);
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      })();
+      return { events: 0, sessionIds: new Set<string>() };
+    });
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 2 });
+    expect(recentProblems(fx.db)[0]).toMatchObject({ kind: 'unreadable', reason: 'database or disk is full' });
+    spy.mockRestore();
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 6, fileEvents: 6, bad: 0, fragments: 0, dups: 0 });
+  });
+});
+
+describe('crashes and a lost database', () => {
+  const cli = path.resolve('server/main.ts');
+
+  function bigCorpus(root: string, sessions: number, linesEach: number): number {
+    const logs = path.join(root, 'Code', 'User', 'workspaceStorage', 'w', 'GitHub.copilot-chat', 'debug-logs');
+    for (let s = 0; s < sessions; s++) {
+      fs.mkdirSync(path.join(logs, `k${s}`), { recursive: true });
+      const pad = 'p'.repeat(400);
+      fs.writeFileSync(path.join(logs, `k${s}`, 'main.jsonl'), Array.from({ length: linesEach }, (_, i) => ev(`k${s}`, i, { attrs: { args: '{}', result: pad + i } })).join(''));
+    }
+    return sessions * linesEach;
+  }
+
+  it('SIGKILL in the middle of a backfill, then a restart: every event exactly once', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-kill-'));
+    const total = bigCorpus(root, 12, 8000);
+    const db = path.join(root, 'index.db');
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, 'index', '--logs', root, '--db', db], { stdio: 'ignore' });
+    await new Promise((r) => setTimeout(r, 2500));
+    child.kill('SIGKILL');
+    await new Promise((r) => child.on('exit', r));
+    const killed = openWriteDb(db);
+    const partial = (killed.prepare('SELECT count(*) n FROM events').get() as { n: number }).n;
+    killed.close();
+    expect(partial).toBeLessThan(total); // the kill really landed mid-backfill
+    const again = spawnSync(process.execPath, ['--import', 'tsx', cli, 'index', '--logs', root, '--db', db, '--json'], { encoding: 'utf8' });
+    expect(again.status).toBe(0);
+    const summary = JSON.parse(again.stdout.trim().split('\n').pop() as string) as { events: number };
+    expect(summary.events).toBe(total);
+    const check = openWriteDb(db);
+    expect(counts(check as FixtureDb['db'])).toMatchObject({ events: total, dups: 0 });
+    check.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }, 180_000);
+
+  it('a corrupted database file is moved aside and rebuilt from the logs with a clear message', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });
+    fx.db.close();
+    fs.writeFileSync(fx.dbPath, Buffer.alloc(8192, 0x41)); // not a database any more
+    for (const ext of ['-wal', '-shm']) fs.rmSync(fx.dbPath + ext, { force: true });
+    const { db, recovered } = openWriteDbOrRecover(fx.dbPath);
+    expect(recovered).toMatch(/was corrupt .*moved to .*\.corrupt-\d+ and is being rebuilt from the logs/);
+    ensureSchema(db);
+    await indexOnce(db, [path.join(fx.root, 'Code')]);
+    expect(counts(db as FixtureDb['db'])).toMatchObject({ events: 5 });
+    fx.db = db;
+  });
+
+  it('a deleted database file is rebuilt from the logs', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });
+    fx.db.close();
+    for (const ext of ['', '-wal', '-shm']) fs.rmSync(fx.dbPath + ext, { force: true });
+    const { db, recovered } = openWriteDbOrRecover(fx.dbPath);
+    expect(recovered).toBeNull();
+    ensureSchema(db);
+    await indexOnce(db, [path.join(fx.root, 'Code')]);
+    expect(counts(db as FixtureDb['db'])).toMatchObject({ events: 5 });
+    fx.db = db;
+  });
+});
