@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { makeEdgeDeriver } from '../lineage/derive-edges';
 
 const TITLE_MAX = 120;
 
@@ -48,6 +49,8 @@ export function makeSessionRefresher(db: Database.Database) {
     insertSessionText: db.prepare('INSERT INTO session_text (rowid, text) VALUES (?, ?)'),
   };
 
+  const deriveEdges = makeEdgeDeriver(db);
+
   return function refreshSession(id: string): void {
     const s = st.session.get(id) as { num: number; id: string; label: string | null; parent_id: string | null } | undefined;
     if (!s) return;
@@ -92,5 +95,7 @@ export function makeSessionRefresher(db: Database.Database) {
     st.deleteSessionText.run(s.num);
     const meta = [id, title, s.label].filter((x) => x).join(' ');
     st.insertSessionText.run(s.num, meta);
+    // Lineage last: it reads first_ts just written, and may re-parent children whose tool call arrived now.
+    deriveEdges(id);
   };
 }
