@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
  * with another version gets its derived tables dropped and rebuilt from the archive (never a hand-written
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -85,13 +85,17 @@ CREATE TABLE events (
   id INTEGER PRIMARY KEY, session_num INTEGER NOT NULL, file_id INTEGER NOT NULL, type TEXT NOT NULL, name TEXT,
   span_id TEXT, parent_span_id TEXT, status INTEGER NOT NULL, ts INTEGER, dur INTEGER NOT NULL, r_idx INTEGER NOT NULL,
   model TEXT, tool TEXT, ttft INTEGER, tokens_in INTEGER, tokens_out INTEGER, tokens_cached INTEGER, error TEXT,
-  dup INTEGER NOT NULL DEFAULT 0
+  dup INTEGER NOT NULL DEFAULT 0, fail TEXT
 );
 CREATE INDEX events_session_ts ON events (session_num, ts);
 CREATE INDEX events_dur ON events (dur) WHERE dur > 0 AND dup = 0;
 CREATE INDEX events_errors ON events (ts) WHERE status = 1 AND dup = 0;
 CREATE INDEX events_ts ON events (ts);
 CREATE INDEX events_replayable_span ON events (span_id) WHERE type IN ('discovery', 'generic', 'user_message');
+-- Triage (issue 5). fail: the failure signature (server/triage/signature.ts, computed at ingest because hook
+-- resultKind and discovery skip reasons live in attrs, not in columns); NULL when the event is not a failure.
+CREATE INDEX events_fail ON events (fail, ts) WHERE fail IS NOT NULL AND dup = 0;
+CREATE INDEX events_ttft ON events (ttft) WHERE ttft IS NOT NULL AND dup = 0;
 
 -- Substring search (issue 3): trigram over each event's indexed text, contentless (the text lives in the
 -- archive), explicit rowid = events.id. detail=full because a substring is a phrase of trigrams.
@@ -111,10 +115,9 @@ CREATE TABLE session_edges (
   source TEXT NOT NULL, created_ts INTEGER
 );
 CREATE INDEX session_edges_parent ON session_edges (parent_id, created_ts, child_id);
--- A child's start: the ref naming it (span_id child-ref-<id>) and the tool call its start span is (span_id).
+-- The spans a child log names as its start (child_session_ref.parentSpanId, the subagent entry's parentSpanId).
 CREATE INDEX events_link_span ON events (span_id) WHERE type IN ('tool_call', 'child_session_ref');
--- The other way: the children a tool call started (the ref's and the subagent entry's parentSpanId).
-CREATE INDEX events_start_span ON events (parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
+CREATE INDEX events_subagent_parent ON events (parent_span_id) WHERE type = 'subagent';
 `;
 
 export const DERIVED_TABLES = [

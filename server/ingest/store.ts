@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { responseText } from '../search/indexed-text';
+import { failureSignature } from '../triage/signature';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, type ProcessedLine } from './process-line';
 
@@ -73,8 +74,8 @@ export class IngestStore {
       ),
       insertEvent: db.prepare(
         `INSERT INTO events (id, session_num, file_id, type, name, span_id, parent_span_id, status, ts, dur, r_idx, model, tool,
-           ttft, tokens_in, tokens_out, tokens_cached, error, dup)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           ttft, tokens_in, tokens_out, tokens_cached, error, dup, fail)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertText: db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)'),
       insertCjk: db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)'),
@@ -249,7 +250,7 @@ export class IngestStore {
     this.st.insertEvent.run(
       id, session.num, file.id, ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type, ev.name, ev.spanId, ev.parentSpanId,
       ev.status === 'error' ? 1 : 0, ev.ts, ev.dur, ev.rIdx, ev.model, ev.tool, ev.ttft, ev.tokensIn, ev.tokensOut,
-      ev.tokensCached, ev.error, dup,
+      ev.tokensCached, ev.error, dup, failureSignature(ev),
     );
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
     if (l.text !== '') this.st.insertText.run(id, l.text);
