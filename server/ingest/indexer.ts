@@ -79,7 +79,8 @@ export class Indexer {
     this.progress.filesTotal = withStats.length;
     this.progress.bytesTotal = withStats.reduce((n, x) => n + x.st.size, 0);
     this.emitProgress();
-    if (this.opts.watch) this.startWatcher(targets);
+    // Watch before the backfill reads, so nothing written meanwhile is missed; wait until the watcher is ready.
+    if (this.opts.watch) await this.startWatcher(targets);
     for (const { f } of withStats) this.queue.add(f);
     await this.drain(true);
     this.progress.state = 'idle';
@@ -90,6 +91,7 @@ export class Indexer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const t of this.settleTimers.values()) clearTimeout(t);
     await this.watcher?.close();
   }
 
@@ -228,7 +230,7 @@ export class Indexer {
     this.events.progress?.({ ...this.progress });
   }
 
-  private startWatcher(targets: string[]): void {
+  private async startWatcher(targets: string[]): Promise<void> {
     if (targets.length === 0) return;
     this.watcher = chokidar.watch(targets, {
       ignoreInitial: true,
@@ -238,6 +240,7 @@ export class Indexer {
     const enqueue = (p: string) => {
       this.queue.add(p);
       void this.drain(false);
+      this.scheduleSettleCheck(p);
     };
     this.watcher.on('add', enqueue);
     this.watcher.on('change', enqueue);
@@ -250,6 +253,28 @@ export class Indexer {
     this.watcher.on('error', () => {
       /* a vanished or unreadable folder: the next event or restart recovers */
     });
+    const watcher = this.watcher;
+    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  private settleTimers = new Map<string, NodeJS.Timeout>();
+
+  /**
+   * One more look at a file shortly after its last change event: the watcher coalesces rapid changes to one
+   * path (an append landing while the previous one is read would otherwise wait for the next write). This is
+   * a single deferred check per burst of events, not polling: an unchanged file is never looked at again.
+   */
+  private scheduleSettleCheck(p: string): void {
+    clearTimeout(this.settleTimers.get(p));
+    this.settleTimers.set(
+      p,
+      setTimeout(() => {
+        this.settleTimers.delete(p);
+        if (this.stopped) return;
+        this.queue.add(p);
+        void this.drain(false);
+      }, 250),
+    );
   }
 
   private onUnlink(p: string): void {

@@ -1,0 +1,98 @@
+// The real server on a temporary folder: the ingest worker, the watcher and the read-only API together.
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SessionDetail, SessionListResponse } from '../shared/api';
+import { startServer, type RunningServer } from './serve';
+import { line } from './test-support/fixture-db';
+
+let root: string;
+let server: RunningServer;
+const logsOf = (ws: string) => path.join(root, 'Code', 'User', 'workspaceStorage', ws, 'GitHub.copilot-chat', 'debug-logs');
+const ev = (sid: string, i: number) =>
+  line({ ts: 1775000000000 + i, dur: 10, sid, type: 'tool_call', name: 'read_file', spanId: `${sid}-${i}`, status: 'ok', attrs: { args: '{}', result: `r${i}` } });
+
+async function get<T>(p: string): Promise<T> {
+  const res = await fetch(server.url + p);
+  return (await res.json()) as T;
+}
+
+async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await probe();
+    if (ok(v)) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 300)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+beforeAll(async () => {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-serve-'));
+  fs.mkdirSync(path.join(logsOf('w1'), 's1'), { recursive: true });
+  fs.writeFileSync(path.join(logsOf('w1'), 's1', 'main.jsonl'), ev('s1', 0) + ev('s1', 1));
+  server = await startServer({ dbPath: path.join(root, 'index.db'), roots: [path.join(root, 'Code')], port: 0, host: '127.0.0.1', token: null, demo: false, webRoot: null, version: 'test' });
+  await server.backfilled;
+}, 60_000);
+
+afterAll(async () => {
+  await server.close();
+  fs.rmSync(root, { recursive: true, force: true });
+});
+
+describe('the running server', () => {
+  it('serves what the backfill indexed', async () => {
+    const list = await get<SessionListResponse>('/api/sessions');
+    expect(list.sessions.map((s) => [s.id, s.eventCount])).toEqual([['s1', 2]]);
+  });
+
+  it('shows lines appended to a watched file without a restart', async () => {
+    const file = path.join(logsOf('w1'), 's1', 'main.jsonl');
+    for (let i = 2; i < 7; i++) {
+      fs.appendFileSync(file, ev('s1', i));
+      const d = await until(() => get<SessionDetail>('/api/sessions/s1'), (x) => x.eventCount === i + 1);
+      expect(d.eventCount).toBe(i + 1);
+    }
+  });
+
+  it('finds a new session folder and a new workspace that appear while it runs', async () => {
+    fs.mkdirSync(path.join(logsOf('w1'), 's2'));
+    fs.writeFileSync(path.join(logsOf('w1'), 's2', 'main.jsonl'), ev('s2', 0));
+    await until(() => get<SessionListResponse>('/api/sessions'), (x) => x.sessions.some((s) => s.id === 's2'));
+    fs.mkdirSync(path.join(logsOf('w2'), 's3'), { recursive: true });
+    fs.writeFileSync(path.join(logsOf('w2'), 's3', 'main.jsonl'), ev('s3', 0) + ev('s3', 1));
+    const list = await until(() => get<SessionListResponse>('/api/sessions'), (x) => x.sessions.some((s) => s.id === 's3' && s.eventCount === 2));
+    expect(list.total).toBe(3);
+  });
+
+  it('announces each indexed batch on the SSE stream with its session ids', async () => {
+    const received: string[] = [];
+    const req = http.get(server.url + '/api/stream', (res) => {
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => received.push(chunk));
+    });
+    await until(async () => received.join(''), (t) => t.includes('event: progress'));
+    fs.appendFileSync(path.join(logsOf('w1'), 's1', 'main.jsonl'), ev('s1', 50));
+    const text = await until(async () => received.join(''), (t) => t.includes('event: indexed'));
+    const data = /event: indexed\ndata: (.*)\n/.exec(text)?.[1] ?? '{}';
+    expect((JSON.parse(data) as { sessionIds: string[] }).sessionIds).toContain('s1');
+    req.destroy();
+  });
+
+  it('marks a session whose folder was deleted, keeping its events', async () => {
+    fs.rmSync(path.join(logsOf('w1'), 's2'), { recursive: true });
+    const d = await until(() => get<SessionDetail>('/api/sessions/s2'), (x) => x.logDeleted);
+    expect([d.logDeleted, d.eventCount]).toEqual([true, 1]);
+  });
+
+  it('answers errors in the one error body', async () => {
+    const res = await fetch(server.url + '/api/sessions/nope');
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: { code: 'not_found', message: 'session nope was not found' } });
+    const bad = await fetch(server.url + '/api/sessions?window=2h');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('bad_request');
+  });
+});
