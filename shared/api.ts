@@ -3,3 +3,4 @@
 export * from './api/common';
 export * from './api/health';
 export * from './api/sessions';
+export * from './api/spans';
