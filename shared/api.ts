@@ -4,3 +4,4 @@ export * from './api/common';
 export * from './api/health';
 export * from './api/sessions';
 export * from './api/spans';
+export * from './api/sql';
