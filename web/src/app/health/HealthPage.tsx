@@ -1,0 +1,143 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Health, Problem } from '../../../../shared/api';
+import { Badge } from '../../ui/Badge';
+import { EmptyState } from '../../ui/EmptyState';
+import { ErrorInline } from '../../ui/ErrorInline';
+import { formatBytes, formatCount, formatDateTime, formatDuration } from '../../ui/format';
+import { RelativeTime } from '../../ui/RelativeTime';
+import { Spinner } from '../../ui/Spinner';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { backfillFraction } from './BackfillIndicator';
+import { healthQueryOptions } from './health.queries';
+
+/** /health: what was indexed, from where, and every line or file that could not be read. */
+export function HealthPage() {
+  useDocumentTitle('Health');
+  const { data, error, refetch, isPending } = useQuery(healthQueryOptions());
+  return (
+    <section className="page health-page">
+      <header className="page-header">
+        <h1>Health</h1>
+      </header>
+      {isPending && <Spinner label="Loading health" />}
+      {error && <ErrorInline what="health" error={error} onRetry={() => void refetch()} />}
+      {data && <HealthReport health={data} />}
+    </section>
+  );
+}
+
+const KIND_LABEL: Record<Problem['kind'], string> = {
+  bad_line: 'bad line',
+  fragment: 'fragment',
+  unreadable: 'unreadable',
+  io: 'I/O error',
+};
+
+export function HealthReport({ health: h }: { health: Health }) {
+  const fraction = backfillFraction(h.backfill);
+  const stats: [string, string][] = [
+    ['Sessions', formatCount(h.sessions)],
+    ['Events', formatCount(h.events)],
+    ['Files', formatCount(h.files)],
+    ['Workspaces', formatCount(h.workspaces)],
+    ['Bad lines', formatCount(h.badLines)],
+    ['Fragments', formatCount(h.fragments)],
+    ['Index lag', h.indexLagMs === 0 ? 'caught up' : formatDuration(h.indexLagMs)],
+    ['Backfill', h.backfill.state === 'idle' ? 'done' : `${h.backfill.state}${fraction === null ? '' : ` ${Math.floor(fraction * 100)}%`}`],
+  ];
+  const unparsed = h.badLines + h.fragments;
+  return (
+    <>
+      <dl className="stat-grid">
+        {stats.map(([k, v]) => (
+          <div key={k} className={`stat${(k === 'Bad lines' || k === 'Fragments') && v !== '0' ? ' is-warn' : ''}`}>
+            <dt>{k}</dt>
+            <dd className="num">{v}</dd>
+          </div>
+        ))}
+      </dl>
+
+      <h2 className="section-title">Server</h2>
+      <dl className="kv">
+        <dt>Version</dt>
+        <dd>
+          {h.version} (schema {h.schemaVersion}){h.demo && <Badge tone="info">demo corpus</Badge>}
+        </dd>
+        <dt>Database</dt>
+        <dd className="mono">{h.dbPath}</dd>
+        <dt>Backfill</dt>
+        <dd>
+          {formatCount(h.backfill.filesDone)} of {formatCount(h.backfill.filesTotal)} files, {formatBytes(h.backfill.bytesDone)} of{' '}
+          {formatBytes(h.backfill.bytesTotal)}
+        </dd>
+      </dl>
+
+      <h2 className="section-title">Log folders</h2>
+      {h.roots.length === 0 ? (
+        <EmptyState title="No log folders are watched." />
+      ) : (
+        <table className="data-table">
+          <thead>
+            <tr>
+              <th scope="col">Path</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {h.roots.map((r) => (
+              <tr key={r.path}>
+                <td className="mono wrap">{r.path}</td>
+                <td>{r.error ? <span className="text-danger">{r.error}</span> : r.exists ? 'watching' : <span className="text-warn">does not exist</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+
+      <h2 className="section-title">
+        Problems{' '}
+        <span className="section-count">
+          {h.problems.length === 0
+            ? ''
+            : `newest ${formatCount(h.problems.length)}${unparsed > h.problems.length ? ` of ${formatCount(unparsed)} unparsed lines` : ''}`}
+        </span>
+      </h2>
+      {h.problems.length === 0 ? (
+        <EmptyState title="No problems: every line read so far was parsed." />
+      ) : (
+        <table className="data-table problems-table">
+          <thead>
+            <tr>
+              <th scope="col">Kind</th>
+              <th scope="col">File</th>
+              <th scope="col" className="num">
+                Line
+              </th>
+              <th scope="col">Reason</th>
+              <th scope="col" className="nowrap">
+                Seen
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {h.problems.map((p, i) => (
+              <tr key={`${p.fileId ?? p.path}:${p.lineNo ?? 'file'}:${i}`}>
+                <td>
+                  <Badge tone={p.kind === 'bad_line' || p.kind === 'fragment' ? 'warn' : 'danger'}>{KIND_LABEL[p.kind]}</Badge>
+                </td>
+                <td className="mono wrap" title={p.byteOffset === null ? undefined : `byte offset ${formatCount(p.byteOffset)}`}>
+                  {p.path}
+                </td>
+                <td className="num">{p.lineNo === null ? '—' : formatCount(p.lineNo)}</td>
+                <td className="wrap">{p.reason}</td>
+                <td className="nowrap" title={formatDateTime(p.at)}>
+                  <RelativeTime ts={p.at} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

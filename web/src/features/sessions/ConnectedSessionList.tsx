@@ -1,0 +1,49 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { EmptyState } from '../../ui/EmptyState';
+import { ErrorInline } from '../../ui/ErrorInline';
+import { repositoryLabel } from './group-by-repository';
+import { repositoryListOptions, sessionListOptions } from './sessions.queries';
+import { SessionList, SessionListSkeleton } from './SessionList';
+import type { SessionsFilters } from './url';
+
+const WINDOW_TEXT = { '24h': 'in the last 24 hours', '7d': 'in the last 7 days', '30d': 'in the last 30 days', '90d': 'in the last 90 days', all: '' } as const;
+
+/** Fetches the sessions for the filters (page by page) and hands them to SessionList. */
+export function ConnectedSessionList({ filters, onClearFilters }: { filters: SessionsFilters; onClearFilters: () => void }) {
+  const list = useInfiniteQuery(sessionListOptions(filters));
+  const repos = useQuery(repositoryListOptions(filters.window));
+  const sessions = useMemo(() => list.data?.pages.flatMap((p) => p.sessions) ?? [], [list.data]);
+  const repositoryCounts = useMemo(() => new Map(repos.data?.repositories.map((r) => [r.name, r.sessions])), [repos.data]);
+
+  if (list.isPending) return <SessionListSkeleton />;
+  if (list.isError && !list.data) return <ErrorInline what="sessions" error={list.error} onRetry={() => void list.refetch()} />;
+  const total = list.data.pages[0]?.total ?? 0;
+  if (sessions.length === 0) {
+    const filtered = filters.repo !== undefined || filters.window !== 'all';
+    return (
+      <EmptyState title={filtered ? `No sessions ${filters.repo !== undefined ? `in ${repositoryLabel(filters.repo || null)} ` : ''}${WINDOW_TEXT[filters.window]}.` : 'No sessions indexed yet.'}>
+        {filtered ? (
+          <button type="button" className="btn" onClick={onClearFilters}>
+            Show all sessions
+          </button>
+        ) : (
+          <p>Sessions appear here as soon as the indexer reads them; the top bar shows its progress.</p>
+        )}
+      </EmptyState>
+    );
+  }
+  return (
+    <div className={list.isPlaceholderData ? 'is-stale' : undefined}>
+      {list.isError && <ErrorInline what="more sessions" error={list.error} onRetry={() => void list.refetch()} />}
+      <SessionList
+        sessions={sessions}
+        total={total}
+        repositoryCounts={repos.data ? repositoryCounts : undefined}
+        hasMore={list.hasNextPage}
+        loadingMore={list.isFetchingNextPage}
+        onLoadMore={() => void list.fetchNextPage()}
+      />
+    </div>
+  );
+}

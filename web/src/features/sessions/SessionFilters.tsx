@@ -1,0 +1,72 @@
+import type { RepositorySummary, TimeWindow } from '../../../../shared/api';
+import { formatCount } from '../../ui/format';
+import { OTHER_LABEL } from './group-by-repository';
+
+const WINDOWS: { value: TimeWindow; label: string; title: string }[] = [
+  { value: '24h', label: '24h', title: 'Last 24 hours' },
+  { value: '7d', label: '7d', title: 'Last 7 days' },
+  { value: '30d', label: '30d', title: 'Last 30 days' },
+  { value: '90d', label: '90d', title: 'Last 90 days' },
+  { value: 'all', label: 'All', title: 'All time' },
+];
+
+// <select> values are strings: these stand for "no filter" and "no repository" (the URL's absent and empty repo).
+const ALL = '\u0000all';
+const NONE = '\u0000none';
+
+export function RepositorySelect({
+  value,
+  repositories,
+  onChange,
+}: {
+  value: string | undefined;
+  repositories: readonly RepositorySummary[];
+  onChange: (repo: string | undefined) => void;
+}) {
+  const named = repositories.filter((r) => r.name !== null).sort((a, b) => a.name!.localeCompare(b.name!));
+  const none = repositories.find((r) => r.name === null);
+  const total = repositories.reduce((n, r) => n + r.sessions, 0);
+  // a repository from the URL that has no sessions in this window stays selectable
+  const missing = value !== undefined && value !== '' && !named.some((r) => r.name === value);
+  const selected = value === undefined ? ALL : value === '' ? NONE : value;
+  return (
+    <label className="field">
+      <span className="field-label">Repository</span>
+      <select
+        className="select"
+        value={selected}
+        onChange={(e) => onChange(e.target.value === ALL ? undefined : e.target.value === NONE ? '' : e.target.value)}
+      >
+        <option value={ALL}>All repositories{repositories.length > 0 ? ` (${formatCount(total)})` : ''}</option>
+        {missing && <option value={value}>{value} (0)</option>}
+        {named.map((r) => (
+          <option key={r.name} value={r.name!}>
+            {r.name} ({formatCount(r.sessions)})
+          </option>
+        ))}
+        {(none || value === '') && (
+          <option value={NONE}>
+            {OTHER_LABEL}: no repository ({formatCount(none?.sessions ?? 0)})
+          </option>
+        )}
+      </select>
+    </label>
+  );
+}
+
+export function WindowPicker({ value, onChange }: { value: TimeWindow; onChange: (w: TimeWindow) => void }) {
+  return (
+    <div className="field">
+      <span className="field-label" id="window-label">
+        Last activity
+      </span>
+      <div className="segmented" role="group" aria-labelledby="window-label">
+        {WINDOWS.map((w) => (
+          <button key={w.value} type="button" className="segmented-btn" aria-pressed={value === w.value} title={w.title} onClick={() => onChange(w.value)}>
+            {w.label}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import type { MouseEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import type { SessionSummary } from '../../../../shared/api';
+import { Badge } from '../../ui/Badge';
+import { formatCount, plural, shortId } from '../../ui/format';
+import { RelativeTime } from '../../ui/RelativeTime';
+import { groupByRepository, repositoryLabel } from './group-by-repository';
+
+export interface SessionListProps {
+  sessions: readonly SessionSummary[];
+  /** sessions matching the filters on the server (the list may hold fewer: "Load more") */
+  total: number;
+  /** sessions per repository on the server, for "3 of 12" in group headings */
+  repositoryCounts?: ReadonlyMap<string | null, number>;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+}
+
+export const sessionPath = (id: string) => `/session/${encodeURIComponent(id)}`;
+
+/** The sessions list, grouped by repository; renders props only (ConnectedSessionList fetches). */
+export function SessionList({ sessions, total, repositoryCounts, hasMore, loadingMore, onLoadMore }: SessionListProps) {
+  const groups = groupByRepository(sessions);
+  return (
+    <div className="session-list">
+      <SessionListHeader />
+      {groups.map((g) => {
+        const headingId = `repo-${repositoryLabel(g.repository).replace(/[^A-Za-z0-9_-]/g, '_')}${g.repository === null ? '-none' : ''}`;
+        const onServer = repositoryCounts?.get(g.repository);
+        return (
+          <section key={g.repository ?? '\u0000other'} className="repo-group" aria-labelledby={headingId}>
+            <div className="repo-group-header">
+              <h2 id={headingId} className={g.repository === null ? 'repo-name is-other' : 'repo-name'}>
+                {repositoryLabel(g.repository)}
+              </h2>
+              <span className="repo-count">
+                {onServer !== undefined && onServer > g.sessions.length
+                  ? `${formatCount(g.sessions.length)} of ${plural(onServer, 'session')}`
+                  : plural(g.sessions.length, 'session')}
+              </span>
+            </div>
+            <ul className="session-rows">
+              {g.sessions.map((s) => (
+                <SessionRow key={s.id} session={s} />
+              ))}
+            </ul>
+          </section>
+        );
+      })}
+      <footer className="list-footer">
+        <span className="list-footer-count">
+          Showing {formatCount(sessions.length)} of {plural(total, 'session')}
+        </span>
+        {hasMore && (
+          <button type="button" className="btn" onClick={onLoadMore} disabled={loadingMore}>
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        )}
+      </footer>
+    </div>
+  );
+}
+
+function SessionListHeader() {
+  return (
+    <div className="session-row session-row-header" aria-hidden="true">
+      <span>Session</span>
+      <span>ID</span>
+      <span className="col-branch">Branch</span>
+      <span>Last activity</span>
+      <span className="num">Events</span>
+      <span className="num">Errors</span>
+      <span className="col-models">Models</span>
+      <span className="num col-children">Children</span>
+    </div>
+  );
+}
+
+export function SessionRow({ session: s }: { session: SessionSummary }) {
+  const navigate = useNavigate();
+  const path = sessionPath(s.id);
+  // The whole row opens the session; the title is the real link (keyboard, middle-click, screen readers).
+  const onRowClick = (e: MouseEvent) => {
+    if (e.defaultPrevented || (e.target as HTMLElement).closest('a, button')) return;
+    if (window.getSelection()?.toString()) return; // selecting text to copy is not a click
+    navigate(path);
+  };
+  const [firstModel, ...moreModels] = s.models;
+  return (
+    <li className="session-row" onClick={onRowClick}>
+      <span className="cell-title">
+        <Link to={path} className={s.title ? 'session-title' : 'session-title is-untitled'} title={s.title ?? s.id}>
+          {s.title ?? s.id}
+        </Link>
+        {s.logDeleted && (
+          <Badge tone="warn" title="Copilot deleted this session's log folder; Chronoscope kept what it had indexed">
+            log deleted
+          </Badge>
+        )}
+      </span>
+      <code className="cell-id" title={s.id}>
+        {shortId(s.id)}
+      </code>
+      <span className="col-branch cell-branch" title={s.branch ?? undefined}>
+        {s.branch ?? <span className="muted">—</span>}
+      </span>
+      <RelativeTime ts={s.updatedAt} className="cell-time" />
+      <span className="num" title={`${formatCount(s.eventCount)} events`}>
+        {formatCount(s.eventCount)}
+      </span>
+      <span className={s.errorCount > 0 ? 'num has-errors' : 'num muted'} title={plural(s.errorCount, 'error')}>
+        {formatCount(s.errorCount)}
+      </span>
+      <span className="col-models cell-models" title={s.models.join('\n') || undefined}>
+        {firstModel ?? <span className="muted">—</span>}
+        {moreModels.length > 0 && <span className="more"> +{moreModels.length}</span>}
+      </span>
+      <span className={s.childCount > 0 ? 'num col-children' : 'num col-children muted'} title={plural(s.childCount, 'child session')}>
+        {formatCount(s.childCount)}
+      </span>
+    </li>
+  );
+}
+
+/** Placeholder rows of the same height as real ones while the first page loads: nothing jumps when it arrives. */
+export function SessionListSkeleton({ rows = 8 }: { rows?: number }) {
+  return (
+    <div className="session-list" aria-busy="true" aria-label="Loading sessions">
+      <SessionListHeader />
+      <div className="repo-group">
+        <div className="repo-group-header">
+          <span className="skeleton skeleton-heading" />
+        </div>
+        <ul className="session-rows">
+          {Array.from({ length: rows }, (_, i) => (
+            <li key={i} className="session-row is-skeleton">
+              <span className="skeleton" style={{ width: `${45 + ((i * 37) % 40)}%` }} />
+            </li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
+import { useLiveInvalidation } from '../../api/useLiveInvalidation';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { ConnectedSessionList } from './ConnectedSessionList';
+import { RepositorySelect, WindowPicker } from './SessionFilters';
+import { repositoryListOptions, sessionKeys } from './sessions.queries';
+import './sessions.css';
+import { useSessionsFilters } from './url';
+
+/** `/`: every session, grouped by repository, newest first, filtered by repository and window from the URL. */
+export function SessionsPage() {
+  useDocumentTitle('Sessions');
+  const [filters, setFilters] = useSessionsFilters();
+  // New lines on disk → refetch lists and counts (throttled during a backfill).
+  useLiveInvalidation(sessionKeys.all);
+  const repos = useQuery(repositoryListOptions(filters.window));
+  return (
+    <section className="page sessions-page">
+      <header className="page-header">
+        <h1>Sessions</h1>
+        <div className="page-toolbar">
+          <RepositorySelect value={filters.repo} repositories={repos.data?.repositories ?? []} onChange={(repo) => setFilters({ repo })} />
+          <WindowPicker value={filters.window} onChange={(window) => setFilters({ window })} />
+        </div>
+      </header>
+      <ConnectedSessionList filters={filters} onClearFilters={() => setFilters({ repo: undefined, window: 'all' })} />
+    </section>
+  );
+}

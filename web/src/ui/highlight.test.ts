@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { segmentByRanges } from './highlight';
+
+describe('segmentByRanges', () => {
+  it('cuts around each range and joins back to the same text', () => {
+    const segs = segmentByRanges('fix the retry bug', [[8, 13]]);
+    expect(segs).toEqual([
+      { text: 'fix the ', highlighted: false },
+      { text: 'retry', highlighted: true },
+      { text: ' bug', highlighted: false },
+    ]);
+    expect(segs.map((s) => s.text).join('')).toBe('fix the retry bug');
+  });
+
+  it('merges overlapping and unsorted ranges, clamps out-of-bounds ones, drops empty ones', () => {
+    expect(segmentByRanges('abcdef', [[4, 99], [1, 3], [2, 4], [5, 5], [-3, 0]])).toEqual([
+      { text: 'a', highlighted: false },
+      { text: 'bcdef', highlighted: true },
+    ]);
+  });
+
+  it('keeps markup-looking log text as plain text', () => {
+    expect(segmentByRanges('<img onerror=x>', [[1, 4]]).map((s) => s.text)).toEqual(['<', 'img', ' onerror=x>']);
+    expect(segmentByRanges('', [])).toEqual([{ text: '', highlighted: false }]);
+  });
+});
