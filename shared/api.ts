@@ -5,3 +5,4 @@ export * from './api/health';
 export * from './api/sessions';
 export * from './api/spans';
 export * from './api/sql';
+export * from './api/lineage';

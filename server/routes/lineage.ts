@@ -1,7 +1,29 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import { LineageForestQuery, LineageTraceQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { ApiError, notFound, validationHook } from '../http/errors';
+import { lineageForest } from '../lineage/forest';
+import { traceLineage } from '../lineage/lineage-db';
+import { LineageCycleError } from '../lineage/trace';
 
-// Owned by the lineage feature; chained into the app by server/app.ts.
-export function lineageRoutes(_ctx: AppContext) {
-  return new Hono();
+/** A loop in the parent links is a fact about the logs, not a server failure: 409 naming the sessions. */
+function traceOrThrow(fn: () => ReturnType<typeof traceLineage>) {
+  try {
+    return fn();
+  } catch (err) {
+    if (err instanceof LineageCycleError) throw new ApiError(409, 'lineage_cycle', err.message, { cycle: err.cycle });
+    throw err;
+  }
+}
+
+export function lineageRoutes(ctx: AppContext) {
+  return new Hono()
+    .get('/lineage', zValidator('query', LineageForestQuery, validationHook), (c) => c.json(lineageForest(ctx.db, c.req.valid('query')), 200))
+    .get('/lineage/:id', zValidator('query', LineageTraceQuery, validationHook), (c) => {
+      const id = c.req.param('id');
+      const trace = traceOrThrow(() => traceLineage(ctx.db, id, c.req.valid('query')));
+      if (!trace) throw notFound(`session ${id}`);
+      return c.json(trace, 200);
+    });
 }

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { LineageTraceResponse } from '../../shared/api';
+import { runTrace } from '../cli/trace';
+import { parseOptions } from '../config';
+import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
+import { formatDuration } from './format-trace';
+import { lineageFiles } from './lineage-fixture';
+
+let fx: FixtureDb | null = null;
+afterEach(() => {
+  vi.restoreAllMocks();
+  fx?.cleanup();
+  fx = null;
+});
+
+async function trace(...args: string[]): Promise<{ code: number; out: string; err: string }> {
+  fx ??= await fixtureDb(lineageFiles());
+  let out = '';
+  let err = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  const code = await runTrace(parseOptions(['trace', ...args, '--db', path.join(fx.root, 'cli.db'), '--logs', path.join(fx.root, 'Code')]));
+  vi.restoreAllMocks();
+  return { code, out, err };
+}
+
+describe('chronoscope trace', () => {
+  it('prints the ancestors nearest first and the descendants as a tree', async () => {
+    const { code, out } = await trace('C1');
+    expect(code).toBe(0);
+    const lines = out.split('\n');
+    expect(lines[0]).toMatch(/^session {2}runSubagent-Explore {2}C1 .*5 events · 1 error · 7\.9s {2}via runSubagent Y1$/);
+    expect(lines[1]).toBe('complete: yes, root P');
+    expect(out).toContain('ancestors (nearest first): 1\n  1. session  P  "explore the retry loop"');
+    expect(out).toContain('descendants: 1\nC1\n└─ runSubagent-Deep  C2');
+  });
+
+  it('draws the tree of the top session with branches', async () => {
+    const { out } = await trace('P');
+    const lines = out.slice(out.indexOf('descendants:')).split('\n').slice(1, 7);
+    const expected = ['P', '├─ title  T', '├─ runSubagent-Explore  C1', '│  └─ runSubagent-Deep  C2', '└─ fork  F', '   └─ continuation  K'];
+    expect(lines.map((l, i) => (l === expected[i] || l.startsWith(`${expected[i]}  `) ? expected[i] : l))).toEqual(expected);
+  });
+
+  it('says when the chain breaks, takes a unique id prefix, and --json prints the API body', async () => {
+    const broken = await trace('G');
+    expect(broken.out).toContain('complete: no, parent M is not in the index');
+    expect(broken.out).toContain('  1. M  (not in the index)');
+    const json = await trace('C', '--json'); // C1 and C2 share the prefix
+    expect(json.code).toBe(1);
+    expect(json.err).toContain('C names more than one session: C1, C2');
+    const viaJson = await trace('C2', '--json');
+    const t = LineageTraceResponse.parse(JSON.parse(viaJson.out));
+    expect(t.ancestors.map((a) => a.id)).toEqual(['C1', 'P']);
+    expect((await trace('nope')).err).toBe('no session nope in the index\n');
+    expect((await trace()).code).toBe(2);
+  });
+
+  it('--depth cuts the tree and says so', async () => {
+    const { out } = await trace('P', '--depth', '1');
+    expect(out).toContain('│  └─ … 1 more not shown');
+    expect(out).toContain('(cut by depth: 2 children not shown; raise --depth / --limit)');
+  });
+});
+
+describe('formatDuration', () => {
+  it('reads at a glance', () => {
+    expect([formatDuration(null), formatDuration(850), formatDuration(7905), formatDuration(125_000), formatDuration(3 * 3600_000 + 120_000)]).toEqual([
+      '—',
+      '850ms',
+      '7.9s',
+      '2m05s',
+      '3h02m',
+    ]);
+  });
+});
