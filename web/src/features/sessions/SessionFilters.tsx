@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { RepositorySummary, TimeWindow } from '../../../../shared/api';
 import { formatCount } from '../../ui/format';
 import { OTHER_LABEL } from './group-by-repository';
@@ -29,10 +30,14 @@ export function RepositorySelect({
   // a repository from the URL that has no sessions in this window stays selectable
   const missing = value !== undefined && value !== '' && !named.some((r) => r.name === value);
   const selected = value === undefined ? ALL : value === '' ? NONE : value;
+  const id = useId();
   return (
-    <label className="field">
-      <span className="field-label">Repository</span>
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        Repository
+      </label>
       <select
+        id={id}
         className="select"
         value={selected}
         onChange={(e) => onChange(e.target.value === ALL ? undefined : e.target.value === NONE ? '' : e.target.value)}
@@ -50,17 +55,18 @@ export function RepositorySelect({
           </option>
         )}
       </select>
-    </label>
+    </div>
   );
 }
 
 export function WindowPicker({ value, onChange }: { value: TimeWindow; onChange: (w: TimeWindow) => void }) {
+  const id = useId();
   return (
     <div className="field">
-      <span className="field-label" id="window-label">
+      <span className="field-label" id={id}>
         Last activity
       </span>
-      <div className="segmented" role="group" aria-labelledby="window-label">
+      <div className="segmented" role="group" aria-labelledby={id}>
         {WINDOWS.map((w) => (
           <button key={w.value} type="button" className="segmented-btn" aria-pressed={value === w.value} title={w.title} onClick={() => onChange(w.value)}>
             {w.label}
