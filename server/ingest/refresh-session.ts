@@ -42,9 +42,17 @@ export function makeSessionRefresher(db: Database.Database) {
          child_count = @children, log_deleted = @log_deleted, refreshed_at = @now
        WHERE num = @num`,
     ),
-    turnsText: db.prepare('SELECT turn_index, user_message, assistant_response FROM turns WHERE session_id = ?'),
-    deleteTurnFts: db.prepare("DELETE FROM search_index WHERE session_id = ? AND source_type = 'turn'"),
-    insertTurnFts: db.prepare("INSERT INTO search_index (content, session_id, source_type, source_id) VALUES (?, ?, 'turn', ?)"),
+    // Chronicle's FTS row of a turn has rowid = turns.id, so a refresh rewrites only the turns whose text grew
+    // (deleting by the UNINDEXED session_id column would scan the whole table each time).
+    staleTurns: db.prepare(
+      `SELECT t.id, t.turn_index, t.c content FROM (
+         SELECT id, turn_index, CASE WHEN coalesce(user_message, '') != '' AND coalesce(assistant_response, '') != ''
+           THEN user_message || char(10) || assistant_response ELSE coalesce(nullif(user_message, ''), assistant_response) END c
+         FROM turns WHERE session_id = ?) t
+       WHERE coalesce(length(t.c), 0) != coalesce((SELECT length(content) FROM search_index WHERE rowid = t.id), 0)`,
+    ),
+    deleteTurnFts: db.prepare('DELETE FROM search_index WHERE rowid = ?'),
+    insertTurnFts: db.prepare("INSERT INTO search_index (rowid, content, session_id, source_type, source_id) VALUES (?, ?, ?, 'turn', ?)"),
     deleteSessionText: db.prepare('DELETE FROM session_text WHERE rowid = ?'),
     insertSessionText: db.prepare('INSERT INTO session_text (rowid, text) VALUES (?, ?)'),
   };
@@ -87,10 +95,9 @@ export function makeSessionRefresher(db: Database.Database) {
       log_deleted: files.total > 0 && files.deleted === files.total ? 1 : 0,
       now: Date.now(),
     });
-    st.deleteTurnFts.run(id);
-    for (const t of st.turnsText.all(id) as { turn_index: number; user_message: string | null; assistant_response: string | null }[]) {
-      const content = [t.user_message, t.assistant_response].filter((x) => x).join('\n');
-      if (content.trim() !== '') st.insertTurnFts.run(content, id, `${id}:turn:${t.turn_index}`);
+    for (const t of st.staleTurns.all(id) as { id: number; turn_index: number; content: string | null }[]) {
+      st.deleteTurnFts.run(t.id);
+      if (t.content) st.insertTurnFts.run(t.id, t.content, id, `${id}:turn:${t.turn_index}`);
     }
     st.deleteSessionText.run(s.num);
     const meta = [id, title, s.label].filter((x) => x).join(' ');
