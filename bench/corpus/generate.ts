@@ -1,0 +1,202 @@
+// Seeded, realistic corpus of Copilot Chat debug logs (layout and content per FORMAT.md §1-§4, edge cases per
+// §7) for tests, the demo and benchmarks. Same seed + size + now => byte-identical JSONL: nothing in the logs
+// depends on outDir (only workspace.json and the repos/ checkouts name it). Memory stays bounded: files are
+// streamed in ~1 MB writes and only small per-session state is kept.
+import fs from 'node:fs';
+import path from 'node:path';
+import { CoreEventSource } from './core-events';
+import { writeEdgeFolders, type EdgeFolders } from './edge-cases';
+import type { FileStats } from './jsonl-file';
+import { planRefsOnlySession, planSessions, type PlanOptions } from './plan';
+import { Rng, hashSeed } from './random';
+import { writeTopLevelSession, type SharedState } from './session-writer';
+import { CJK_WORDS, IDENTIFIERS } from './text';
+import { PRODUCTS, planWorkspaces, writeWorkspace } from './workspace';
+
+export interface CorpusOptions {
+  outDir: string; // created if missing
+  seed?: number; // default 42; same seed+size => byte-identical output
+  targetBytes?: number; // total bytes of *.jsonl written (approximately, ±5%); default 64 MiB
+  workspaces?: number; // default: max(8, ...) scaled with size
+  sessions?: number; // top-level sessions; default scaled with size (>= 50 at 1 GiB)
+  now?: number; // ms epoch the newest activity ends at; default 2026-11-28T12:00:00Z (deterministic)
+  edgeCases?: boolean; // default true: include the FORMAT §7 edge cases
+}
+
+export interface CorpusManifest {
+  outDir: string;
+  seed: number;
+  bytes: number;
+  userDataDirs: string[];
+  workspaces: { storageDir: string; folder: string | null; repository: string | null; branch: string | null }[];
+  files: {
+    path: string;
+    sessionId: string;
+    kind: 'main' | 'child' | 'legacy';
+    lines: number;
+    completeLines: number;
+    parseableLines: number;
+    badLines: number;
+    partialTail: boolean;
+    bytes: number;
+  }[];
+  totals: {
+    files: number;
+    lines: number;
+    events: number /* complete AND JSON-parseable object lines */;
+    badLines: number;
+    sessions: number /* distinct session ids incl. children */;
+    slowEvents: number /* dur > 5000 */;
+    errorEvents: number /* status=="error" */;
+  };
+  notable: {
+    forkWithMissingParent: { sessionId: string; missingParentId: string };
+    nestedSubagentSessions: string[];
+    cjkWords: string[];
+    rareWords: string[];
+    identifiers: string[];
+    bigSessionId: string;
+    // Beyond the agreed API: facts tests need to know where the remaining edge cases are.
+    /** A fork whose parent is in the corpus. */
+    fork?: { sessionId: string; parentId: string } | null;
+    /** Each rare word occurs only inside this one top-level session folder (its main.jsonl and child logs). */
+    rareWordSessions?: Record<string, string>;
+    /** One user_message spanId written into two sessions (FORMAT §4.9). */
+    broadcastUserMessage?: { spanId: string; sessionIds: string[] } | null;
+    /** The session whose main.jsonl ends in a partial line. */
+    liveSessionId?: string;
+    lmarSessionId?: string | null;
+    sizeCappedSessionId?: string | null;
+    legacySessionIds?: string[];
+    nonUuidSessionIds?: string[];
+    /** Session folders with no JSONL file at all (not counted in totals.sessions). */
+    emptySessionDirs?: string[];
+    modelsOnlySessionDirs?: string[];
+    /** main.jsonl holds only session_start and child_session_ref (FORMAT §7.7). */
+    refsOnlySessionId?: string | null;
+  };
+}
+
+const MiB = 1 << 20;
+const GiB = 1 << 30;
+export const DEFAULT_NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
+
+interface Resolved extends PlanOptions {
+  outDir: string;
+  workspaces: number;
+}
+
+function resolve(opts: CorpusOptions): Resolved {
+  const targetBytes = Math.max(256 * 1024, Math.round(opts.targetBytes ?? 64 * MiB));
+  const scale = Math.sqrt(targetBytes / GiB);
+  return {
+    outDir: path.resolve(opts.outDir),
+    seed: opts.seed ?? 42,
+    targetBytes,
+    workspaces: Math.max(1, opts.workspaces ?? Math.max(8, Math.min(24, Math.round(8 + 8 * scale)))),
+    sessions: Math.max(1, opts.sessions ?? Math.max(16, Math.round(400 * scale))),
+    now: opts.now ?? DEFAULT_NOW,
+    edgeCases: opts.edgeCases ?? true,
+  };
+}
+
+/** Only what a previous run of this generator wrote is removed; anything else in outDir is left alone. */
+function clearPreviousOutput(outDir: string): void {
+  for (const name of [...PRODUCTS, 'repos', 'manifest.json']) fs.rmSync(path.join(outDir, name), { recursive: true, force: true });
+}
+
+const yieldToEventLoop = () => new Promise<void>((r) => setImmediate(r));
+
+export async function generateCorpus(opts: CorpusOptions): Promise<CorpusManifest> {
+  const o = resolve(opts);
+  fs.mkdirSync(o.outDir, { recursive: true });
+  clearPreviousOutput(o.outDir);
+  const rng = new Rng(hashSeed(o.seed, 'corpus'));
+
+  const workspaces = planWorkspaces(rng.fork('workspaces'), o.outDir, o.workspaces);
+  const workspaceFacts = workspaces.map((ws) => writeWorkspace(ws, o.outDir));
+  const files: FileStats[] = [];
+
+  let edge: EdgeFolders | null = null;
+  if (o.edgeCases) {
+    const edgeRng = rng.fork('edge');
+    const refsOnly = planRefsOnlySession(edgeRng, o, workspaces[Math.min(2, workspaces.length - 1)]);
+    edge = writeEdgeFolders(edgeRng, workspaces[0], o.now - 119 * 86_400_000, refsOnly);
+    files.push(...edge.files);
+  }
+  const edgeBytes = files.reduce((s, f) => s + f.bytes, 0);
+  const plan = planSessions(rng.fork('sessions'), o, workspaces, o.targetBytes - edgeBytes);
+
+  const shared: SharedState = { core: new CoreEventSource(o.seed, o.now), firstPrompts: new Map() };
+  const nested: string[] = [];
+  // Overshoot of one session (its last request, a forced case) is taken from the next one's budget, so the
+  // total lands within a request or two of the target.
+  let planned = edgeBytes;
+  let written = edgeBytes;
+  for (const session of plan.sessions) {
+    const budget = session.budget;
+    session.budget = Math.max(2_000, budget + (planned - written));
+    planned += budget;
+    const out = writeTopLevelSession(session, shared);
+    for (const f of out.files) written += f.bytes;
+    files.push(...out.files);
+    nested.push(...out.nestedChildIds);
+    await yieldToEventLoop();
+  }
+
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const manifest: CorpusManifest = {
+    outDir: o.outDir,
+    seed: o.seed,
+    bytes: written,
+    userDataDirs: PRODUCTS.filter((p) => workspaces.some((w) => w.product === p)).map((p) => path.join(o.outDir, p)),
+    workspaces: workspaceFacts,
+    files: files.map(({ path, sessionId, kind, lines, completeLines, parseableLines, badLines, partialTail, bytes }) => ({
+      path,
+      sessionId,
+      kind,
+      lines,
+      completeLines,
+      parseableLines,
+      badLines,
+      partialTail,
+      bytes,
+    })),
+    totals: {
+      files: files.length,
+      lines: sum(files, (f) => f.completeLines),
+      events: sum(files, (f) => f.parseableLines),
+      badLines: sum(files, (f) => f.badLines),
+      sessions: new Set(files.map((f) => f.sessionId)).size,
+      slowEvents: sum(files, (f) => f.slowEvents),
+      errorEvents: sum(files, (f) => f.errorEvents),
+    },
+    notable: {
+      forkWithMissingParent: plan.forkWithMissingParent,
+      nestedSubagentSessions: nested,
+      cjkWords: [...CJK_WORDS],
+      rareWords: Object.keys(plan.rareWordSessions),
+      identifiers: [...IDENTIFIERS],
+      bigSessionId: plan.bigSessionId,
+      fork: plan.fork,
+      rareWordSessions: plan.rareWordSessions,
+      broadcastUserMessage: plan.broadcast,
+      liveSessionId: plan.liveSessionId,
+      lmarSessionId: plan.lmarSessionId,
+      sizeCappedSessionId: plan.sizeCappedSessionId,
+      legacySessionIds: edge?.legacySessionIds ?? [],
+      nonUuidSessionIds: plan.nonUuidSessionIds,
+      emptySessionDirs: edge?.emptySessionDirs ?? [],
+      modelsOnlySessionDirs: edge?.modelsOnlySessionDirs ?? [],
+      refsOnlySessionId: edge?.refsOnlySessionId ?? null,
+    },
+  };
+  fs.writeFileSync(path.join(o.outDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+function sum<T>(items: T[], f: (item: T) => number): number {
+  let s = 0;
+  for (const item of items) s += f(item);
+  return s;
+}
