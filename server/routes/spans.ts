@@ -1,7 +1,26 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import { EventDetailQuery, SpanListQuery, SpanSeekQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { ApiError, notFound, validationHook } from '../http/errors';
+import { getEventDetail } from '../spans/event-detail';
+import { listSpans, seekSpan, spanOverview } from '../spans/list-spans';
 
-// Owned by the spans feature; chained into the app by server/app.ts.
-export function spanRoutes(_ctx: AppContext) {
-  return new Hono();
+/** The session view: its span tree in windows, the overview beside it, seeking errors, and one event whole. */
+export function spanRoutes(ctx: AppContext) {
+  return new Hono()
+    .get('/sessions/:id/spans', zValidator('query', SpanListQuery, validationHook), (c) =>
+      c.json(listSpans(ctx.db, c.req.param('id'), c.req.valid('query')), 200),
+    )
+    .get('/sessions/:id/spans/overview', (c) => c.json(spanOverview(ctx.db, c.req.param('id')), 200))
+    .get('/sessions/:id/spans/seek', zValidator('query', SpanSeekQuery, validationHook), (c) =>
+      c.json(seekSpan(ctx.db, c.req.param('id'), c.req.valid('query')), 200),
+    )
+    .get('/events/:id', zValidator('query', EventDetailQuery, validationHook), (c) => {
+      const id = Number(c.req.param('id'));
+      if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(400, 'bad_request', 'an event id is a positive integer');
+      const detail = getEventDetail(ctx.db, id, c.req.valid('query').maxChars);
+      if (!detail) throw notFound(`event ${id}`);
+      return c.json(detail, 200);
+    });
 }

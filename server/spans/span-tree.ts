@@ -1,0 +1,283 @@
+// The span tree of one session and its child logs, built by pure functions (DESIGN house style 6).
+// Lines are written when a span *ends* and `ts` is its *start* (FORMAT §4.8), so nothing here depends on line
+// order: the whole set is indexed first, then linked, then sorted by start.
+
+/** One event as the tree needs it: the columns of `events`, no attrs. */
+export interface SpanEntry {
+  /** events.id (= lines.id): unique, and the line order inside one file */
+  id: number;
+  /** the session whose log file holds the line */
+  sessionId: string;
+  type: string;
+  name: string;
+  spanId: string | null;
+  parentSpanId: string | null;
+  /** 0 ok, 1 error */
+  status: number;
+  ts: number | null;
+  dur: number;
+  model: string | null;
+  tool: string | null;
+  ttft: number | null;
+  tokensIn: number | null;
+  tokensOut: number | null;
+  /** 0 canonical, 1 replay copy from another session (shown), 2 repeat inside the same file (hidden) */
+  dup: number;
+}
+
+export interface SpanNode {
+  entry: SpanEntry;
+  depth: number;
+  /** pre-order index of the parent; -1 for a root */
+  parent: number;
+  childCount: number;
+  /** every node below this one: the subtree is nodes[i + 1 .. i + size] */
+  size: number;
+  /** latest end (ts + dur) in the subtree, null when nothing in it has a time */
+  subtreeEnd: number | null;
+  /** its parentSpanId named nothing in the tree (or a cycle had to be broken here): shown as a root */
+  orphan: boolean;
+  /** the entry point of a child session's work (its subagent span, or the child log's session_start) */
+  childBranch: boolean;
+}
+
+export interface SpanTreeStats {
+  events: number;
+  roots: number;
+  orphans: number;
+  hiddenRepeats: number;
+  replays: number;
+  errors: number;
+  maxDepth: number;
+  sessions: number;
+}
+
+export interface SpanTree {
+  rootSessionId: string;
+  /** pre-order; depth-first, children by start time */
+  nodes: SpanNode[];
+  /** events.id → index in `nodes` */
+  indexOf: Map<number, number>;
+  stats: SpanTreeStats;
+}
+
+export interface BuildOptions {
+  /** the session the tree is for; entries of any other session come from its child logs */
+  rootSessionId?: string;
+  /** child session id → the tool span that started it (sessions.parent_span_id), when the entries lack the ref */
+  childLinks?: ReadonlyMap<string, string>;
+}
+
+/**
+ * Which entry stands for a span id when several share it. A real span (model call, tool, subagent, hook…)
+ * beats the `user_message` event emitted on its invoke_agent span, which beats synthetic ids.
+ */
+function ownerRank(type: string): number {
+  switch (type) {
+    case 'user_message':
+      return 1;
+    case 'agent_response':
+    case 'turn_start':
+    case 'turn_end':
+    case 'session_start':
+    case 'child_session_ref':
+      return 2;
+    default:
+      return 0;
+  }
+}
+
+const TURN_PREFIX = /^turn_(?:start|end)-(.+)-[^-]*$/;
+
+/** `turn_start-<agentSpanId>-<turnId>`: turn events hang off the agent span, named only in their own id. */
+export function turnAgentSpan(spanId: string | null): string | null {
+  if (spanId === null) return null;
+  const m = TURN_PREFIX.exec(spanId);
+  return m ? m[1] : null;
+}
+
+const startKey = (e: SpanEntry) => (e.ts === null ? Number.POSITIVE_INFINITY : e.ts);
+
+/**
+ * Builds the span tree (FORMAT §3.5). Parent of an entry, first rule that applies:
+ *  1. `dup = 2` (a repeat inside one file): left out, counted in `hiddenRepeats`.
+ *  2. `turn_start`/`turn_end`: the agent span named inside their spanId (their parentSpanId is the agent's
+ *     *parent*, FORMAT §3.2).
+ *  3. a `user_message` whose span is a real span of another entry (the subagent's invoke_agent): that entry.
+ *  4. the entry that owns `parentSpanId`, in any file of the session (parentSpanId crosses files).
+ *  5. in a child log: that log's first `session_start` (its anchor) adopts entries left without a parent,
+ *     and the anchor itself goes under the tool span that started the child (child_session_ref
+ *     `child-ref-<id>`.parentSpanId, else `childLinks`). A child with no tool span (title, categorization,
+ *     summarize) is thereby a small branch of its own at the root.
+ *  6. `agent_response` (`agent-msg-<chat>`) still without a parent: beside its model call (or under it
+ *     when the model call is a root itself).
+ *  7. otherwise a root; an orphan if it named a parent that is not there. A cycle (bad data) is broken at its
+ *     earliest entry, which becomes an orphan root.
+ * Children (and roots) are sorted by start, then line order. Output: pre-order with depth.
+ */
+export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions = {}): SpanTree {
+  const live = entries.filter((e) => e.dup < 2);
+  const hiddenRepeats = entries.length - live.length;
+  const n = live.length;
+  const rootSessionId = opts.rootSessionId ?? live[0]?.sessionId ?? '';
+
+  const owner = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const e = live[i];
+    if (e.spanId === null) continue;
+    const cur = owner.get(e.spanId);
+    if (cur === undefined) {
+      owner.set(e.spanId, i);
+      continue;
+    }
+    const c = live[cur];
+    const better = ownerRank(e.type) - ownerRank(c.type) || e.dup - c.dup || e.id - c.id;
+    if (better < 0) owner.set(e.spanId, i);
+  }
+
+  // Child logs: each one's anchor (first session_start) and the tool span that started it.
+  const anchor = new Map<string, number>();
+  const toolLink = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const e = live[i];
+    if (e.sessionId !== rootSessionId && e.type === 'session_start') {
+      const cur = anchor.get(e.sessionId);
+      if (cur === undefined || live[cur].id > e.id) anchor.set(e.sessionId, i);
+    }
+    if (e.type === 'child_session_ref' && e.spanId?.startsWith('child-ref-') && e.parentSpanId !== null) {
+      const tool = owner.get(e.parentSpanId);
+      if (tool !== undefined) toolLink.set(e.spanId.slice('child-ref-'.length), tool);
+    }
+  }
+  for (const [sid, span] of opts.childLinks ?? []) {
+    const tool = owner.get(span);
+    if (tool !== undefined && !toolLink.has(sid)) toolLink.set(sid, tool);
+  }
+
+  const parentOf = new Int32Array(n).fill(-1);
+  const orphanFlag = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const e = live[i];
+    let p = -1;
+    if (e.type === 'turn_start' || e.type === 'turn_end') {
+      const agent = turnAgentSpan(e.spanId);
+      const o = agent === null ? undefined : owner.get(agent);
+      if (o !== undefined && o !== i) p = o;
+    }
+    if (p < 0 && e.type === 'user_message' && e.spanId !== null) {
+      const o = owner.get(e.spanId);
+      if (o !== undefined && o !== i && live[o].type !== 'user_message') p = o;
+    }
+    if (p < 0 && e.parentSpanId !== null) {
+      const o = owner.get(e.parentSpanId);
+      if (o !== undefined && o !== i) p = o;
+    }
+    if (p < 0 && e.sessionId !== rootSessionId) {
+      const a = anchor.get(e.sessionId);
+      const link = toolLink.get(e.sessionId);
+      if (a === i) p = link ?? -1;
+      else p = a ?? link ?? -1;
+    }
+    parentOf[i] = p;
+  }
+  for (let i = 0; i < n; i++) {
+    const e = live[i];
+    if (parentOf[i] >= 0) continue;
+    if (e.type === 'agent_response' && e.spanId?.startsWith('agent-msg-')) {
+      const chat = owner.get(e.spanId.slice('agent-msg-'.length));
+      if (chat !== undefined && chat !== i) parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
+    }
+    if (parentOf[i] < 0 && e.parentSpanId !== null) orphanFlag[i] = 1;
+  }
+
+  // Children in start order: one sort of everything, then a stable bucket per parent (CSR arrays).
+  const byStart = Array.from({ length: n }, (_, i) => i).sort((a, b) => startKey(live[a]) - startKey(live[b]) || live[a].id - live[b].id);
+  const childStart = new Int32Array(n + 1);
+  for (let i = 0; i < n; i++) if (parentOf[i] >= 0) childStart[parentOf[i] + 1]++;
+  for (let i = 0; i < n; i++) childStart[i + 1] += childStart[i];
+  const fill = childStart.slice(0, n);
+  const children = new Int32Array(Math.max(0, childStart[n]));
+  const roots: number[] = [];
+  for (const i of byStart) {
+    const p = parentOf[i];
+    if (p >= 0) children[fill[p]++] = i;
+    else roots.push(i);
+  }
+
+  const nodes: SpanNode[] = [];
+  const visited = new Uint8Array(n);
+  const stack: { i: number; depth: number; parent: number }[] = [];
+  const walk = (start: number) => {
+    stack.push({ i: start, depth: 0, parent: -1 });
+    while (stack.length > 0) {
+      const { i, depth, parent } = stack.pop()!;
+      if (visited[i]) continue;
+      visited[i] = 1;
+      const here = nodes.length;
+      const e = live[i];
+      nodes.push({
+        entry: e,
+        depth,
+        parent,
+        childCount: 0,
+        size: 0,
+        subtreeEnd: e.ts === null ? null : e.ts + e.dur,
+        orphan: orphanFlag[i] === 1,
+        childBranch: e.sessionId !== rootSessionId && (e.type === 'subagent' || anchor.get(e.sessionId) === i),
+      });
+      if (parent >= 0) nodes[parent].childCount++;
+      for (let k = childStart[i + 1] - 1; k >= childStart[i]; k--) {
+        const c = children[k];
+        if (!visited[c]) stack.push({ i: c, depth: depth + 1, parent: here });
+      }
+    }
+  };
+  for (const r of roots) walk(r);
+  // Whatever is left sits on a parent cycle: break each at its earliest entry.
+  for (const i of byStart) {
+    if (visited[i]) continue;
+    orphanFlag[i] = 1;
+    const before = nodes.length;
+    walk(i);
+    nodes[before].orphan = true;
+  }
+
+  let maxDepth = 0;
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const node = nodes[i];
+    if (node.depth > maxDepth) maxDepth = node.depth;
+    if (node.parent < 0) continue;
+    const p = nodes[node.parent];
+    p.size += node.size + 1;
+    if (node.subtreeEnd !== null && (p.subtreeEnd === null || node.subtreeEnd > p.subtreeEnd)) p.subtreeEnd = node.subtreeEnd;
+  }
+
+  const indexOf = new Map<number, number>();
+  let rootCount = 0;
+  let orphans = 0;
+  let replays = 0;
+  let errors = 0;
+  const sessions = new Set<string>();
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i];
+    indexOf.set(node.entry.id, i);
+    if (node.parent < 0) rootCount++;
+    if (node.orphan) orphans++;
+    if (node.entry.dup === 1) replays++;
+    if (node.entry.status === 1) errors++;
+    sessions.add(node.entry.sessionId);
+  }
+  return {
+    rootSessionId,
+    nodes,
+    indexOf,
+    stats: { events: nodes.length, roots: rootCount, orphans, hiddenRepeats, replays, errors, maxDepth, sessions: sessions.size },
+  };
+}
+
+/** Pre-order indices of the ancestors of node `i`, nearest first. */
+export function ancestorsOf(tree: SpanTree, i: number): number[] {
+  const out: number[] = [];
+  for (let p = tree.nodes[i]?.parent ?? -1; p >= 0; p = tree.nodes[p].parent) out.push(p);
+  return out;
+}

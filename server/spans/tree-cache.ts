@@ -1,0 +1,128 @@
+import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import type { SpanOverview, TimeAxis } from '../../shared/api';
+import { sessionScope, type SessionScope } from './session-scope';
+import { buildSpanTree, type SpanEntry, type SpanTree } from './span-tree';
+import { axisHistogram, buildTimeAxis } from './time-axis';
+import type { VisibleRows } from './visible-rows';
+
+/** One view of the tree: its folds and the rows they leave visible. */
+export interface ViewState {
+  collapsed: Set<number>;
+  visible: VisibleRows;
+}
+
+export interface CachedTree {
+  /** changes when the session or a child gains events or a child's link changes */
+  version: string;
+  scope: SessionScope;
+  tree: SpanTree;
+  axis: TimeAxis | null;
+  histogram: { bins: number[]; errors: number[] };
+  /** per-view visible rows and per-query text matches, small LRUs (Map keeps insertion order) */
+  views: Map<string, ViewState>;
+  textMatches: Map<string, Set<number>>;
+  /** computed on first use */
+  overview: SpanOverview | null;
+}
+
+/** Trees kept per connection: a few sessions open in tabs; a 100k-event tree is some tens of MB. */
+const MAX_TREES = 3;
+const caches = new WeakMap<Database.Database, Map<string, CachedTree>>();
+
+type EventRow = [number, number, string, string | null, string | null, string | null, number, number | null, number, string | null, string | null, number | null, number | null, number | null, number];
+
+/** Rows of the events table for the sessions in scope: columns only, the raw lines stay on disk. */
+function loadEntries(db: Database.Database, scope: SessionScope): SpanEntry[] {
+  const st = db
+    .prepare(
+      `SELECT id, session_num, type, name, span_id, parent_span_id, status, ts, dur, model, tool, ttft, tokens_in, tokens_out, dup
+       FROM events WHERE session_num = ?`,
+    )
+    .raw(true);
+  const entries: SpanEntry[] = [];
+  for (const s of scope.sessions) {
+    for (const r of st.all(s.num) as EventRow[]) {
+      entries.push({
+        id: r[0],
+        sessionId: s.id,
+        type: r[2],
+        name: r[3] ?? r[2],
+        spanId: r[4],
+        parentSpanId: r[5],
+        status: r[6],
+        ts: r[7],
+        dur: r[8],
+        model: r[9],
+        tool: r[10],
+        ttft: r[11],
+        tokensIn: r[12],
+        tokensOut: r[13],
+        dup: r[14],
+      });
+    }
+  }
+  return entries;
+}
+
+function versionOf(db: Database.Database, scope: SessionScope): string {
+  const nums = scope.sessions.map((s) => s.num);
+  const agg = db
+    .prepare('SELECT count(*) n, max(id) m FROM events WHERE session_num IN (SELECT value FROM json_each(?))')
+    .get(JSON.stringify(nums)) as { n: number; m: number | null };
+  const links = scope.sessions.map((s) => `${s.num}:${s.parentSpanId ?? ''}`).join(',');
+  return createHash('sha1').update(`${links}|${agg.n}|${agg.m ?? 0}`).digest('base64url').slice(0, 16);
+}
+
+function build(db: Database.Database, scope: SessionScope, version: string): CachedTree {
+  const entries = loadEntries(db, scope);
+  const childLinks = new Map<string, string>();
+  for (const s of scope.sessions) if (s.id !== scope.root.id && s.parentSpanId) childLinks.set(s.id, s.parentSpanId);
+  const tree = buildSpanTree(entries, { rootSessionId: scope.root.id, childLinks });
+  const timed = tree.nodes.filter((n) => n.entry.ts !== null);
+  const starts = timed.map((n) => n.entry.ts as number);
+  const ends = timed.map((n) => (n.entry.ts as number) + n.entry.dur);
+  const axis = buildTimeAxis(starts, ends);
+  const histogram = axisHistogram(axis, starts, timed.map((n) => n.entry.status));
+  return { version, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null };
+}
+
+/**
+ * The span tree of a session, built once and kept while its events stay the same (count and max id of the
+ * events in scope): a windowed request then costs a visible-rows pass and the labels of its rows.
+ */
+export function sessionTree(db: Database.Database, sessionId: string): CachedTree | null {
+  const scope = sessionScope(db, sessionId);
+  if (!scope) return null;
+  const version = versionOf(db, scope);
+  let cache = caches.get(db);
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
+  const hit = cache.get(sessionId);
+  if (hit && hit.version === version) {
+    cache.delete(sessionId);
+    cache.set(sessionId, hit);
+    return hit;
+  }
+  const built = build(db, scope, version);
+  cache.delete(sessionId);
+  cache.set(sessionId, built);
+  while (cache.size > MAX_TREES) cache.delete(cache.keys().next().value as string);
+  return built;
+}
+
+/** A small LRU on a Map: get-or-compute, keeping at most `max` entries. */
+export function remember<K, V>(map: Map<K, V>, key: K, max: number, compute: () => V): V {
+  const hit = map.get(key);
+  if (hit !== undefined) {
+    map.delete(key);
+    map.set(key, hit);
+    return hit;
+  }
+  const v = compute();
+  map.set(key, v);
+  while (map.size > max) map.delete(map.keys().next().value as K);
+  return v;
+}
