@@ -1,0 +1,230 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SqlResult } from '../../shared/api';
+import { DEFAULT_LIMITS, type ConsoleLimits } from './run-console-query';
+import { SqlQueryError, type SqlErrorCode } from './sql-error';
+import { checkStatementText } from './statement-text';
+
+/** A console query runs at most this long; then its process is killed and a fresh one started. */
+export const SQL_TIME_LIMIT_MS = 5000;
+/** Queries waiting behind the running one; more are refused (503) rather than piling up. */
+export const MAX_QUEUED = 8;
+const IDLE_MS = 5 * 60_000;
+const START_TIMEOUT_MS = 30_000;
+
+export interface ChildRequest {
+  id: number;
+  sql: string;
+  limits: ConsoleLimits;
+}
+
+export type ChildReply =
+  | { type: 'ready' }
+  | { type: 'fatal'; message: string }
+  | { type: 'result'; id: number; result: SqlResult }
+  | { type: 'error'; id: number; code: SqlErrorCode; message: string; reason?: string };
+
+export interface SqlRunnerOptions {
+  dbPath: string;
+  timeoutMs?: number;
+  maxQueued?: number;
+  /** the process is stopped after this long without queries, and started again by the next one */
+  idleMs?: number;
+  limits?: ConsoleLimits;
+}
+
+interface Job {
+  sql: string;
+  id: number;
+  done: boolean;
+  resolve(r: SqlResult): void;
+  reject(e: SqlQueryError): void;
+  timer?: NodeJS.Timeout;
+  /** the process it was sent to: a late exit of a killed process must not fail the next query */
+  child?: ChildProcess;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The bundled `sql-process.js` beside the bundle, or the TypeScript source through tsx. */
+function processScript(): string {
+  if (import.meta.url.endsWith('.ts')) return path.join(here, 'query-process-from-source.mjs');
+  return path.join(here, 'sql-process.js');
+}
+
+// A console process must not outlive the server, even one that exits without closing its runners.
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+function track(child: ChildProcess) {
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.once('exit', () => {
+      for (const c of liveChildren) c.kill('SIGKILL');
+    });
+  }
+}
+
+/**
+ * A pool of one console process with its own read-only connection. Queries run one at a time in it, so the
+ * server's event loop and its own connection never wait for a console query; a query that outlives the time
+ * limit has its process killed (the only way to stop SQLite mid-statement here) and a new one is started.
+ */
+export class SqlRunner {
+  private child: ChildProcess | null = null;
+  private starting: Promise<ChildProcess> | null = null;
+  private queue: Job[] = [];
+  private running: Job | null = null;
+  private nextId = 1;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private closed = false;
+  /** processes killed for running past the time limit (for tests and the log) */
+  killed = 0;
+  readonly timeoutMs: number;
+  private readonly maxQueued: number;
+  private readonly idleMs: number;
+  private readonly limits: ConsoleLimits;
+
+  constructor(private readonly o: SqlRunnerOptions) {
+    this.timeoutMs = o.timeoutMs ?? SQL_TIME_LIMIT_MS;
+    this.maxQueued = o.maxQueued ?? MAX_QUEUED;
+    this.idleMs = o.idleMs ?? IDLE_MS;
+    this.limits = o.limits ?? DEFAULT_LIMITS;
+  }
+
+  /** the running process's pid, if any (tests) */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  query(sql: string): Promise<SqlResult> {
+    // The text layer runs here too, so that a refused statement is answered without waiting for the process.
+    const checked = checkStatementText(sql);
+    if (!checked.ok) return Promise.reject(new SqlQueryError('sql_refused', checked.message, checked.reason));
+    if (this.closed) return Promise.reject(new SqlQueryError('busy', 'the SQL console is shutting down'));
+    if (this.queue.length >= this.maxQueued) {
+      return Promise.reject(new SqlQueryError('busy', `${this.queue.length} console queries are already waiting; try again when they are done`));
+    }
+    return new Promise<SqlResult>((resolve, reject) => {
+      this.queue.push({ sql, id: 0, done: false, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    for (const job of this.queue.splice(0)) this.finish(job, new SqlQueryError('busy', 'the SQL console is shutting down'));
+    if (this.running) this.finish(this.running, new SqlQueryError('busy', 'the SQL console is shutting down'));
+    await this.stopChild();
+  }
+
+  private async pump(): Promise<void> {
+    if (this.running || this.queue.length === 0 || this.closed) return;
+    const job = this.queue.shift()!;
+    this.running = job;
+    clearTimeout(this.idleTimer);
+    let child: ChildProcess;
+    try {
+      child = await this.ensureChild();
+    } catch (err) {
+      this.finish(job, new SqlQueryError('sql_crashed', `the SQL console could not start: ${err instanceof Error ? err.message : String(err)}`));
+      return;
+    }
+    if (job.done) return;
+    job.id = this.nextId++;
+    job.child = child;
+    // The clock starts when the statement is handed over: starting the process is not the query's time.
+    job.timer = setTimeout(() => {
+      this.killed++;
+      void this.stopChild();
+      this.finish(job, new SqlQueryError('sql_timeout', `the query ran longer than ${this.timeoutMs / 1000} s and was stopped`));
+      // Restart right away, so that the next query does not pay for the start.
+      if (!this.closed) this.ensureChild().catch(() => {});
+    }, this.timeoutMs);
+    child.send({ id: job.id, sql: job.sql, limits: this.limits } satisfies ChildRequest);
+  }
+
+  private finish(job: Job, outcome: SqlResult | SqlQueryError): void {
+    if (job.done) return;
+    job.done = true;
+    clearTimeout(job.timer);
+    if (this.running === job) this.running = null;
+    if (outcome instanceof SqlQueryError) job.reject(outcome);
+    else job.resolve(outcome);
+    if (this.queue.length > 0) void this.pump();
+    else if (!this.closed) {
+      clearTimeout(this.idleTimer);
+      this.idleTimer = setTimeout(() => void this.stopChild(), this.idleMs);
+      this.idleTimer.unref();
+    }
+  }
+
+  private ensureChild(): Promise<ChildProcess> {
+    if (this.child && this.child.connected) return Promise.resolve(this.child);
+    if (this.starting) return this.starting;
+    const child = fork(processScript(), [this.o.dbPath], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      serialization: 'advanced',
+      // Not the parent's flags (a test runner's or tsx's); a bounded JS heap for building results.
+      execArgv: ['--max-old-space-size=512'],
+    });
+    track(child);
+    // Neither the process nor its channel keeps the server (or a CLI run) alive; a running query's timer does.
+    child.unref();
+    (child.channel as { unref?: () => void } | undefined)?.unref?.();
+    this.starting = new Promise<ChildProcess>((resolve, reject) => {
+      const startTimer = setTimeout(() => {
+        child.kill('SIGKILL');
+        reject(new Error(`no answer in ${START_TIMEOUT_MS / 1000} s`));
+      }, START_TIMEOUT_MS);
+      startTimer.unref();
+      child.on('message', (m: ChildReply) => {
+        if (m.type === 'ready') {
+          clearTimeout(startTimer);
+          this.child = child;
+          this.starting = null;
+          resolve(child);
+        } else if (m.type === 'fatal') {
+          clearTimeout(startTimer);
+          this.starting = null;
+          reject(new Error(m.message));
+        } else if (this.running && this.running.child === child && m.id === this.running.id) {
+          const job = this.running;
+          this.finish(job, m.type === 'result' ? m.result : new SqlQueryError(m.code, m.message, m.reason));
+        }
+      });
+      child.once('error', (err) => {
+        clearTimeout(startTimer);
+        if (this.starting) {
+          this.starting = null;
+          reject(err);
+        }
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(startTimer);
+        if (this.child === child) this.child = null;
+        if (this.starting) {
+          this.starting = null;
+          reject(new Error(`it exited (${signal ?? code})`));
+        }
+        // Died under a query (out of memory, a crash): that query fails, the next one gets a new process.
+        const job = this.running;
+        if (job && job.child === child && !job.done) this.finish(job, new SqlQueryError('sql_crashed', `the query's process stopped (${signal ?? code}); try a smaller query`));
+      });
+    });
+    return this.starting;
+  }
+
+  private stopChild(): Promise<void> {
+    const child = this.child;
+    this.child = null;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+}
