@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { useLiveInvalidation } from '../api/useLiveInvalidation';
 import { BackfillIndicator } from './health/BackfillIndicator';
 import { DemoBanner } from './health/DemoBanner';
-import { healthKeys, healthQueryOptions } from './health/health.queries';
+import { healthKeys } from './health/health.queries';
 import { HealthIndicator } from './health/HealthIndicator';
 import { NAV_ITEMS } from './nav';
 import { ThemeToggle } from './ThemeToggle';
@@ -13,7 +12,6 @@ import { useGoShortcuts } from './useGoShortcuts';
 export function Layout() {
   const { pathname } = useLocation();
   useGoShortcuts();
-  useQuery(healthQueryOptions());
   useLiveInvalidation(healthKeys.all, { throttleMs: 3000 });
   return (
     <div className="app">
