@@ -50,7 +50,7 @@ export class CoreEventSource {
     if (!starts) {
       const rng = new Rng(hashSeed(this.seed, 'runs', wsIndex));
       starts = [];
-      // Start well before the oldest session so every session has a run; new window every few hours to days.
+      // Start before the oldest session (120 days back) so every session has a run; a new window every few hours to days.
       for (let t = this.now - 122 * DAY; t < this.now; t += Math.round(2 * 3_600_000 + rng.exp(2 * DAY))) starts.push(t);
       this.starts.set(wsIndex, starts);
     }

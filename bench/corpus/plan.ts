@@ -147,8 +147,9 @@ export function planSessions(rng: Rng, o: PlanOptions, workspaces: WorkspacePlan
   const lmarBudget = o.edgeCases ? Math.min(25_000, Math.round(availableBytes * 0.02)) : 0;
   let bytes = availableBytes - lmarBudget;
 
-  // Budgets: one big session (80 MB at 1 GiB), ~6% tiny ones, the rest log-normal.
-  const bigBudget = n > 1 ? Math.round(o.targetBytes * 0.0745) : bytes;
+  // Budgets: one big session (80 MB at 1 GiB; in small corpora at least 2.5x the average so it stays the
+  // biggest), ~6% tiny ones, the rest log-normal.
+  const bigBudget = n > 1 ? Math.round(Math.max(o.targetBytes * 0.0745, (2.5 * bytes) / n)) : bytes;
   const tinyCount = n > 3 ? Math.max(1, Math.round(n * 0.06)) : 0;
   const tiny = Array.from({ length: tinyCount }, () => rng.int(8_000, 16_000));
   const restCount = n - 1 - tinyCount;
