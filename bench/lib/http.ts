@@ -1,0 +1,37 @@
+import http from 'node:http';
+
+/** GET a path and return the parsed JSON body and the time it took (ms), keep-alive off to time whole requests. */
+export function timedGet(base: string, path: string): Promise<{ ms: number; status: number; body: unknown }> {
+  const start = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.get(base + path, { agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const ms = performance.now() - start;
+        let body: unknown = null;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          body = null;
+        }
+        resolve({ ms, status: res.statusCode ?? 0, body });
+      });
+    });
+    req.on('error', reject);
+    req.setTimeout(60_000, () => req.destroy(new Error(`timeout: ${path}`)));
+  });
+}
+
+export async function waitFor(probe: () => Promise<boolean>, timeoutMs: number, everyMs = 100): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    try {
+      if (await probe()) return true;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  return false;
+}

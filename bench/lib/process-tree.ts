@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+
+/** The pid and every descendant, from /proc (Linux); just the pid elsewhere. */
+function descendants(pid: number): number[] {
+  const out = [pid];
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return out;
+  }
+  const parentOf = new Map<number, number>();
+  for (const e of entries) {
+    try {
+      const stat = fs.readFileSync(`/proc/${e}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parentOf.set(Number(e), ppid);
+    } catch {
+      /* exited */
+    }
+  }
+  for (let i = 0; i < out.length; i++) for (const [child, parent] of parentOf) if (parent === out[i]) out.push(child);
+  return out;
+}
+
+/** Resident memory of a process tree in bytes (threads share their process's RSS). */
+export function treeRss(pid: number): number {
+  let total = 0;
+  for (const p of descendants(pid)) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${p}/status`, 'utf8'));
+      if (m) total += Number(m[1]) * 1024;
+    } catch {
+      /* exited */
+    }
+  }
+  return total;
+}
+
+/** CPU seconds (user + system) used so far by a process tree. */
+export function treeCpuSeconds(pid: number): number {
+  const tick = 100; // USER_HZ on Linux
+  let total = 0;
+  for (const p of descendants(pid)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      total += (Number(f[11]) + Number(f[12])) / tick;
+    } catch {
+      /* exited */
+    }
+  }
+  return total;
+}
+
+/** Samples the tree's RSS every `everyMs` until stopped; returns the peak. */
+export function rssSampler(pid: number, everyMs = 100): { stop(): number } {
+  let peak = treeRss(pid);
+  const timer = setInterval(() => {
+    peak = Math.max(peak, treeRss(pid));
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      return Math.max(peak, treeRss(pid));
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { timedGet, waitFor } from '../lib/http';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  stop(): Promise<void>;
+}
+
+/** The built server (`dist/server/main.js`) as users run it, in its own process so its RSS and CPU are its own. */
+export async function startServerProcess(opts: { roots: string[]; dbPath: string; port: number }): Promise<ServerProcess> {
+  const args = [path.resolve('dist/server/main.js'), 'serve', ...opts.roots.flatMap((r) => ['--logs', r]), '--db', opts.dbPath, '--port', String(opts.port)];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${opts.port}`;
+  const up = await waitFor(async () => (await timedGet(base, '/api/health')).status === 200, 60_000, 20);
+  if (!up) throw new Error('the server did not start within 60 s');
+  return {
+    child,
+    base,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+      }),
+  };
+}

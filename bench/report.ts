@@ -1,0 +1,40 @@
+import type { MachineFacts } from './lib/machine';
+
+export interface Row {
+  measurement: string;
+  ours: string;
+  baseline: string;
+  ratio: string;
+  target: string;
+  met: boolean | null;
+}
+
+export function fmtMs(ms: number): string {
+  if (!Number.isFinite(ms)) return 'n/a';
+  return ms < 10 ? `${ms.toFixed(2)} ms` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** BENCHMARKS.md: machine facts, then one table row per measurement, then notes (what was tried for misses). */
+export function renderReport(o: { facts: MachineFacts; corpus: string; when: string; command: string; rows: Row[]; notes: string[]; seconds: number }): string {
+  const f = o.facts;
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Written by \`${o.command}\` on ${o.when} in ${(o.seconds / 60).toFixed(1)} minutes. Every baseline ran in the same run, on the same files.`,
+    'Latencies are over HTTP against the built server in its own process (p50 / p95 over the stated runs).',
+    '',
+    `- Machine: ${f.cores} cores (${f.cpu}), ${f.memoryGiB} GiB, ${f.platform}; load average at start ${f.loadAverage.join(' / ')}`,
+    `- Node ${f.node}, SQLite ${f.sqlite}`,
+    `- Corpus: ${o.corpus}`,
+    '',
+    '| measurement | ours | baseline (same run) | ratio | target | met |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...o.rows.map((r) => `| ${r.measurement} | ${r.ours} | ${r.baseline} | ${r.ratio} | ${r.target} | ${r.met === null ? '—' : r.met ? 'yes' : '**no**'} |`),
+    '',
+    '## Notes',
+    '',
+    ...o.notes.map((n) => `- ${n}`),
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,206 @@
+// `npm run bench`: generate or reuse a seeded corpus, measure ingest, queries, live latency, idle CPU and the
+// browser against the built server, each beside a baseline run in this same process, and rewrite BENCHMARKS.md.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateCorpus, type CorpusManifest } from './corpus/generate';
+import { parseSize } from './lib/size';
+import { hasCommand, timedCommand } from './lib/command';
+import { timedGet, waitFor } from './lib/http';
+import { machineFacts } from './lib/machine';
+import { rssSampler, treeCpuSeconds } from './lib/process-tree';
+import { median, round, summarize } from './lib/stats';
+import { measureAppendLatency } from './measure/incremental';
+import { jsonParseCeiling } from './measure/json-parse-ceiling';
+import { queryClasses, type QueryClass } from './measure/query-classes';
+import { startServerProcess } from './measure/server-process';
+import { fmtMs, renderReport, type Row } from './report';
+
+const { values } = parseArgs({
+  options: {
+    size: { type: 'string', default: '1g' },
+    seed: { type: 'string', default: '42' },
+    out: { type: 'string', default: 'BENCHMARKS.md' },
+    port: { type: 'string', default: '7391' },
+    runs: { type: 'string', default: '30' },
+    'skip-browser': { type: 'boolean', default: false },
+    'skip-live': { type: 'boolean', default: false },
+    cache: { type: 'string', default: '.cache/bench' },
+  },
+});
+
+const log = (m: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
+const startedAt = performance.now();
+const rows: Row[] = [];
+const notes: string[] = [];
+const size = parseSize(values.size as string);
+const seed = Number(values.seed);
+const runs = Number(values.runs);
+const corpusDir = path.resolve(values.cache as string, `corpus-${values.size}-seed${seed}`);
+const dbPath = path.resolve(values.cache as string, `bench-${values.size}.db`);
+
+async function ensureCorpus(): Promise<CorpusManifest> {
+  const manifestFile = path.join(corpusDir, 'manifest.json');
+  if (fs.existsSync(manifestFile)) {
+    log(`reusing the corpus in ${corpusDir}`);
+    return JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as CorpusManifest;
+  }
+  log(`generating a ${values.size} corpus (seed ${seed}) in ${corpusDir}`);
+  fs.rmSync(corpusDir, { recursive: true, force: true });
+  const m = await generateCorpus({ outDir: corpusDir, seed, targetBytes: size });
+  fs.writeFileSync(manifestFile, JSON.stringify(m));
+  return m;
+}
+
+const ratio = (ours: number, base: number) => (Number.isFinite(ours) && Number.isFinite(base) && ours > 0 ? `${round(base / ours, 1)}× faster` : '—');
+
+async function timeQueries(base: string, classes: QueryClass[], n: number): Promise<Map<string, { p50: number; p95: number; status: number }>> {
+  const out = new Map<string, { p50: number; p95: number; status: number }>();
+  for (const q of classes) {
+    let status = 0;
+    for (let i = 0; i < 2; i++) status = (await timedGet(base, q.path)).status; // warm the page cache and statements
+    const ms: number[] = [];
+    for (let i = 0; i < n; i++) ms.push((await timedGet(base, q.path)).ms);
+    const s = summarize(ms);
+    out.set(q.name, { p50: s.p50, p95: s.p95, status });
+  }
+  return out;
+}
+
+async function baselineMs(q: QueryClass, files: string[]): Promise<number> {
+  if (!q.baseline) return NaN;
+  if (q.baseline.tool === 'rg') {
+    const t: number[] = [];
+    for (let i = 0; i < 3; i++) t.push((await timedCommand('rg', q.baseline.args)).ms);
+    return median(t);
+  }
+  // jq skips unparseable lines like we do (fromjson?), over every log file, once (it takes seconds per GB).
+  const filter = `fromjson? | select(type == "object") | ${q.baseline.args[0]} | 1`;
+  return (await timedCommand('jq', ['-R', filter, ...files])).ms;
+}
+
+async function main() {
+  const facts = machineFacts();
+  if (!fs.existsSync('dist/server/main.js')) throw new Error('run `npm run build` first (npm run bench does)');
+  const manifest = await ensureCorpus();
+  const files = manifest.files.map((f) => f.path);
+  const corpusMb = manifest.bytes / 1e6;
+
+  log('ceiling: bare read + JSON.parse of every line');
+  const ceiling = jsonParseCeiling(files);
+
+  log('backfill through the server (fresh database)');
+  for (const ext of ['', '-wal', '-shm']) fs.rmSync(dbPath + ext, { force: true });
+  const port = Number(values.port);
+  const t0 = performance.now();
+  const server = await startServerProcess({ roots: [corpusDir], dbPath, port });
+  const rss = rssSampler(server.child.pid as number);
+  const probeWord = manifest.notable.identifiers[0];
+  let firstSearchableMs = NaN;
+  const underLoad: number[] = [];
+  const loadClasses = ['/api/search?q=' + encodeURIComponent(probeWord), '/api/events?min=5000&sort=dur', '/api/sessions?limit=100', '/api/errors/groups'];
+  let ready = false;
+  while (!ready) {
+    const r = await timedGet(server.base, '/api/ready');
+    ready = r.status === 200;
+    if (Number.isNaN(firstSearchableMs)) {
+      const s = await timedGet(server.base, loadClasses[0]);
+      const total = (s.body as { totalSessions?: number; total?: number; groups?: unknown[] } | null) ?? {};
+      if (s.status === 200 && ((total.totalSessions ?? total.total ?? 0) > 0 || (Array.isArray(total.groups) && total.groups.length > 0))) firstSearchableMs = performance.now() - t0;
+    }
+    if (!ready) for (const p of loadClasses) underLoad.push((await timedGet(server.base, p)).ms);
+    if (!ready) await new Promise((r) => setTimeout(r, 50));
+  }
+  const backfillS = (performance.now() - t0) / 1000;
+  const peakRss = rss.stop();
+  const dbBytes = ['', '-wal'].reduce((n, ext) => n + (fs.existsSync(dbPath + ext) ? fs.statSync(dbPath + ext).size : 0), 0);
+  const mbps = corpusMb / backfillS;
+  rows.push({
+    measurement: `backfill throughput (${round(corpusMb, 0)} MB, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.files} files)`,
+    ours: `${round(mbps)} MB/s (${round(backfillS)} s)`,
+    baseline: `JSON.parse ceiling ${round(ceiling.mbPerSecond)} MB/s`,
+    ratio: `${round((100 * mbps) / ceiling.mbPerSecond, 0)}% of ceiling`,
+    target: '≥ 50 MB/s and ≥ 40% of ceiling',
+    met: mbps >= 50 && mbps >= 0.4 * ceiling.mbPerSecond,
+  });
+  rows.push({ measurement: 'peak RSS of the server process tree during backfill', ours: `${round(peakRss / 2 ** 20, 0)} MB`, baseline: '—', ratio: '—', target: '≤ 300 MB', met: peakRss <= 300 * 2 ** 20 });
+  rows.push({ measurement: 'database size / log size', ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, target: '≤ 1.5×', met: dbBytes <= 1.5 * manifest.bytes });
+  rows.push({ measurement: 'time until the first session is searchable', ours: fmtMs(firstSearchableMs), baseline: '—', ratio: '—', target: '—', met: null });
+  const ul = summarize(underLoad);
+  rows.push({ measurement: `queries during the backfill (${underLoad.length} requests: search, slow, sessions, errors)`, ours: `p50 ${fmtMs(ul.p50)} / p95 ${fmtMs(ul.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 100 ms', met: ul.p95 <= 100 });
+
+  const counts = (await timedGet(server.base, '/api/triage/counts')).body as { slow: { raw: number; unique: number }; errors: { raw: number; unique: number } } | null;
+  const { classes, notes: classNotes } = queryClasses(dbPath, manifest, corpusDir);
+  notes.push(...classNotes);
+
+  log(`query latencies (${runs} runs each)`);
+  const timings = await timeQueries(server.base, classes, runs);
+  const haveRg = await hasCommand('rg');
+  const haveJq = await hasCommand('jq');
+  for (const q of classes) {
+    const t = timings.get(q.name)!;
+    const usable = q.baseline && ((q.baseline.tool === 'rg' && haveRg) || (q.baseline.tool === 'jq' && haveJq));
+    log(`baseline for ${q.name}`);
+    const b = usable ? await baselineMs(q, files) : NaN;
+    const isTriage = q.name.startsWith('triage');
+    rows.push({
+      measurement: q.name + (t.status !== 200 ? ` (HTTP ${t.status})` : ''),
+      ours: `p50 ${fmtMs(t.p50)} / p95 ${fmtMs(t.p95)}`,
+      baseline: q.baseline ? (usable ? `${q.baseline.tool} ${fmtMs(b)}` : `${q.baseline.tool} not installed`) : '—',
+      ratio: ratio(t.p95, b),
+      target: isTriage && q.baseline ? 'p95 ≤ 50 ms, ≥ 100× jq' : q.baseline?.tool === 'rg' ? 'p95 ≤ 50 ms, faster than rg' : `p95 ≤ ${q.target} ms`,
+      met: t.status === 200 && t.p95 <= q.target && (!usable || (isTriage ? b / t.p95 >= 100 : b > t.p95)),
+    });
+  }
+  if (counts && haveJq) {
+    const slowJq = (await timedCommand('jq', ['-R', 'fromjson? | select(type == "object" and (.dur // 0) > 5000) | 1', ...files])).stdout.split('\n').filter(Boolean).length;
+    const errJq = (await timedCommand('jq', ['-R', 'fromjson? | select(type == "object" and .status == "error") | 1', ...files])).stdout.split('\n').filter(Boolean).length;
+    rows.push({ measurement: 'count of slow events (dur > 5000) equals jq', ours: `${counts.slow.raw} (${counts.slow.unique} unique)`, baseline: `jq ${slowJq}`, ratio: '—', target: 'equal', met: counts.slow.raw === slowJq });
+    rows.push({ measurement: 'count of errors (status error) equals jq', ours: `${counts.errors.raw} (${counts.errors.unique} unique)`, baseline: `jq ${errJq}`, ratio: '—', target: 'equal', met: counts.errors.raw === errJq });
+  }
+
+  if (!values['skip-live']) {
+    log('idle CPU over 60 s');
+    const pid = server.child.pid as number;
+    const c0 = treeCpuSeconds(pid);
+    await new Promise((r) => setTimeout(r, 60_000));
+    const idlePct = ((treeCpuSeconds(pid) - c0) / 60) * 100;
+    rows.push({ measurement: 'server CPU over 60 idle seconds', ours: `${round(idlePct, 2)}% of one core`, baseline: '—', ratio: '—', target: '≤ 1%', met: idlePct <= 1 });
+
+    log('append → visible: 200 lines across 10 sessions, a flush every 4 s');
+    const active = manifest.files.filter((f) => f.kind === 'main' && !f.partialTail).slice(0, 10).map((f) => ({ id: f.sessionId, file: f.path }));
+    const live = await measureAppendLatency(server.base, active, 20);
+    rows.push({ measurement: `append → visible through the API (${live.api.runs} lines)`, ours: `p50 ${fmtMs(live.api.p50)} / p95 ${fmtMs(live.api.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 1 s', met: live.api.p95 <= 1000 });
+    rows.push({ measurement: `append → SSE \`indexed\` (${live.sse.runs} lines)`, ours: `p50 ${fmtMs(live.sse.p50)} / p95 ${fmtMs(live.sse.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 1 s', met: live.sse.p95 <= 1000 });
+  }
+
+  if (!values['skip-browser']) {
+    log('browser: session view of the biggest session');
+    try {
+      const mod = (await import('./browser/session-view')) as { measureSessionView: (base: string, id: string) => Promise<{ ttiMs: number; fps: number; domRows: number }> };
+      const b = await mod.measureSessionView(server.base, manifest.notable.bigSessionId);
+      rows.push({ measurement: 'session view: time to interactive (biggest session)', ours: fmtMs(b.ttiMs), baseline: '—', ratio: '—', target: '≤ 1.5 s', met: b.ttiMs <= 1500 });
+      rows.push({ measurement: 'session view: frames per second while scrolling', ours: `${round(b.fps, 0)} fps (DOM rows ≤ ${b.domRows})`, baseline: '—', ratio: '—', target: '≥ 50 fps', met: b.fps >= 50 });
+    } catch (err) {
+      notes.push(`browser measurement failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  await server.stop();
+
+  const report = renderReport({
+    facts,
+    corpus: `${round(corpusMb, 0)} MB in ${manifest.totals.files} files, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.sessions} sessions, ${manifest.workspaces.length} workspaces (seed ${seed}, \`${corpusDir}\`)`,
+    when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    command: `npm run bench -- --size ${values.size}`,
+    rows,
+    notes,
+    seconds: (performance.now() - startedAt) / 1000,
+  });
+  fs.writeFileSync(values.out as string, report);
+  process.stdout.write(report);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exitCode = 1;
+});
