@@ -12,7 +12,7 @@ export function describeSchema(db: Database.Database): SqlTableInfo[] {
   const tables = db
     .prepare("SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view', 'virtual') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'")
     .all() as { name: string; type: 'table' | 'view' | 'virtual' }[];
-  const columnsOf = db.prepare('SELECT name, type, pk, "notnull" AS notNull FROM pragma_table_info(?) ORDER BY cid');
+  const columnsOf = db.prepare('SELECT name, type, pk, "notnull" AS not_null FROM pragma_table_info(?) ORDER BY cid');
   const rank = (name: string) => {
     const i = CHRONICLE_TABLES.indexOf(name);
     return i === -1 ? CHRONICLE_TABLES.length : i;
@@ -22,11 +22,11 @@ export function describeSchema(db: Database.Database): SqlTableInfo[] {
       name: t.name,
       type: t.type,
       chronicle: CHRONICLE_TABLES.includes(t.name),
-      columns: (columnsOf.all(t.name) as { name: string; type: string; pk: number; notNull: number }[]).map((c) => ({
+      columns: (columnsOf.all(t.name) as { name: string; type: string; pk: number; not_null: number }[]).map((c) => ({
         name: c.name,
         type: c.type,
         pk: c.pk > 0,
-        notNull: c.notNull === 1,
+        notNull: c.not_null === 1,
       })),
     }))
     .sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
