@@ -5,6 +5,13 @@ import { z } from 'zod';
 
 export const DEFAULT_PORT = 7311;
 export const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost', '::1'];
+/** Long enough that guessing it over HTTP is hopeless; it is compared in constant time (server/http/security.ts). */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** --host values that keep the server on this machine; anything else (0.0.0.0, a LAN address, a name) needs --token. */
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_HOSTS.includes(host.toLowerCase());
+}
 
 /** The per-user state folder: XDG state dir on Linux, Application Support on macOS, LOCALAPPDATA on Windows. */
 export function defaultStateDir(platform = process.platform, env = process.env, home = os.homedir()): string {
@@ -29,7 +36,10 @@ export const Options = z
     flags: z.record(z.string(), z.union([z.string(), z.boolean(), z.array(z.string())]).optional()),
   })
   .superRefine((o, ctx) => {
-    if (!LOOPBACK_HOSTS.includes(o.host) && !o.token) {
+    if (o.token !== null && (o.token.length < MIN_TOKEN_LENGTH || /\s/.test(o.token))) {
+      ctx.addIssue({ code: 'custom', path: ['token'], message: `a token is at least ${MIN_TOKEN_LENGTH} characters without spaces (try \`openssl rand -hex 16\`)` });
+    }
+    if (!isLoopbackHost(o.host) && !o.token) {
       ctx.addIssue({ code: 'custom', path: ['host'], message: `--host ${o.host} is not loopback: refusing to serve prompts to the network without --token` });
     }
   });
