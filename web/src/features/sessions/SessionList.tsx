@@ -1,4 +1,4 @@
-import type { MouseEvent } from 'react';
+import { useId, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { SessionSummary } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
@@ -22,11 +22,12 @@ export const sessionPath = (id: string) => `/session/${encodeURIComponent(id)}`;
 /** The sessions list, grouped by repository; renders props only (ConnectedSessionList fetches). */
 export function SessionList({ sessions, total, repositoryCounts, hasMore, loadingMore, onLoadMore }: SessionListProps) {
   const groups = groupByRepository(sessions);
+  const baseId = useId();
   return (
     <div className="session-list">
       <SessionListHeader />
-      {groups.map((g) => {
-        const headingId = `repo-${repositoryLabel(g.repository).replace(/[^A-Za-z0-9_-]/g, '_')}${g.repository === null ? '-none' : ''}`;
+      {groups.map((g, i) => {
+        const headingId = `${baseId}-repo-${i}`;
         const onServer = repositoryCounts?.get(g.repository);
         return (
           <section key={g.repository ?? '\u0000other'} className="repo-group" aria-labelledby={headingId}>
