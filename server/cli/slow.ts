@@ -1,7 +1,33 @@
+import { EventListQuery } from '../../shared/api';
 import type { Options } from '../config';
+import { flag, parseFlags } from '../triage/cli-args';
+import { triageCounts } from '../triage/counts';
+import { listEvents } from '../triage/events';
+import { formatSlow } from '../triage/format-cli';
+import { openIndexForQuery } from './open-index';
 
-// Owned by the feature that answers `chronoscope slow`; registered in server/cli/commands.ts.
-export async function runSlow(_opts: Options): Promise<number> {
-  process.stderr.write('chronoscope slow: not available yet\n');
-  return 2;
+/** `chronoscope slow [--min 5000] [--type llm_request] [--model M] [--tool T] [--window 7d] [--repo R] [--sort dur|ts|ttft] [--limit 20] [--json]` */
+export async function runSlow(opts: Options): Promise<number> {
+  const q = parseFlags(EventListQuery, {
+    min: flag(opts, 'min'),
+    type: flag(opts, 'type'),
+    model: flag(opts, 'model'),
+    tool: flag(opts, 'tool'),
+    window: flag(opts, 'window'),
+    repo: flag(opts, 'repo'),
+    sort: flag(opts, 'sort'),
+    limit: flag(opts, 'limit') ?? '20',
+  });
+  if (!q.ok) {
+    process.stderr.write(`chronoscope slow: ${q.message}\n`);
+    return 2;
+  }
+  const db = await openIndexForQuery(opts);
+  try {
+    const r = listEvents(db, q.data);
+    process.stdout.write(opts.json ? JSON.stringify({ ...r, counts: triageCounts(db) }) + '\n' : formatSlow(r, triageCounts(db)));
+    return 0;
+  } finally {
+    db.close();
+  }
 }

@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
  * with another version gets its derived tables dropped and rebuilt from the archive (never a hand-written
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -115,9 +115,10 @@ CREATE TABLE session_edges (
   source TEXT NOT NULL, created_ts INTEGER
 );
 CREATE INDEX session_edges_parent ON session_edges (parent_id, created_ts, child_id);
--- The spans a child log names as its start (child_session_ref.parentSpanId, the subagent entry's parentSpanId).
+-- A child's start: the ref naming it (span_id child-ref-<id>) and the tool call its start span is (span_id).
 CREATE INDEX events_link_span ON events (span_id) WHERE type IN ('tool_call', 'child_session_ref');
-CREATE INDEX events_subagent_parent ON events (parent_span_id) WHERE type = 'subagent';
+-- The other way: the children a tool call started (the ref's and the subagent entry's parentSpanId).
+CREATE INDEX events_start_span ON events (parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
 `;
 
 export const DERIVED_TABLES = [

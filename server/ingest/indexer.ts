@@ -83,6 +83,12 @@ export class Indexer {
     if (this.opts.watch) await this.startWatcher(targets);
     for (const { f } of withStats) this.queue.add(f);
     await this.drain(true);
+    // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index.
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      /* a reader holds the log open; the next automatic checkpoint will do it */
+    }
     this.progress.state = 'idle';
     this.progress.filesDone = this.progress.filesTotal;
     this.progress.bytesDone = this.progress.bytesTotal;

@@ -34,6 +34,12 @@ interface Token {
 // Characters that make text display in another order than it runs (Trojan Source, CVE-2021-42574).
 const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
 
+/**
+ * SQLite's whitespace, exactly: JavaScript's \s also matches U+00A0, U+2028, U+FEFF…, which SQLite reads as
+ * identifier characters, and the two tokenizers must agree on where a word ends.
+ */
+const isSpace = (ch: string) => ch === ' ' || (ch >= '\t' && ch <= '\r');
+
 /** SQLite's identifier characters: ASCII letters, digits, `_`, `$`, and every non-ASCII character. */
 const isWordChar = (ch: string) => /[A-Za-z0-9_$]/.test(ch) || ch.charCodeAt(0) >= 0x80;
 
@@ -47,7 +53,7 @@ export function tokenize(sql: string): { tokens: Token[]; comments: string[] } {
   const push = (kind: Token['kind'], start: number, end: number) => tokens.push({ kind, text: sql.slice(start, end), start, end, depth });
   while (i < n) {
     const ch = sql[i];
-    if (/\s/.test(ch)) {
+    if (isSpace(ch)) {
       i++;
     } else if (ch === '-' && sql[i + 1] === '-') {
       const end = sql.indexOf('\n', i);
