@@ -1,0 +1,63 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { Health } from '../../../../shared/api';
+import { HealthReport } from './HealthPage';
+import { healthLevel } from './HealthIndicator';
+
+const HEALTHY: Health = {
+  ok: true,
+  version: '0.1.0',
+  schemaVersion: 7,
+  demo: false,
+  dbPath: '/tmp/x.db',
+  roots: [{ path: '/home/me/.config/Code', exists: true, error: null }],
+  workspaces: 2,
+  files: 10,
+  sessions: 4,
+  events: 1234,
+  badLines: 0,
+  fragments: 0,
+  indexLagMs: 0,
+  backfill: { state: 'idle', filesDone: 10, filesTotal: 10, bytesDone: 5000, bytesTotal: 5000 },
+  problems: [],
+};
+
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+
+describe('health', () => {
+  it('the indicator warns on bad lines or a missing log folder', () => {
+    expect(healthLevel(HEALTHY)).toBe('ok');
+    expect(healthLevel({ ...HEALTHY, badLines: 1 })).toBe('warn');
+    expect(healthLevel({ ...HEALTHY, roots: [{ path: '/nope', exists: false, error: null }] })).toBe('warn');
+  });
+
+  it('the report lists each problem with its file, line and reason', () => {
+    const html = renderToStaticMarkup(
+      <MemoryRouter>
+        <HealthReport
+          health={{
+            ...HEALTHY,
+            badLines: 1,
+            problems: [{ fileId: 3, path: '/logs/s1/main.jsonl', lineNo: 29, byteOffset: 4096, kind: 'bad_line', reason: 'invalid JSON: Unterminated string', at: 1 }],
+          }}
+        />
+      </MemoryRouter>,
+    );
+    const t = text(html);
+    expect(t).toContain('/logs/s1/main.jsonl');
+    expect(t).toContain(' 29 ');
+    expect(t).toContain('invalid JSON: Unterminated string');
+    expect(t).toContain('bad line');
+    expect(t).toContain('1,234');
+  });
+
+  it('says so when there are no problems', () => {
+    const html = renderToStaticMarkup(
+      <MemoryRouter>
+        <HealthReport health={HEALTHY} />
+      </MemoryRouter>,
+    );
+    expect(text(html)).toContain('No problems');
+  });
+});

@@ -1,0 +1,85 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { MemoryRouter } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import type { SessionSummary } from '../../../../shared/api';
+import { SessionList, type SessionListProps } from './SessionList';
+
+// SessionList renders props only: these render it to a string (no network, no DOM) and check what a reader sees.
+
+function session(over: Partial<SessionSummary> & { id: string }): SessionSummary {
+  return {
+    title: null,
+    repository: null,
+    branch: null,
+    workspaceFolder: null,
+    createdAt: null,
+    updatedAt: null,
+    eventCount: 0,
+    errorCount: 0,
+    isChild: false,
+    parentId: null,
+    label: null,
+    logDeleted: false,
+    models: [],
+    tokensIn: 0,
+    tokensOut: 0,
+    childCount: 0,
+    ...over,
+  };
+}
+
+function render(props: Partial<SessionListProps> & { sessions: SessionSummary[] }): string {
+  return renderToStaticMarkup(
+    <MemoryRouter>
+      <SessionList total={props.sessions.length} hasMore={false} loadingMore={false} onLoadMore={() => {}} {...props} />
+    </MemoryRouter>,
+  );
+}
+
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const headings = (html: string) => [...html.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]);
+
+describe('SessionList', () => {
+  it('one heading per repository, Other last, and a link per session to /session/:id', () => {
+    const html = render({
+      sessions: [
+        session({ id: 'n1', title: 'no repo', updatedAt: 3 }),
+        session({ id: 'a 1', title: 'Fix the retry bug', repository: 'me/app', updatedAt: 2 }),
+        session({ id: 'b1', title: 'Docs', repository: 'me/lib', updatedAt: 1 }),
+      ],
+    });
+    expect(headings(html)).toEqual(['me/app', 'me/lib', 'Other']);
+    expect(html).toContain('href="/session/a%201"');
+    expect(text(html)).toContain('Fix the retry bug');
+  });
+
+  it('falls back to the id for an untitled session and marks a deleted log', () => {
+    const html = render({ sessions: [session({ id: '9f0c1e2d-aaaa-bbbb', logDeleted: true })] });
+    expect(text(html)).toContain('9f0c1e2d-aaaa-bbbb');
+    expect(text(html)).toContain('log deleted');
+  });
+
+  it('shows errors in red only when there are some, and the first model plus how many more', () => {
+    const html = render({
+      sessions: [session({ id: 'e', errorCount: 3, models: ['gpt-4.1', 'o4-mini', 'claude-sonnet-4'] }), session({ id: 'ok', errorCount: 0 })],
+    });
+    expect(html.match(/class="num has-errors"[^>]*>3</)).not.toBeNull();
+    expect(html.match(/class="num muted"[^>]*>0</)).not.toBeNull();
+    expect(text(html)).toContain('gpt-4.1 +2');
+  });
+
+  it('says how many of how many are shown, and offers Load more only when there is more', () => {
+    const sessions = [session({ id: 'a', repository: 'me/app' }), session({ id: 'b', repository: 'me/app' })];
+    const more = render({ sessions, total: 5, hasMore: true, repositoryCounts: new Map([['me/app', 5]]) });
+    expect(text(more)).toContain('Showing 2 of 5 sessions');
+    expect(text(more)).toContain('2 of 5 sessions');
+    expect(more).toContain('Load more');
+    expect(render({ sessions })).not.toContain('Load more');
+  });
+
+  it('renders log text as text, never as markup', () => {
+    const html = render({ sessions: [session({ id: 'x', title: '<img src=x onerror=alert(1)>' })] });
+    expect(html).not.toContain('<img');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
