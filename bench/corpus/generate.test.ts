@@ -163,6 +163,15 @@ describe('determinism', () => {
   });
 });
 
+describe('output directory', () => {
+  it('refuses to write over a Code folder it did not create (it could be real VS Code data)', async () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'Code'));
+    await expect(generateCorpus({ outDir: dir, targetBytes: 1 << 20 })).rejects.toThrow(/not written by the corpus generator/);
+    expect(fs.readdirSync(dir)).toEqual(['Code']);
+  });
+});
+
 describe('layout (FORMAT §1-§2)', () => {
   it('has two user-data dirs, each with workspaceStorage', () => {
     expect(manifest.userDataDirs.map((d) => path.basename(d)).sort()).toEqual(['Code', 'Code - Insiders']);
