@@ -79,6 +79,8 @@ export class SqlRunner {
   private running: Job | null = null;
   private nextId = 1;
   private idleTimer: NodeJS.Timeout | undefined;
+  /** keeps the caller's event loop alive while queries are pending (the process and its channel are unref'd) */
+  private keepAlive: NodeJS.Timeout | undefined;
   private closed = false;
   /** processes killed for running past the time limit (for tests and the log) */
   killed = 0;
@@ -108,6 +110,7 @@ export class SqlRunner {
       return Promise.reject(new SqlQueryError('busy', `${this.queue.length} console queries are already waiting; try again when they are done`));
     }
     return new Promise<SqlResult>((resolve, reject) => {
+      this.keepAlive ??= setInterval(() => {}, 1 << 30);
       this.queue.push({ sql, id: 0, done: false, resolve, reject });
       void this.pump();
     });
@@ -155,7 +158,11 @@ export class SqlRunner {
     if (outcome instanceof SqlQueryError) job.reject(outcome);
     else job.resolve(outcome);
     if (this.queue.length > 0) void this.pump();
-    else if (!this.closed) {
+    else {
+      clearInterval(this.keepAlive);
+      this.keepAlive = undefined;
+    }
+    if (this.queue.length === 0 && !this.running && !this.closed) {
       clearTimeout(this.idleTimer);
       this.idleTimer = setTimeout(() => void this.stopChild(), this.idleMs);
       this.idleTimer.unref();
