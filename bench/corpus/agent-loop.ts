@@ -71,6 +71,7 @@ function hasForcedTool(ctx: SessionContext): boolean {
     ctx.has('nestedSubagent') ||
     ctx.has('sanitizedLabel') ||
     ctx.has('searchSubagent') ||
+    ctx.has('defaultSubagent') ||
     ctx.has('childHookError') ||
     ctx.has('surrogateSplit') ||
     ctx.has('danglingParent') ||
@@ -180,6 +181,7 @@ function forcedCall(scope: AgentScope): PlannedCall | undefined {
   if (ctx.take('sanitizedLabel')) return makeCall(scope, 'runSubagent', { agentName: 'my/agent' });
   if (ctx.take('childHookError')) return makeCall(scope, 'runSubagent', { agentName: 'Reviewer', hookError: true });
   if (ctx.take('searchSubagent')) return makeCall(scope, 'search_subagent', {});
+  if (ctx.take('defaultSubagent')) return makeCall(scope, 'runSubagent', { agentName: 'default' });
   if (ctx.take('surrogateSplit')) return makeCall(scope, 'read_file', { surrogateSplit: true });
   if (ctx.take('bigCreate')) return makeCall(scope, 'create_file', { bigContent: true });
   if (ctx.take('danglingParent')) return makeCall(scope, 'grep_search', { danglingParent: true });

@@ -211,6 +211,10 @@ describe('layout (FORMAT §1-§2)', () => {
     }
     const big = manifest.files.find((f) => f.sessionId === manifest.notable.bigSessionId && f.kind === 'main')!;
     const dir = path.dirname(big.path);
+    const inBig = fs.readdirSync(dir);
+    for (const label of ['title-', 'categorization-', 'summarize-', 'searchSubagent-', 'runSubagent-default-']) {
+      expect(inBig.some((n) => n.startsWith(label))).toBe(true);
+    }
     for (const f of ['models.json', 'system_prompt_0.json', 'tools_0.json']) expect(fs.existsSync(path.join(dir, f))).toBe(true);
     const tools = JSON.parse(fs.readFileSync(path.join(dir, 'tools_0.json'), 'utf8')) as { content: string };
     expect(Array.isArray(JSON.parse(tools.content))).toBe(true); // content is a JSON string: parse twice

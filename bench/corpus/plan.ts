@@ -197,6 +197,8 @@ export function planSessions(rng: Rng, o: PlanOptions, workspaces: WorkspacePlan
   const plain = (p: SessionPlan) => !p.sizeCapped && !p.forkOf && !forkParents.has(p) && p.injections.length === 0;
 
   big.restarts = ['start-first', 'spans-first']; // rIdx 1 then 2 in one file (FORMAT §7.15)
+  // Every child label in one folder (FORMAT §7.9); summarize comes from the big session's long history.
+  big.forced.push('searchSubagent', 'defaultSubagent');
   const bursts = Math.max(1, Math.round(o.targetBytes / (64 * MiB)));
   big.longContextBursts = 1;
   for (let i = 1; i < bursts; i++) take((p) => p.budget >= 300_000).longContextBursts++;

@@ -13,6 +13,7 @@ export type ForcedFeature =
   | 'nestedSubagent'
   | 'sanitizedLabel'
   | 'searchSubagent'
+  | 'defaultSubagent'
   | 'childHookError'
   | 'chatUnknown'
   | 'surrogateSplit'
