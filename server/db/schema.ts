@@ -5,7 +5,7 @@ import type Database from 'better-sqlite3';
  * with another version gets its derived tables dropped and rebuilt from the archive (never a hand-written
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -104,6 +104,10 @@ CREATE VIRTUAL TABLE event_text USING fts5 (text, tokenize = 'trigram', content 
 CREATE VIRTUAL TABLE event_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
 -- Session titles and other session-level text, rowid = sessions.num.
 CREATE VIRTUAL TABLE session_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+-- Paths a session touched (session_files.file_path), rowid = session_files.id, for search by path and file:.
+-- Paths are parsed out of tool args (JSON-unescaped: Windows backslashes, \\u escapes), so they are not always
+-- substrings of the indexed event text. External content: the path is stored once, in session_files.
+CREATE VIRTUAL TABLE file_text USING fts5 (file_path, content = 'session_files', content_rowid = 'id', tokenize = 'trigram');
 
 -- Lineage (issue 6): one row per session that has a parent, derived by server/lineage/derive-edges.ts when the
 -- session is refreshed. kind: 'child' (a child log: subagent, title, summarize…), 'fork' (a main log whose
@@ -123,6 +127,7 @@ CREATE INDEX events_start_span ON events (parent_span_id) WHERE type IN ('subage
 
 export const DERIVED_TABLES = [
   'session_edges',
+  'file_text',
   'session_text',
   'event_cjk',
   'event_text',

@@ -115,6 +115,7 @@ export class IngestStore {
       insertFileTouch: db.prepare(
         `INSERT OR IGNORE INTO session_files (session_id, file_path, tool_name, turn_index, first_seen_at, event_id) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
+      insertFileText: db.prepare('INSERT INTO file_text (rowid, file_path) VALUES (?, ?)'),
       insertRef: db.prepare(
         `INSERT OR IGNORE INTO session_refs (session_id, ref_type, ref_value, turn_index, created_at, event_id) VALUES (?, ?, ?, ?, ?, ?)`,
       ),
@@ -301,7 +302,10 @@ export class IngestStore {
       case 'tool_call': {
         const { files, refs } = filesAndRefsOfToolCall(ev);
         const turn = this.currentTurn(session, ev.parentSpanId);
-        for (const f of files) this.st.insertFileTouch.run(session.id, f.path, f.tool, turn, when, id);
+        for (const f of files) {
+          const touch = this.st.insertFileTouch.run(session.id, f.path, f.tool, turn, when, id);
+          if (touch.changes > 0) this.st.insertFileText.run(touch.lastInsertRowid, f.path);
+        }
         this.insertRefs(session, refs, turn, when, id);
         break;
       }
