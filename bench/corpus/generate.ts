@@ -33,6 +33,7 @@ export interface CorpusManifest {
     path: string;
     sessionId: string;
     kind: 'main' | 'child' | 'legacy';
+    /** '\n'-terminated lines; always equal to completeLines (a partial tail is not a line). */
     lines: number;
     completeLines: number;
     parseableLines: number;
