@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateCorpus, type CorpusManifest } from './corpus/generate';
-import { parseSize } from './lib/size';
+import { parseSize } from './corpus/size';
 import { hasCommand, timedCommand } from './lib/command';
 import { timedGet, waitFor } from './lib/http';
 import { machineFacts } from './lib/machine';
