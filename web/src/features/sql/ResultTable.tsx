@@ -61,6 +61,8 @@ export function ResultTable({ result }: { result: SqlResult }) {
             {widths.map((w, i) => (
               <col key={i} style={{ width: w }} />
             ))}
+            {/* takes whatever width is left, so that narrow results do not stretch their columns */}
+            <col />
           </colgroup>
           <thead>
             <tr aria-rowindex={1}>
@@ -72,6 +74,7 @@ export function ResultTable({ result }: { result: SqlResult }) {
                   {visibleText(c)}
                 </th>
               ))}
+              <th className="sql-filler" aria-hidden="true" />
             </tr>
           </thead>
           <tbody>
@@ -95,6 +98,7 @@ export function ResultTable({ result }: { result: SqlResult }) {
                       </td>
                     );
                   })}
+                  <td className="sql-filler" aria-hidden="true" />
                 </tr>
               );
             })}

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import type { SqlExample, SqlResult } from '../../../../shared/api';
+import { ApiRequestError } from '../../api/client';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount } from '../../ui/format';
@@ -139,11 +140,18 @@ function ResultArea({ sql, result }: { sql: string | null; result: ReturnType<ty
   if (result.isFetching) {
     return (
       <div className="sql-status" aria-live="polite">
-        <Spinner label="Running the query" /> Running… {(elapsed / 1000).toFixed(1)} s
+        <span className="sql-running">
+          <Spinner label="Running the query" /> Running… {(elapsed / 1000).toFixed(1)} s
+        </span>
       </div>
     );
   }
-  if (result.isError) return <ErrorInline error={result.error} onRetry={() => void result.refetch()} />;
+  if (result.isError) {
+    // A refused or failing statement fails the same way again; a timeout or a busy server may not.
+    const code = result.error instanceof ApiRequestError ? result.error.code : null;
+    const retryable = code !== 'sql_refused' && code !== 'sql_error' && code !== 'bad_request';
+    return <ErrorInline error={result.error} onRetry={retryable ? () => void result.refetch() : undefined} />;
+  }
   const data = result.data;
   if (!data) return null;
   return (
