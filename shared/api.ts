@@ -7,3 +7,4 @@ export * from './api/spans';
 export * from './api/lineage';
 export * from './api/sql';
 export * from './api/triage';
+export * from './api/search';
