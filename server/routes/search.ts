@@ -1,7 +1,10 @@
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
+import { SearchQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { validationHook } from '../http/errors';
+import { searchSessions } from '../search/search-sessions';
 
-// Owned by the search feature; chained into the app by server/app.ts.
-export function searchRoutes(_ctx: AppContext) {
-  return new Hono();
+export function searchRoutes(ctx: AppContext) {
+  return new Hono().get('/search', zValidator('query', SearchQuery, validationHook), (c) => c.json(searchSessions(ctx.db, c.req.valid('query')), 200));
 }

@@ -1,0 +1,371 @@
+import type Database from 'better-sqlite3';
+import { WINDOW_MS } from '../../shared/api/common';
+import type { MatchKind, SearchGroup, SearchHit, SearchQuery, SearchResponse, SearchSession, SearchTerm } from '../../shared/api/search';
+import { decodeCursor, encodeCursor } from '../http/cursor';
+import { ApiError } from '../http/errors';
+import { FIRST_PAGE_LIMITS, UNLIMITED, scanEventHits, type EventHit, type ScanLimits } from './event-hits';
+import { foldWhitespace } from './indexed-text';
+import {
+  FILTER_KEYS,
+  QuerySyntaxError,
+  hasEventFilters,
+  parseQuery,
+  positiveTerms,
+  type ParsedQuery,
+  type QueryTerm,
+} from './query-parser';
+import { WEIGHTS, compareSessions, groupByRepository, kindOf, relevance, weightClassOf, type WeightClass } from './rank';
+import { SessionDirectory, type SessionInfo } from './session-directory';
+import { fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, type FileHit, type RefHit } from './side-hits';
+import { eventIndexedText, makeSnippet } from './snippet';
+
+/** Hits listed per session (the first is the snippet shown); each links to its event. */
+const HITS_PER_SESSION = 3;
+
+interface EventCandidate {
+  hit: EventHit;
+  inSubagent: boolean;
+  sessionId: string;
+}
+
+/** Everything one top-level session matched, its subagents' matches rolled in. */
+interface SessionMatches {
+  root: SessionInfo;
+  kinds: Map<MatchKind, number>;
+  weights: Map<WeightClass, number>;
+  subagentHits: number;
+  /** per weight class, the earliest matching event (the first mention reads best) */
+  firstByClass: Map<WeightClass, EventCandidate>;
+  meta: string | null;
+  files: FileHit[];
+  refs: RefHit[];
+  score: number;
+  num: number;
+  lastTs: number | null;
+  repository: string | null;
+}
+
+function badQuery(message: string): ApiError {
+  return new ApiError(400, 'bad_query', message);
+}
+
+/** Parse and check that the query can run; every refusal says what to change. */
+export function parseSearch(text: string): ParsedQuery {
+  let q: ParsedQuery;
+  try {
+    q = parseQuery(text);
+  } catch (err) {
+    if (err instanceof QuerySyntaxError) throw badQuery(err.message);
+    throw err;
+  }
+  const pos = positiveTerms(q);
+  const anyFilter = FILTER_KEYS.some((k) => (q[k] as unknown[]).length > 0);
+  if (q.terms.length === 0 && !anyFilter) throw badQuery('type something to search for: a word (3+ characters, or 1+ in Chinese, Japanese or Korean), a "phrase", file:PATH or ref:NUMBER.');
+  if (pos.length === 0 && q.terms.length > 0) throw badQuery(`add a word to search for: "-${q.terms[0].text}" only excludes.`);
+  if (pos.length === 0 && q.file.length === 0 && q.ref.length === 0) {
+    throw badQuery('add a word to search for: repo:, branch:, type:, tool:, model: and status: only narrow a search (file: and ref: can search on their own).');
+  }
+  if (pos.length === 0 && hasEventFilters(q)) {
+    throw badQuery('type:, tool:, model: and status: narrow the events a word is found in: add a word to search for.');
+  }
+  return q;
+}
+
+/** Ties a cursor to the query it was made for. */
+function queryKey(input: SearchQuery): string {
+  const text = `${input.q}\u0000${input.window}\u0000${input.sort}\u0000${input.depth}`;
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) | 0;
+  return (h >>> 0).toString(36);
+}
+
+const contains = (hay: string | null, needle: string) => hay !== null && hay.toLowerCase().includes(needle.toLowerCase());
+
+/**
+ * Search every session. Events are read from the FTS indexes newest rowid first within a budget
+ * (FIRST_PAGE_LIMITS), grouped by top-level session, ranked (server/search/rank.ts), grouped by repository;
+ * snippets are made only for the sessions on the page. Totals are exact when every match was read, else a
+ * lower bound (`totals.exact = false`); `depth=all` reads everything.
+ */
+export function searchSessions(db: Database.Database, input: SearchQuery, now = Date.now()): SearchResponse {
+  const started = performance.now();
+  const q = parseSearch(input.q);
+  const key = queryKey(input);
+  const cursor = decodeCursor(input.cursor, 4);
+  if (cursor && cursor[0] !== key) throw new ApiError(400, 'bad_cursor', 'this cursor belongs to another query: start again without it');
+  const floor = cursor ? Number(cursor[1]) : null;
+  const offset = cursor ? Number(cursor[3]) : 0;
+  const span = WINDOW_MS[input.window];
+  const since = span === null ? null : now - span;
+
+  // A later page reads exactly the range the first page read, so that pages neither overlap nor skip.
+  let limits: ScanLimits = input.depth === 'all' ? UNLIMITED : FIRST_PAGE_LIMITS;
+  if (floor !== null) limits = floor > 0 ? { ...UNLIMITED, floor } : UNLIMITED;
+
+  const dir = new SessionDirectory(db);
+  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits) : { hits: [], exhausted: true, scanned: 0, floor: 0 };
+  dir.loadNums(scan.hits.map((h) => h.sessionNum));
+
+  // Session-level filters apply to the top-level session (a subagent's own row has no repository).
+  let sideCapped = false;
+  const fileRoots = q.file.length > 0 ? new Set<number>() : null;
+  const fileRows: FileHit[] = [];
+  for (const v of q.file) {
+    const r = sessionsWithFile(db, v);
+    sideCapped ||= r.capped;
+    fileRows.push(...r.rows);
+  }
+  const refRows: RefHit[] = q.ref.flatMap((r) => refsEqual(db, r));
+  dir.loadIds([...fileRows.map((f) => f.sessionId), ...refRows.map((r) => r.sessionId)]);
+  const rootNumOfId = (id: string) => {
+    const s = dir.getById(id);
+    return s ? dir.rootOf(s.num)?.num : undefined;
+  };
+  for (const f of fileRows) {
+    const n = rootNumOfId(f.sessionId);
+    if (n !== undefined) fileRoots?.add(n);
+  }
+  const refRoots = q.ref.length > 0 ? new Set(refRows.map((r) => rootNumOfId(r.sessionId)).filter((n): n is number => n !== undefined)) : null;
+  const sessionPasses = (root: SessionInfo): boolean =>
+    (q.repo.length === 0 || q.repo.some((v) => contains(root.repository, v))) &&
+    (q.branch.length === 0 || q.branch.some((v) => contains(root.branch, v))) &&
+    (fileRoots === null || fileRoots.has(root.num)) &&
+    (refRoots === null || refRoots.has(root.num));
+  const sideInWindow = (root: SessionInfo) => since === null || (root.lastTs !== null && root.lastTs >= since);
+
+  const matches = new Map<number, SessionMatches>();
+  const entry = (root: SessionInfo): SessionMatches => {
+    let m = matches.get(root.num);
+    if (!m) {
+      m = {
+        root,
+        kinds: new Map(),
+        weights: new Map(),
+        subagentHits: 0,
+        firstByClass: new Map(),
+        meta: null,
+        files: [],
+        refs: [],
+        score: 0,
+        num: root.num,
+        lastTs: root.lastTs,
+        repository: root.repository,
+      };
+      matches.set(root.num, m);
+    }
+    return m;
+  };
+  const bump = <K>(map: Map<K, number>, k: K) => map.set(k, (map.get(k) ?? 0) + 1);
+
+  let events = 0;
+  for (const hit of scan.hits) {
+    const own = dir.get(hit.sessionNum);
+    const root = dir.rootOf(hit.sessionNum);
+    if (!own || !root || !sessionPasses(root)) continue;
+    events++;
+    const m = entry(root);
+    const inSubagent = own.num !== root.num;
+    if (inSubagent) m.subagentHits++;
+    bump(m.kinds, kindOf(hit.type, hit.status));
+    const cls = weightClassOf(hit.type, hit.status);
+    bump(m.weights, cls);
+    const prev = m.firstByClass.get(cls);
+    if (!prev || (hit.ts ?? Infinity) < (prev.hit.ts ?? Infinity)) m.firstByClass.set(cls, { hit, inSubagent, sessionId: own.id });
+  }
+
+  // Titles, paths and refs are not events: type:/tool:/model:/status: leave them out.
+  if (!hasEventFilters(q)) {
+    const addFile = (f: FileHit) => {
+      const s = dir.getById(f.sessionId);
+      const root = s && dir.rootOf(s.num);
+      if (!root || !sessionPasses(root) || !sideInWindow(root)) return;
+      const m = entry(root);
+      bump(m.kinds, 'file');
+      bump(m.weights, 'file');
+      if (m.files.length < HITS_PER_SESSION) m.files.push(f);
+    };
+    const addRef = (r: RefHit) => {
+      const s = dir.getById(r.sessionId);
+      const root = s && dir.rootOf(s.num);
+      if (!root || !sessionPasses(root) || !sideInWindow(root)) return;
+      const m = entry(root);
+      bump(m.kinds, 'ref');
+      bump(m.weights, 'ref');
+      if (m.refs.length < HITS_PER_SESSION) m.refs.push(r);
+    };
+    if (positiveTerms(q).length > 0) {
+      const meta = metaHits(db, q);
+      const files = fileHits(db, q);
+      const refs = refHits(db, q);
+      sideCapped ||= meta.capped || files.capped;
+      dir.loadNums(meta.rows.map((h) => h.num));
+      dir.loadIds([...files.rows.map((f) => f.sessionId), ...refs.map((r) => r.sessionId)]);
+      for (const h of meta.rows) {
+        const root = dir.rootOf(h.num);
+        if (!root || !sessionPasses(root) || !sideInWindow(root)) continue;
+        const m = entry(root);
+        // A child's title (e.g. a subagent's label) counts for its top-level session as a subagent match.
+        if (root.num === h.num) {
+          bump(m.kinds, 'meta');
+          bump(m.weights, 'meta');
+          m.meta = h.text;
+        } else {
+          bump(m.kinds, 'subagent');
+          bump(m.weights, 'subagent');
+        }
+      }
+      files.rows.forEach(addFile);
+      refs.forEach(addRef);
+    } else {
+      // file: / ref: on their own: the paths and refs are the matches.
+      fileRows.forEach(addFile);
+      refRows.forEach(addRef);
+    }
+  }
+
+  for (const m of matches.values()) m.score = relevance(m.weights, m.root.lastTs, now);
+  const ranked = [...matches.values()].sort(compareSessions(input.sort));
+  const groups = groupByRepository(ranked);
+  const snippetTerms = snippetTermsOf(q);
+  const toSession = (m: SessionMatches) => sessionResult(db, dir, m, snippetTerms);
+  const cursorAt = (at: number) => encodeCursor([key, scan.exhausted ? 0 : scan.floor, scan.exhausted ? 1 : 0, at]);
+
+  let pageGroups: SearchGroup[];
+  let nextCursor: string | null = null;
+  if (input.group !== undefined) {
+    const wanted = input.group === '' ? null : input.group;
+    const g = groups.find((x) => x.repository === wanted);
+    const all = g?.sessions ?? [];
+    const shown = all.slice(offset, offset + input.limit);
+    const end = offset + shown.length;
+    pageGroups = [
+      { repository: wanted, sessionCount: all.length, sessions: shown.map(toSession), more: all.length - end, nextCursor: end < all.length ? cursorAt(end) : null },
+    ];
+  } else {
+    pageGroups = [];
+    let shownCount = 0;
+    let i = offset;
+    for (; i < groups.length && (shownCount < input.limit || pageGroups.length === 0); i++) {
+      const g = groups[i];
+      const shown = g.sessions.slice(0, input.perGroup);
+      shownCount += shown.length;
+      pageGroups.push({
+        repository: g.repository,
+        sessionCount: g.sessions.length,
+        sessions: shown.map(toSession),
+        more: g.sessions.length - shown.length,
+        nextCursor: g.sessions.length > shown.length ? cursorAt(shown.length) : null,
+      });
+    }
+    if (i < groups.length) nextCursor = cursorAt(i);
+  }
+
+  return {
+    query: {
+      terms: q.terms.map((t): SearchTerm => ({ text: t.text, exclude: t.exclude, phrase: t.phrase, index: t.index })),
+      filters: filtersOf(q),
+      window: input.window,
+      sort: input.sort,
+    },
+    totals: { sessions: matches.size, events, exact: scan.exhausted && !sideCapped, scannedEvents: scan.scanned },
+    repositories: groups.map((g) => ({ repository: g.repository, sessions: g.sessions.length })),
+    groups: pageGroups,
+    nextCursor,
+    tookMs: Math.round((performance.now() - started) * 10) / 10,
+  };
+}
+
+function filtersOf(q: ParsedQuery): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const k of FILTER_KEYS) {
+    const vals = k === 'ref' ? q.ref.map((r) => (r.type ? `${r.type}#${r.value}` : r.value)) : (q[k] as string[]);
+    if (vals.length > 0) out[k] = vals;
+  }
+  return out;
+}
+
+/** What to highlight: the required words, and the file: values (a path found by file: shows where). */
+function snippetTermsOf(q: ParsedQuery): QueryTerm[] {
+  const terms = positiveTerms(q);
+  for (const f of q.file) terms.push({ text: foldWhitespace(f), exclude: false, phrase: false, index: 'trigram' });
+  return terms;
+}
+
+function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionMatches, terms: QueryTerm[]): SearchSession {
+  const hits: SearchHit[] = [];
+  const classes = [...m.firstByClass.entries()].sort((a, b) => WEIGHTS[b[0]] - WEIGHTS[a[0]]);
+  for (const [, c] of classes) {
+    if (hits.length >= HITS_PER_SESSION) break;
+    const text = eventIndexedText(db, c.hit.id) ?? c.hit.name ?? '';
+    hits.push({
+      kind: kindOf(c.hit.type, c.hit.status),
+      eventId: c.hit.id,
+      sessionId: c.sessionId,
+      inSubagent: c.inSubagent,
+      eventType: c.hit.type,
+      name: c.hit.name,
+      ts: c.hit.ts,
+      snippet: makeSnippet(text, terms),
+    });
+  }
+  for (const f of m.files) {
+    if (hits.length >= HITS_PER_SESSION) break;
+    const own = dir.getById(f.sessionId);
+    hits.push({
+      kind: 'file',
+      eventId: f.eventId,
+      sessionId: f.sessionId,
+      inSubagent: own !== undefined && own.num !== m.root.num,
+      eventType: f.eventId === null ? null : 'tool_call',
+      name: null,
+      ts: null,
+      snippet: makeSnippet(f.path, terms),
+    });
+  }
+  for (const r of m.refs) {
+    if (hits.length >= HITS_PER_SESSION) break;
+    const own = dir.getById(r.sessionId);
+    const label = `${r.type === 'pr' ? 'PR' : r.type} #${r.value}`;
+    hits.push({
+      kind: 'ref',
+      eventId: r.eventId,
+      sessionId: r.sessionId,
+      inSubagent: own !== undefined && own.num !== m.root.num,
+      eventType: null,
+      name: null,
+      ts: null,
+      snippet: { text: label, highlights: [[label.length - r.value.length, label.length]], cutStart: false, cutEnd: false },
+    });
+  }
+  // The title is shown anyway: as a hit it comes last, or alone when nothing else matched.
+  if (hits.length === 0 || (m.meta !== null && hits.length < HITS_PER_SESSION)) {
+    const text = m.meta ?? metaText(m.root);
+    hits.push({ kind: 'meta', eventId: null, sessionId: m.root.id, inSubagent: false, eventType: null, name: null, ts: null, snippet: makeSnippet(text, terms) });
+  }
+  const kinds = [...m.kinds.entries()].sort((a, b) => b[1] - a[1] || WEIGHTS[kindWeight(b[0])] - WEIGHTS[kindWeight(a[0])]).map(([kind, count]) => ({ kind, count }));
+  return {
+    id: m.root.id,
+    title: m.root.title,
+    repository: m.root.repository,
+    branch: m.root.branch,
+    lastActivity: m.root.lastTs,
+    eventCount: m.root.eventCount,
+    kinds,
+    subagentHits: m.subagentHits,
+    score: m.score,
+    hits,
+  };
+}
+
+function kindWeight(k: MatchKind): WeightClass {
+  switch (k) {
+    case 'turn':
+      return 'user_message';
+    case 'tool':
+      return 'tool_call';
+    case 'llm':
+      return 'error';
+    default:
+      return k;
+  }
+}

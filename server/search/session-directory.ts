@@ -1,0 +1,93 @@
+import type Database from 'better-sqlite3';
+
+export interface SessionInfo {
+  num: number;
+  id: string;
+  parentId: string | null;
+  isChild: boolean;
+  repository: string | null;
+  branch: string | null;
+  title: string | null;
+  label: string | null;
+  lastTs: number | null;
+  eventCount: number;
+}
+
+const COLUMNS = `num, id, parent_id AS parentId, is_child AS isChild, repository, branch, title, label, last_ts AS lastTs, event_count AS eventCount`;
+
+/** Nesting deeper than this (subagents of subagents of …) is cut: the deepest ancestor found stands as the root. */
+const MAX_DEPTH = 8;
+
+/**
+ * The sessions one search touches, loaded in batches, with each child session (subagent, title, summarize…)
+ * rolled up to its top-level session: a hit in a subagent is part of the conversation that started it, which is
+ * what a person looks for. Forks are not children and stay sessions of their own.
+ */
+export class SessionDirectory {
+  private byNum = new Map<number, SessionInfo>();
+  private byId = new Map<string, SessionInfo>();
+  private roots = new Map<number, SessionInfo>();
+
+  constructor(private db: Database.Database) {}
+
+  private add(rows: (Omit<SessionInfo, 'isChild'> & { isChild: number })[]): void {
+    for (const r of rows) {
+      const s: SessionInfo = { ...r, isChild: r.isChild === 1 };
+      this.byNum.set(s.num, s);
+      this.byId.set(s.id, s);
+    }
+  }
+
+  loadNums(nums: Iterable<number>): void {
+    const missing = [...new Set(nums)].filter((n) => !this.byNum.has(n));
+    if (missing.length > 0) {
+      this.add(this.db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE num IN (SELECT value FROM json_each(?))`).all(JSON.stringify(missing)) as never);
+    }
+    this.loadParents();
+  }
+
+  loadIds(ids: Iterable<string>): void {
+    const missing = [...new Set(ids)].filter((id) => !this.byId.has(id));
+    if (missing.length > 0) {
+      this.add(this.db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(missing)) as never);
+    }
+    this.loadParents();
+  }
+
+  /** Loads the ancestors of every child loaded so far, one level per query. */
+  private loadParents(): void {
+    for (let depth = 0; depth < MAX_DEPTH; depth++) {
+      const want = new Set<string>();
+      for (const s of this.byNum.values()) if (s.isChild && s.parentId && !this.byId.has(s.parentId)) want.add(s.parentId);
+      if (want.size === 0) return;
+      const before = this.byId.size;
+      this.add(this.db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify([...want])) as never);
+      if (this.byId.size === before) return; // parents not indexed (yet): the children stand alone
+    }
+  }
+
+  get(num: number): SessionInfo | undefined {
+    return this.byNum.get(num);
+  }
+
+  getById(id: string): SessionInfo | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The top-level session a session belongs to (itself when it is not a child, or its parent is unknown). */
+  rootOf(num: number): SessionInfo | undefined {
+    const cached = this.roots.get(num);
+    if (cached) return cached;
+    let s = this.byNum.get(num);
+    if (!s) return undefined;
+    const seen = new Set<string>([s.id]);
+    while (s.isChild && s.parentId) {
+      const p = this.byId.get(s.parentId);
+      if (!p || seen.has(p.id) || seen.size > MAX_DEPTH) break;
+      seen.add(p.id);
+      s = p;
+    }
+    this.roots.set(num, s);
+    return s;
+  }
+}

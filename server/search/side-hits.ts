@@ -1,0 +1,135 @@
+import type Database from 'better-sqlite3';
+import { matchExpression, textMatches, trigramPhrase } from './fts-match';
+import { foldWhitespace } from './indexed-text';
+import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
+
+/**
+ * Matches that are not events: a session's id/title/label (`meta`), the paths it touched (`file`) and the
+ * PR/issue/commit refs it produced (`ref`). These tables hold one row per session or per path, so their
+ * matches are read whole (capped), and each candidate is checked again in JS against every term, which also
+ * applies the 1–2 character CJK terms that their trigram indexes cannot answer.
+ */
+
+/** Cap on rows read from each side table (a path fragment like "src" is in every session). */
+export const SIDE_CAP = 5000;
+
+export interface MetaHit {
+  num: number;
+  text: string;
+}
+export interface FileHit {
+  id: number;
+  sessionId: string;
+  path: string;
+  eventId: number | null;
+}
+export interface RefHit {
+  id: number;
+  sessionId: string;
+  type: string;
+  value: string;
+  eventId: number | null;
+}
+
+export interface Capped<T> {
+  rows: T[];
+  capped: boolean;
+}
+
+function cap<T>(rows: T[]): Capped<T> {
+  return rows.length > SIDE_CAP ? { rows: rows.slice(0, SIDE_CAP), capped: true } : { rows, capped: false };
+}
+
+/** What session_text holds for a session (server/ingest/refresh-session.ts), folded like a query. */
+export function metaText(s: { id: string; title: string | null; label: string | null }): string {
+  return foldWhitespace([s.id, s.title, s.label].filter((x) => x).join(' '));
+}
+
+/** The first required term, for the LIKE/instr fallback when no term has 3+ characters. */
+function firstRequired(terms: QueryTerm[]): string {
+  return positiveTerms({ terms } as ParsedQuery)[0]?.text ?? '';
+}
+
+export function metaHits(db: Database.Database, q: ParsedQuery): Capped<MetaHit> {
+  const match = matchExpression(q.terms, 'trigram');
+  const rows = (
+    match !== null
+      ? db
+          .prepare(
+            `SELECT s.num, s.id, s.title, s.label FROM (SELECT rowid AS num FROM session_text WHERE session_text MATCH ? LIMIT ${SIDE_CAP + 1}) t
+             JOIN sessions s ON s.num = t.num`,
+          )
+          .all(match)
+      : // Only 1–2 character CJK terms: sessions are few (one row each); instr over titles and labels.
+        db
+          .prepare(`SELECT num, id, title, label FROM sessions WHERE instr(coalesce(title, '') || ' ' || coalesce(label, ''), ?) > 0 LIMIT ${SIDE_CAP + 1}`)
+          .all(firstRequired(q.terms))
+  ) as { num: number; id: string; title: string | null; label: string | null }[];
+  const hits = rows.map((r) => ({ num: r.num, text: metaText(r) })).filter((h) => textMatches(h.text, q.terms));
+  return { rows: hits, capped: rows.length > SIDE_CAP };
+}
+
+export function fileHits(db: Database.Database, q: ParsedQuery): Capped<FileHit> {
+  const match = matchExpression(q.terms, 'trigram');
+  const rows = (
+    match !== null
+      ? db
+          .prepare(
+            `SELECT f.id, f.session_id AS sessionId, f.file_path AS path, f.event_id AS eventId
+             FROM (SELECT rowid AS id FROM file_text WHERE file_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN session_files f ON f.id = t.id`,
+          )
+          .all(match)
+      : db
+          .prepare(`SELECT id, session_id AS sessionId, file_path AS path, event_id AS eventId FROM session_files WHERE instr(file_path, ?) > 0 LIMIT ${SIDE_CAP + 1}`)
+          .all(firstRequired(q.terms))
+  ) as FileHit[];
+  const hits = rows.filter((h) => textMatches(foldWhitespace(h.path), q.terms));
+  return { rows: hits, capped: rows.length > SIDE_CAP };
+}
+
+const HEX = /^[0-9a-f]{4,40}$/i;
+const NUMBER = /^\d+$/;
+
+/** Refs whose value is the given one (a number: PR or issue; hex: a commit sha or its prefix). Index seeks only. */
+export function refsEqual(db: Database.Database, filter: RefFilter): RefHit[] {
+  const cols = `id, session_id AS sessionId, ref_type AS type, ref_value AS value, event_id AS eventId`;
+  const types = filter.type ? [filter.type] : NUMBER.test(filter.value) ? ['pr', 'issue'] : ['pr', 'issue', 'commit'];
+  const out: RefHit[] = [];
+  for (const type of types) {
+    if (type === 'commit' && HEX.test(filter.value)) {
+      // Shas are lowercase hex: every continuation sorts below '~', so [v, v~) is the prefix range on the index.
+      const v = filter.value.toLowerCase();
+      out.push(...(db.prepare(`SELECT ${cols} FROM session_refs WHERE ref_type = 'commit' AND ref_value >= ? AND ref_value < ? LIMIT ${SIDE_CAP}`).all(v, `${v}~`) as RefHit[]));
+    } else {
+      out.push(...(db.prepare(`SELECT ${cols} FROM session_refs WHERE ref_type = ? AND ref_value = ? LIMIT ${SIDE_CAP}`).all(type, filter.value) as RefHit[]));
+    }
+  }
+  return out;
+}
+
+/**
+ * Refs matched by the words of a query: a single required word that is a ref value (1234, #1234, a sha
+ * prefix). A ref is always written in the text of the event it came from, so the event search finds its
+ * session anyway; this adds the `ref` kind when the query is the reference itself.
+ */
+export function refHits(db: Database.Database, q: ParsedQuery): RefHit[] {
+  const pos = positiveTerms(q);
+  if (pos.length !== 1) return [];
+  const v = pos[0].text.replace(/^#/, '');
+  if (!NUMBER.test(v) && !(HEX.test(v) && v.length >= 7)) return [];
+  return refsEqual(db, { type: null, value: v });
+}
+
+/** Session ids whose touched paths contain `value` (case-insensitive): trigrams for 3+ characters, else a LIKE. */
+export function sessionsWithFile(db: Database.Database, value: string): Capped<{ sessionId: string; path: string; id: number; eventId: number | null }> {
+  const cols = 'f.id, f.session_id AS sessionId, f.file_path AS path, f.event_id AS eventId';
+  const rows =
+    classifyTerm(value) === 'trigram'
+      ? db
+          .prepare(`SELECT ${cols} FROM (SELECT rowid AS id FROM file_text WHERE file_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN session_files f ON f.id = t.id`)
+          .all(trigramPhrase(value))
+      : db
+          .prepare(`SELECT ${cols} FROM session_files f WHERE f.file_path LIKE ? ESCAPE '\\' LIMIT ${SIDE_CAP + 1}`)
+          .all(`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return cap(rows as { sessionId: string; path: string; id: number; eventId: number | null }[]);
+}
