@@ -22,7 +22,7 @@ function TraceHeader({ trace }: { trace: LineageTraceResponse }) {
         <p className="lineage-crumb">
           <Link to="/lineage">Lineage</Link> ›
         </p>
-        <h1>
+        <h1 title={t.title ?? t.id}>
           {t.title ?? t.label ?? shortId(t.id)} {badge && <span className="lineage-header-badge">{badge}</span>}
         </h1>
       </div>
