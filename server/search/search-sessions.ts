@@ -3,7 +3,7 @@ import { WINDOW_MS } from '../../shared/api/common';
 import type { MatchKind, SearchGroup, SearchHit, SearchQuery, SearchResponse, SearchSession, SearchTerm } from '../../shared/api/search';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { ApiError } from '../http/errors';
-import { FIRST_PAGE_LIMITS, UNLIMITED, scanEventHits, type EventHit, type ScanLimits } from './event-hits';
+import { FIRST_PAGE_LIMITS, UNLIMITED, scanEventHits, type HitGroup, type ScanLimits } from './event-hits';
 import { foldWhitespace } from './indexed-text';
 import {
   FILTER_KEYS,
@@ -23,7 +23,7 @@ import { eventIndexedText, makeSnippet } from './snippet';
 const HITS_PER_SESSION = 3;
 
 interface EventCandidate {
-  hit: EventHit;
+  hit: HitGroup;
   inSubagent: boolean;
   sessionId: string;
 }
@@ -87,7 +87,7 @@ const contains = (hay: string | null, needle: string) => hay !== null && hay.toL
  * snippets are made only for the sessions on the page. Totals are exact when every match was read, else a
  * lower bound (`totals.exact = false`); `depth=all` reads everything.
  */
-export function searchSessions(db: Database.Database, input: SearchQuery, now = Date.now()): SearchResponse {
+export function searchSessions(db: Database.Database, input: SearchQuery, now = Date.now(), firstPage: ScanLimits = FIRST_PAGE_LIMITS): SearchResponse {
   const started = performance.now();
   const q = parseSearch(input.q);
   const key = queryKey(input);
@@ -99,12 +99,12 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   const since = span === null ? null : now - span;
 
   // A later page reads exactly the range the first page read, so that pages neither overlap nor skip.
-  let limits: ScanLimits = input.depth === 'all' ? UNLIMITED : FIRST_PAGE_LIMITS;
-  if (floor !== null) limits = floor > 0 ? { ...UNLIMITED, floor } : UNLIMITED;
+  let limits: ScanLimits = input.depth === 'all' ? UNLIMITED : firstPage;
+  if (floor !== null) limits = floor > 0 ? { ...UNLIMITED, floor, chunk: firstPage.chunk } : { ...UNLIMITED, chunk: firstPage.chunk };
 
   const dir = new SessionDirectory(db);
-  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits) : { hits: [], exhausted: true, scanned: 0, floor: 0 };
-  dir.loadNums(scan.hits.map((h) => h.sessionNum));
+  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits) : { groups: [], events: 0, exhausted: true, scanned: 0, floor: 0 };
+  dir.loadNums(scan.groups.map((h) => h.sessionNum));
 
   // Session-level filters apply to the top-level session (a subagent's own row has no repository).
   let sideCapped = false;
@@ -155,22 +155,22 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
     }
     return m;
   };
-  const bump = <K>(map: Map<K, number>, k: K) => map.set(k, (map.get(k) ?? 0) + 1);
+  const bump = <K>(map: Map<K, number>, k: K, n = 1) => map.set(k, (map.get(k) ?? 0) + n);
 
   let events = 0;
-  for (const hit of scan.hits) {
+  for (const hit of scan.groups) {
     const own = dir.get(hit.sessionNum);
     const root = dir.rootOf(hit.sessionNum);
     if (!own || !root || !sessionPasses(root)) continue;
-    events++;
+    events += hit.n;
     const m = entry(root);
     const inSubagent = own.num !== root.num;
-    if (inSubagent) m.subagentHits++;
-    bump(m.kinds, kindOf(hit.type, hit.status));
+    if (inSubagent) m.subagentHits += hit.n;
+    bump(m.kinds, kindOf(hit.type, hit.status), hit.n);
     const cls = weightClassOf(hit.type, hit.status);
-    bump(m.weights, cls);
+    bump(m.weights, cls, hit.n);
     const prev = m.firstByClass.get(cls);
-    if (!prev || (hit.ts ?? Infinity) < (prev.hit.ts ?? Infinity)) m.firstByClass.set(cls, { hit, inSubagent, sessionId: own.id });
+    if (!prev || (hit.firstTs ?? Infinity) < (prev.hit.firstTs ?? Infinity)) m.firstByClass.set(cls, { hit, inSubagent, sessionId: own.id });
   }
 
   // Titles, paths and refs are not events: type:/tool:/model:/status: leave them out.
@@ -296,16 +296,18 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
   const classes = [...m.firstByClass.entries()].sort((a, b) => WEIGHTS[b[0]] - WEIGHTS[a[0]]);
   for (const [, c] of classes) {
     if (hits.length >= HITS_PER_SESSION) break;
-    const text = eventIndexedText(db, c.hit.id) ?? c.hit.name ?? '';
+    const name = (db.prepare('SELECT name FROM events WHERE id = ?').pluck().get(c.hit.firstId) as string | null | undefined) ?? null;
+    // Snippets cost a read of the archived line: the first (shown) hit gets one, the others are links.
+    const snippet = hits.length === 0 ? makeSnippet(eventIndexedText(db, c.hit.firstId) ?? name ?? '', terms) : null;
     hits.push({
       kind: kindOf(c.hit.type, c.hit.status),
-      eventId: c.hit.id,
+      eventId: c.hit.firstId,
       sessionId: c.sessionId,
       inSubagent: c.inSubagent,
       eventType: c.hit.type,
-      name: c.hit.name,
-      ts: c.hit.ts,
-      snippet: makeSnippet(text, terms),
+      name,
+      ts: c.hit.firstTs,
+      snippet,
     });
   }
   for (const f of m.files) {
@@ -319,7 +321,7 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
       eventType: f.eventId === null ? null : 'tool_call',
       name: null,
       ts: null,
-      snippet: makeSnippet(f.path, terms),
+      snippet: hits.length === 0 ? makeSnippet(f.path, terms) : null,
     });
   }
   for (const r of m.refs) {
@@ -334,13 +336,13 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
       eventType: null,
       name: null,
       ts: null,
-      snippet: { text: label, highlights: [[label.length - r.value.length, label.length]], cutStart: false, cutEnd: false },
+      snippet: hits.length === 0 ? { text: label, highlights: [[label.length - r.value.length, label.length]], cutStart: false, cutEnd: false } : null,
     });
   }
   // The title is shown anyway: as a hit it comes last, or alone when nothing else matched.
   if (hits.length === 0 || (m.meta !== null && hits.length < HITS_PER_SESSION)) {
     const text = m.meta ?? metaText(m.root);
-    hits.push({ kind: 'meta', eventId: null, sessionId: m.root.id, inSubagent: false, eventType: null, name: null, ts: null, snippet: makeSnippet(text, terms) });
+    hits.push({ kind: 'meta', eventId: null, sessionId: m.root.id, inSubagent: false, eventType: null, name: null, ts: null, snippet: hits.length === 0 ? makeSnippet(text, terms) : null });
   }
   const kinds = [...m.kinds.entries()].sort((a, b) => b[1] - a[1] || WEIGHTS[kindWeight(b[0])] - WEIGHTS[kindWeight(a[0])]).map(([kind, count]) => ({ kind, count }));
   return {

@@ -49,7 +49,8 @@ export const SearchHit = z.object({
   eventType: z.string().nullable(),
   name: z.string().nullable(),
   ts: z.number().nullable(),
-  snippet: SearchSnippet,
+  /** the text around the match: on a session's first hit (the others are links to their events) */
+  snippet: SearchSnippet.nullable(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
@@ -65,7 +66,7 @@ export const SearchSession = z.object({
   /** how many of the matching events are in subagent (child) sessions rolled up into this one */
   subagentHits: z.number(),
   score: z.number(),
-  /** the best hits, best first (the first one is the snippet to show) */
+  /** the best hits, best first: the earliest match in each place it matched; the first carries the snippet */
   hits: z.array(SearchHit),
 });
 export type SearchSession = z.infer<typeof SearchSession>;
