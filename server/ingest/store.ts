@@ -87,10 +87,10 @@ export class IngestStore {
       insertSession: db.prepare(
         `INSERT INTO sessions (id, num, host_type, is_child, parent_id, relation, label, workspace_dir, folder_session_id,
            repository, branch, cwd)
-         SELECT @id, @num, 'vscode', @is_child, @parent_id, @relation, @label, @workspace_dir, @folder_session_id,
-           w.repository, w.branch, w.folder
-         FROM (SELECT 1) LEFT JOIN workspaces w ON w.storage_dir = @workspace_dir`,
+         VALUES (@id, @num, 'vscode', @is_child, @parent_id, @relation, @label, @workspace_dir, @folder_session_id,
+           @repository, @branch, @cwd)`,
       ),
+      workspace: db.prepare('SELECT repository, branch, folder FROM workspaces WHERE storage_dir = ?'),
       childLink: db.prepare(
         `UPDATE sessions SET parent_id = coalesce(parent_id, @parent_id), relation = coalesce(relation, 'child'),
            label = coalesce(label, @label), parent_span_id = coalesce(parent_span_id, @parent_span_id), is_child = 1
@@ -145,7 +145,11 @@ export class IngestStore {
     let row = this.st.sessionById.get(seed.id) as { num: number } | undefined;
     if (!row) {
       const num = this.nextNum++;
+      const ws = seed.workspaceDir === null ? undefined : (this.st.workspace.get(seed.workspaceDir) as { repository: string | null; branch: string | null; folder: string | null } | undefined);
       this.st.insertSession.run({
+        repository: ws?.repository ?? null,
+        branch: ws?.branch ?? null,
+        cwd: ws?.folder ?? null,
         id: seed.id,
         num,
         is_child: seed.isChild ? 1 : 0,
