@@ -1,0 +1,109 @@
+import type Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchQuery } from '../../shared/api/search';
+import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { searchSessions } from './search-sessions';
+
+// The measured shape of every statement a search runs (issue 3: "it must come from an index, not a scan of
+// every row"). Each statement is recorded with its parameters while a search runs, then EXPLAIN QUERY PLAN'd:
+// the FTS tables are used through MATCH, events and lines are reached by primary key only, never scanned.
+
+const S = 'aaaaaaaa-1111-4111-8111-111111111111';
+let fx: FixtureDb;
+let seq = 0;
+const ev = (type: string, attrs: object, name = type, status = 'ok') =>
+  line({ ts: Date.now() - 1000 + seq, dur: 0, sid: S, type, name, spanId: `sp-${++seq}`, status, attrs });
+
+beforeAll(async () => {
+  fx = await fixtureDb({
+    [`${S}/main.jsonl`]:
+      ev('user_message', { content: '日志怎么落盘? wsReconnectLoop' }) +
+      ev('tool_call', { args: JSON.stringify({ filePath: '/w/src/retry.ts' }), result: 'retry with backoff' }, 'read_file') +
+      ev('tool_call', { args: JSON.stringify({ command: 'gh pr create' }), result: 'https://github.com/acme/api/pull/77' }, 'run_in_terminal') +
+      ev('llm_request', { model: 'gpt-4.1', error: 'timeout reconnecting' }, 'chat:gpt-4.1', 'error'),
+  });
+});
+afterAll(() => fx.cleanup());
+
+interface Recorded {
+  sql: string;
+  params: unknown[];
+}
+
+/** Runs `fn` with every prepared statement's SQL and parameters recorded. */
+function recording(db: Database.Database, fn: () => void): Recorded[] {
+  const out: Recorded[] = [];
+  const original = db.prepare;
+  db.prepare = ((sql: string) => {
+    const stmt = original.call(db, sql);
+    for (const method of ['all', 'get', 'iterate'] as const) {
+      const run = stmt[method].bind(stmt) as (...a: unknown[]) => unknown;
+      (stmt as unknown as Record<string, unknown>)[method] = (...params: unknown[]) => {
+        out.push({ sql, params });
+        return run(...params);
+      };
+    }
+    return stmt;
+  }) as typeof db.prepare;
+  try {
+    fn();
+  } finally {
+    db.prepare = original;
+  }
+  return out;
+}
+
+function plans(q: string, window: 'all' | '7d' = 'all'): { sql: string; plan: string[] }[] {
+  const recorded = recording(fx.db, () => searchSessions(fx.db, SearchQuery.parse({ q, window })));
+  expect(recorded.length).toBeGreaterThan(0);
+  return recorded.map((r) => ({
+    sql: r.sql.replace(/\s+/g, ' '),
+    plan: (fx.db.prepare(`EXPLAIN QUERY PLAN ${r.sql}`).all(...r.params) as { detail: string }[]).map((p) => p.detail),
+  }));
+}
+
+const FULL_SCAN = /^SCAN (events|e|lines|l|session_refs|files)\b(?! VIRTUAL)/;
+
+describe('query plans of a search', () => {
+  for (const [label, q] of [
+    ['a word', 'Reconnect'],
+    ['a phrase with filters', '"retry with backoff" type:tool tool:read'],
+    ['an error word with status and model', 'timeout status:error model:gpt'],
+    ['two-character CJK', '落盘'],
+    ['one-character CJK with a trigram word', '盘 Reconnect'],
+    ['a path', 'file:src/retry'],
+    ['a ref', 'ref:77'],
+    ['an exclusion across indexes', 'Reconnect -盘'],
+  ] as const) {
+    it(`${label} (${q}): FTS through MATCH, events and lines by primary key, no full scans`, () => {
+      for (const { sql, plan } of plans(q, '7d')) {
+        const text = plan.join(' | ');
+        for (const step of plan) expect([sql, step]).not.toEqual([sql, expect.stringMatching(FULL_SCAN)]);
+        // an FTS table is only ever read through its full-text index (idxStr holds M for MATCH)
+        for (const m of text.matchAll(/SCAN (event_text|event_cjk|session_text|file_text|t) VIRTUAL TABLE INDEX \d+:(\S*)/g)) expect([sql, m[1], m[2]]).toEqual([sql, m[1], expect.stringContaining('M')]);
+        if (/\bFROM events\b|JOIN events\b/.test(sql)) expect([sql, text]).toEqual([sql, expect.stringMatching(/SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)|SEARCH events USING INTEGER PRIMARY KEY/)]);
+        if (/\bFROM lines\b/.test(sql)) expect(text).toMatch(/SEARCH lines USING INTEGER PRIMARY KEY/);
+      }
+    });
+  }
+
+  it('the chunk statements drive from the trigram index and seek events by rowid', () => {
+    const p = plans('Reconnect');
+    const groups = p.find((x) => x.sql.includes('GROUP BY e.session_num'));
+    expect(groups?.plan).toEqual([expect.stringMatching(/^SCAN t VIRTUAL TABLE INDEX \d+:M1/), 'SEARCH e USING INTEGER PRIMARY KEY (rowid=?)', 'USE TEMP B-TREE FOR GROUP BY']);
+    const bounds = p.find((x) => x.sql.startsWith('SELECT count(*) AS n, min(id)'));
+    expect(bounds?.plan.join(' ')).toMatch(/SCAN event_text VIRTUAL TABLE INDEX \d+:M1/);
+  });
+
+  it('two-character CJK drives from event_cjk', () => {
+    const groups = plans('落盘').find((x) => x.sql.includes('GROUP BY e.session_num'));
+    expect(groups?.sql).toContain('FROM event_cjk t CROSS JOIN events e');
+    expect(groups?.plan[0]).toMatch(/^SCAN t VIRTUAL TABLE INDEX \d+:M1/);
+  });
+
+  it('ref: seeks the (ref_type, ref_value) index', () => {
+    const refs = plans('ref:77').filter((x) => x.sql.includes('FROM session_refs'));
+    expect(refs.length).toBeGreaterThan(0);
+    for (const r of refs) expect(r.plan.join(' ')).toMatch(/SEARCH session_refs USING INDEX idx_session_refs_type_value/);
+  });
+});
