@@ -32,7 +32,7 @@ describe('chronoscope trace', () => {
     const lines = out.split('\n');
     expect(lines[0]).toMatch(/^session {2}runSubagent-Explore {2}C1 .*5 events · 1 error · 7\.9s {2}via runSubagent Y1$/);
     expect(lines[1]).toBe('complete: yes, root P');
-    expect(out).toContain('ancestors (nearest first): 1\n  1. session  P  "explore the retry loop"');
+    expect(out).toContain('ancestors (nearest first): 1\n  1. root  P  "explore the retry loop"');
     expect(out).toContain('descendants: 1\nC1\n└─ runSubagent-Deep  C2');
   });
 
@@ -66,12 +66,14 @@ describe('chronoscope trace', () => {
 
 describe('formatDuration', () => {
   it('reads at a glance', () => {
-    expect([formatDuration(null), formatDuration(850), formatDuration(7905), formatDuration(125_000), formatDuration(3 * 3600_000 + 120_000)]).toEqual([
+    expect([formatDuration(null), formatDuration(850), formatDuration(7905), formatDuration(125_000), formatDuration(3 * 3600_000 + 120_000), formatDuration(3600_000 - 1), formatDuration(2 * 3600_000 - 1)]).toEqual([
       '—',
       '850ms',
       '7.9s',
       '2m05s',
       '3h02m',
+      '59m59s',
+      '1h59m',
     ]);
   });
 });

@@ -4,15 +4,17 @@ export function formatDuration(ms: number | null): string {
   if (ms === null) return '—';
   if (ms < 1000) return `${ms}ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;
-  if (ms < 3600_000) return `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
-  return `${Math.floor(ms / 3600_000)}h${String(Math.round((ms % 3600_000) / 60_000)).padStart(2, '0')}m`;
+  const s = Math.floor(ms / 1000);
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  const m = Math.floor(s / 60);
+  return `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }
 
 /** How a session came from its parent, in a word or two: the label of a child, else fork / continuation. */
 export function relationText(n: Pick<LineageNode, 'kind' | 'label'>): string {
   if (n.kind === 'fork') return n.label ? `fork (${n.label})` : 'fork';
   if (n.kind === 'continuation') return 'continuation';
-  return n.label ?? (n.kind === 'child' ? 'child' : 'session');
+  return n.label ?? (n.kind === 'child' ? 'child' : 'root');
 }
 
 const oneLine = (s: string, max: number) => {
