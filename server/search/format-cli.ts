@@ -1,0 +1,69 @@
+import type { SearchResponse, SearchSession, SearchSnippet } from '../../shared/api/search';
+
+const WINDOW_LABEL: Record<string, string> = { '24h': 'last 24 hours', '7d': 'last 7 days', '30d': 'last 30 days', '90d': 'last 90 days', all: 'all time' };
+
+export function relativeTime(ts: number | null, now: number): string {
+  if (ts === null) return 'no activity';
+  const s = Math.max(0, Math.round((now - ts) / 1000));
+  if (s < 60) return 'just now';
+  const units: [number, string][] = [
+    [60, 'min'],
+    [3600, 'h'],
+    [86400, 'd'],
+    [86400 * 30, 'mo'],
+    [86400 * 365, 'y'],
+  ];
+  let label = `${Math.floor(s / 60)} min`;
+  for (const [secs, name] of units) if (s >= secs) label = `${Math.floor(s / secs)}${name === 'min' ? ' min' : name}`;
+  return `${label} ago`;
+}
+
+/** A snippet on one line; matches wrapped by `mark` (ANSI on a terminal, nothing when piped). */
+export function snippetLine(s: SearchSnippet, mark: (t: string) => string): string {
+  let out = '';
+  let at = 0;
+  for (const [a, b] of [...s.highlights].sort((x, y) => x[0] - y[0])) {
+    if (a < at) continue;
+    out += s.text.slice(at, a) + mark(s.text.slice(a, b));
+    at = b;
+  }
+  out += s.text.slice(at);
+  return `${s.cutStart ? '…' : ''}${out}${s.cutEnd ? '…' : ''}`;
+}
+
+function sessionLines(s: SearchSession, now: number, mark: (t: string) => string): string[] {
+  const kinds = s.kinds.map((k) => `${k.kind} ${k.count}`).join(', ');
+  const sub = s.subagentHits > 0 ? ` (${s.subagentHits} in subagents)` : '';
+  const best = s.hits[0];
+  const lines = [
+    `  ${s.id}  ${s.title ?? best?.snippet?.text.slice(0, 80) ?? ''}`,
+    `      ${[s.branch, `updated ${relativeTime(s.lastActivity, now)}`, `matched in ${kinds}${sub}`].filter((x) => x).join(' · ')}`,
+  ];
+  if (best?.snippet) lines.push(`      ${snippetLine(best.snippet, mark)}${best.eventId !== null ? `  [event ${best.eventId}]` : ''}`);
+  return lines;
+}
+
+/** People's output of `chronoscope search`: Chronicle's shape (FORMAT §5.7), grouped by repository. */
+export function formatSearch(query: string, r: SearchResponse, now: number, color: boolean): string {
+  const mark = color ? (t: string) => `\u001b[1;33m${t}\u001b[0m` : (t: string) => t;
+  const atLeast = r.totals.exact ? '' : 'at least ';
+  const out = [
+    `Search results for "${query}" (${atLeast}${r.totals.sessions} sessions, ${atLeast}${r.totals.events} events, ${WINDOW_LABEL[r.query.window] ?? r.query.window})`,
+  ];
+  if (r.groups.length === 0) {
+    out.push(
+      '',
+      'No sessions found. Try a shorter or different word (a substring works: "Reconnect" finds wsReconnectLoop),',
+      r.query.window === 'all' ? 'remove a filter, or run `chronoscope index` if the logs are new.' : 'a wider window (--window all), or remove a filter.',
+    );
+    return `${out.join('\n')}\n`;
+  }
+  for (const g of r.groups) {
+    out.push('', g.repository ?? 'Other');
+    for (const s of g.sessions) out.push(...sessionLines(s, now, mark));
+    if (g.more > 0) out.push(`  …and ${g.more} more (refine your query${g.repository ? `, or --repo ${g.repository}` : ''})`);
+  }
+  if (r.nextCursor) out.push('', `${r.repositories.length - r.groups.length} more repositories: narrow with --repo, or use --json for everything.`);
+  if (!r.totals.exact) out.push('', `Ranked from the first ${r.totals.scannedEvents} matching events; --depth all reads every match.`);
+  return `${out.join('\n')}\n`;
+}
