@@ -209,11 +209,12 @@ export class Indexer {
             else if (backfill) this.progress.filesDone++;
           } catch (err) {
             if (backfill) this.progress.filesDone++;
-            if (!this.db.inTransaction && this.group) {
-              // SQLite rolled the whole group back (a full disk does that): read those files again.
-              for (const f of this.group.files) this.queue.add(f);
-              this.group = null;
-            }
+            // A failed batch may have written part of itself: the group is the unit of atomicity, so roll it
+            // back whole (SQLite may already have, on a full disk) and read its files again.
+            if (this.db.inTransaction) this.db.exec('ROLLBACK');
+            if (this.group) for (const f of this.group.files) this.queue.add(f);
+            this.group = null;
+            this.store.resetCaches();
             this.reportIoProblem(file, err);
           }
         } else if (backfill) {
@@ -245,9 +246,11 @@ export class Indexer {
     if (this.store.dirty.size === 0) return;
     const ids = [...this.store.dirty];
     this.store.dirty.clear();
-    this.db.transaction(() => {
+    const refreshAll = () => {
       for (const id of ids) this.refresh(id);
-    })();
+    };
+    if (this.db.inTransaction) refreshAll();
+    else this.db.transaction(refreshAll)();
     for (const id of ids) this.pendingSessions.add(id);
   }
 

@@ -57,9 +57,10 @@ export class IngestStore {
     this.nextNum = ((db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
     this.st = {
       fileByPath: db.prepare('SELECT * FROM files WHERE path = ?'),
+      fileById: db.prepare('SELECT * FROM files WHERE id = ?'),
       insertFile: db.prepare(
         `INSERT INTO files (path, workspace_dir, folder_session_id, session_id, kind, label, first_seen, updated_at)
-         VALUES (@path, @workspace_dir, @folder_session_id, @session_id, @kind, @label, @now, @now) RETURNING *`,
+         VALUES (@path, @workspace_dir, @folder_session_id, @session_id, @kind, @label, @now, @now)`,
       ),
       fileProgress: db.prepare(
         `UPDATE files SET dev = @dev, ino = @ino, size = @size, offset = @offset, head_hash = @head_hash, generation = @generation,
@@ -127,7 +128,9 @@ export class IngestStore {
   }
 
   createFile(f: Pick<FileRow, 'path' | 'workspace_dir' | 'folder_session_id' | 'session_id' | 'kind' | 'label'>): FileRow {
-    return this.st.insertFile.get({ ...f, now: Date.now() }) as FileRow;
+    // A plain insert and a lookup: INSERT … RETURNING cost about 0.7 ms a row here (like INSERT … SELECT).
+    const id = Number(this.st.insertFile.run({ ...f, now: Date.now() }).lastInsertRowid);
+    return this.st.fileById.get(id) as FileRow;
   }
 
   markFileDeleted(fileId: number, sessionId: string): void {
@@ -193,7 +196,7 @@ export class IngestStore {
     let events = 0;
     let bad = 0;
     let fragments = 0;
-    const tx = this.db.transaction(() => {
+    const write = () => {
       const fileSession = this.ensureSession(this.seedFor(file));
       for (let i = 0; i < lines.length; i++) {
         const l = lines[i];
@@ -223,8 +226,11 @@ export class IngestStore {
         fragments,
         now: Date.now(),
       });
-    });
-    tx();
+    };
+    // Inside the indexer's group transaction the group is the unit of atomicity (it is rolled back whole and
+    // its files read again on a failure): a savepoint per batch would copy every page it first touches.
+    if (this.db.inTransaction) write();
+    else this.db.transaction(write)();
     return { events, sessionIds };
   }
 
@@ -260,10 +266,10 @@ export class IngestStore {
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
     if (l.text !== '') this.st.insertText.run(id, l.text);
     if (l.cjk !== '') this.st.insertCjk.run(id, l.cjk);
-    this.deriveFromEvent(id, session, ev);
+    this.deriveFromEvent(id, file, session, ev);
   }
 
-  private deriveFromEvent(id: number, session: SessionState, ev: NormalizedEvent): void {
+  private deriveFromEvent(id: number, file: FileRow, session: SessionState, ev: NormalizedEvent): void {
     const a = ev.attrs;
     const when = iso(ev.ts);
     switch (ev.type) {
@@ -281,7 +287,15 @@ export class IngestStore {
       case 'child_session_ref': {
         const childId = typeof a.childSessionId === 'string' ? a.childSessionId : null;
         if (childId && childId !== session.id) {
-          this.ensureSession({ id: childId, isChild: true, parentId: session.id, label: typeof a.label === 'string' ? a.label : ev.name, workspaceDir: null, folderSessionId: null });
+          // A child's log sits in its parent's folder: it shares the parent's workspace (repository, branch).
+          this.ensureSession({
+            id: childId,
+            isChild: true,
+            parentId: session.id,
+            label: typeof a.label === 'string' ? a.label : ev.name,
+            workspaceDir: file.workspace_dir,
+            folderSessionId: file.folder_session_id,
+          });
           this.st.childLink.run({ id: childId, parent_id: session.id, label: typeof a.label === 'string' ? a.label : ev.name, parent_span_id: ev.parentSpanId });
           this.dirty.add(childId);
         }
