@@ -96,7 +96,7 @@ export function spanLabel(e: SpanEntry, attrs: Record<string, unknown> | null): 
       return shortText([str(a.label), str(a.childSessionId)].filter(Boolean).join(' → '));
     case 'session_start': {
       const label = str(a.label);
-      if (label) return shortText(`${label} · child log of ${str(a.parentSessionId) ?? 'its parent'}`);
+      if (label) return shortText(`${label} child log`);
       const v = [str(a.copilotVersion) && `Copilot ${String(a.copilotVersion)}`, str(a.vscodeVersion) && `VS Code ${String(a.vscodeVersion)}`];
       return v.filter(Boolean).join(' · ');
     }

@@ -1,6 +1,7 @@
 // The span tree of one session and its child logs, built by pure functions (DESIGN house style 6).
 // Lines are written when a span *ends* and `ts` is its *start* (FORMAT §4.8), so nothing here depends on line
 // order: the whole set is indexed first, then linked, then sorted by start.
+import { sortedOrder } from './sort-order';
 
 /** One event as the tree needs it: the columns of `events`, no attrs. */
 export interface SpanEntry {
@@ -96,7 +97,6 @@ export function turnAgentSpan(spanId: string | null): string | null {
   return m ? m[1] : null;
 }
 
-const startKey = (e: SpanEntry) => (e.ts === null ? Number.POSITIVE_INFINITY : e.ts);
 
 /**
  * Builds the span tree (FORMAT §3.5). Parent of an entry, first rule that applies:
@@ -116,7 +116,14 @@ const startKey = (e: SpanEntry) => (e.ts === null ? Number.POSITIVE_INFINITY : e
  * Children (and roots) are sorted by start, then line order. Output: pre-order with depth.
  */
 export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions = {}): SpanTree {
+  // Line order (id) breaks ties between equal starts: index order must be id order.
   const live = entries.filter((e) => e.dup < 2);
+  for (let i = 1; i < live.length; i++) {
+    if (live[i].id < live[i - 1].id) {
+      live.sort((a, b) => a.id - b.id);
+      break;
+    }
+  }
   const hiddenRepeats = entries.length - live.length;
   const n = live.length;
   const rootSessionId = opts.rootSessionId ?? live[0]?.sessionId ?? '';
@@ -191,7 +198,10 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
   }
 
   // Children in start order: one sort of everything, then a stable bucket per parent (CSR arrays).
-  const byStart = Array.from({ length: n }, (_, i) => i).sort((a, b) => startKey(live[a]) - startKey(live[b]) || live[a].id - live[b].id);
+  // Untimed entries sort last: a key past every real start.
+  let latest = 0;
+  for (const e of live) if (e.ts !== null && e.ts > latest) latest = e.ts;
+  const byStart = sortedOrder(live.map((e) => (e.ts === null ? latest + 1 : e.ts)));
   const childStart = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) if (parentOf[i] >= 0) childStart[parentOf[i] + 1]++;
   for (let i = 0; i < n; i++) childStart[i + 1] += childStart[i];

@@ -68,7 +68,7 @@ async function setup() {
   const app = createApp(ctx);
   const get = async <T>(url: string, status = 200): Promise<T> => {
     const res = await app.request(`http://localhost${url}`, { headers: { host: 'localhost' } });
-    expect(res.status, url).toBe(status);
+    expect(res.status, `${url} ${res.status === status ? "" : await res.clone().text()}`).toBe(status);
     return (await res.json()) as T;
   };
   return { fx, get };

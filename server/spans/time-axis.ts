@@ -1,4 +1,5 @@
 import { axisX, type TimeAxis } from '../../shared/api';
+import { sortedOrder } from './sort-order';
 
 export interface AxisOptions {
   /** a gap shorter than this is never squeezed */
@@ -11,7 +12,7 @@ export interface AxisOptions {
   maxIdleShare?: number;
 }
 
-const DEFAULTS: Required<AxisOptions> = { minGapMs: 60_000, minGapFraction: 0.01, idleShare: 0.03, maxIdleShare: 0.25 };
+const DEFAULTS: Required<AxisOptions> = { minGapMs: 60_000, minGapFraction: 0.002, idleShare: 0.03, maxIdleShare: 0.25 };
 
 /**
  * The session's time axis with idle time squeezed. Spans (start, end) are merged; a stretch where nothing
@@ -23,7 +24,7 @@ export function buildTimeAxis(starts: ArrayLike<number>, ends: ArrayLike<number>
   const o = { ...DEFAULTS, ...options };
   const n = starts.length;
   if (n === 0) return null;
-  const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => starts[a] - starts[b]);
+  const order = sortedOrder(starts);
   const start = starts[order[0]];
   let end = start;
   for (let i = 0; i < n; i++) if (ends[i] > end) end = ends[i];

@@ -32,20 +32,38 @@ const caches = new WeakMap<Database.Database, Map<string, CachedTree>>();
 
 type EventRow = [number, number, string, string | null, string | null, string | null, number, number | null, number, string | null, string | null, number | null, number | null, number | null, number];
 
-/** Rows of the events table for the sessions in scope: columns only, the raw lines stay on disk. */
+/** Events per load query: each is aggregated into one JSON text by SQLite and parsed at once by V8. */
+const LOAD_CHUNK = 250_000;
+
+/**
+ * Rows of the events table for the sessions in scope: columns only, the raw lines stay on disk. SQLite
+ * builds one JSON array per chunk (an id range) and V8 parses it whole: two to three times faster than one
+ * JS row per event through the driver. Entries come out in id (line) order.
+ */
 function loadEntries(db: Database.Database, scope: SessionScope): SpanEntry[] {
+  const nums = JSON.stringify(scope.sessions.map((s) => s.num));
+  const bounds = db
+    .prepare('SELECT count(*) n, min(id) lo, max(id) hi FROM events WHERE session_num IN (SELECT value FROM json_each(?))')
+    .get(nums) as { n: number; lo: number | null; hi: number | null };
+  if (bounds.n === 0 || bounds.lo === null || bounds.hi === null) return [];
   const st = db
     .prepare(
-      `SELECT id, session_num, type, name, span_id, parent_span_id, status, ts, dur, model, tool, ttft, tokens_in, tokens_out, dup
-       FROM events WHERE session_num = ?`,
+      `SELECT json_group_array(json_array(id, session_num, type, name, span_id, parent_span_id, status, ts, dur, model, tool, ttft,
+         tokens_in, tokens_out, dup)) FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id BETWEEN ? AND ?`,
     )
-    .raw(true);
+    .pluck();
+  const idOf = new Map(scope.sessions.map((s) => [s.num, s.id]));
+  const chunks = Math.ceil(bounds.n / LOAD_CHUNK);
+  const width = Math.ceil((bounds.hi - bounds.lo + 1) / chunks);
   const entries: SpanEntry[] = [];
-  for (const s of scope.sessions) {
-    for (const r of st.all(s.num) as EventRow[]) {
+  for (let lo = bounds.lo; lo <= bounds.hi; lo += width) {
+    const rows = JSON.parse(st.get(nums, lo, Math.min(bounds.hi, lo + width - 1)) as string) as EventRow[];
+    // json_group_array follows the scan, which is not always id order: sort each chunk.
+    rows.sort((a, b) => a[0] - b[0]);
+    for (const r of rows) {
       entries.push({
         id: r[0],
-        sessionId: s.id,
+        sessionId: idOf.get(r[1]) ?? '',
         type: r[2],
         name: r[3] ?? r[2],
         spanId: r[4],
@@ -74,16 +92,28 @@ function versionOf(db: Database.Database, scope: SessionScope): string {
   return createHash('sha1').update(`${links}|${agg.n}|${agg.m ?? 0}`).digest('base64url').slice(0, 16);
 }
 
+/** How long the last build took, by phase (for the benchmark). */
+export const buildTimings: Record<string, number> = {};
+
 function build(db: Database.Database, scope: SessionScope, version: string): CachedTree {
+  let t = performance.now();
+  const lap = (name: string) => {
+    const now = performance.now();
+    buildTimings[name] = Math.round(now - t);
+    t = now;
+  };
   const entries = loadEntries(db, scope);
+  lap('load');
   const childLinks = new Map<string, string>();
   for (const s of scope.sessions) if (s.id !== scope.root.id && s.parentSpanId) childLinks.set(s.id, s.parentSpanId);
   const tree = buildSpanTree(entries, { rootSessionId: scope.root.id, childLinks });
+  lap('tree');
   const timed = tree.nodes.filter((n) => n.entry.ts !== null);
   const starts = timed.map((n) => n.entry.ts as number);
   const ends = timed.map((n) => (n.entry.ts as number) + n.entry.dur);
   const axis = buildTimeAxis(starts, ends);
   const histogram = axisHistogram(axis, starts, timed.map((n) => n.entry.status));
+  lap('axis');
   return { version, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null };
 }
 

@@ -116,7 +116,7 @@ describe('collapsedSet and openAncestors', () => {
     expect(names(tree, visibleRows(tree, collapsed).rows)).toContain('grep_search');
   });
 
-  it('walks 100,000 nodes in a few milliseconds', () => {
+  it('walks 100,000 nodes in linear time', () => {
     const entries: SpanEntry[] = [];
     nextId = 1;
     for (let r = 0; r < 1000; r++) {
@@ -130,6 +130,7 @@ describe('collapsedSet and openAncestors', () => {
     const ms = performance.now() - started;
     expect(plain.rows.length).toBe(100_000);
     expect(v.matched).toBe(1000);
-    expect(ms).toBeLessThan(100);
+    // A few ms on an idle machine; the bound only catches a quadratic pass (minutes) on busy shared cores.
+    expect(ms).toBeLessThan(2000);
   });
 });
