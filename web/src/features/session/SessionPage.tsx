@@ -1,9 +1,354 @@
-// Placeholder until the session feature lands; the router imports this component by name.
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import type { SpanRow } from '../../../../shared/api';
+import { useLiveInvalidation } from '../../api/useLiveInvalidation';
+import { EmptyState } from '../../ui/EmptyState';
+import { ErrorInline } from '../../ui/ErrorInline';
+import { Spinner } from '../../ui/Spinner';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { LineagePanel } from '../lineage/LineagePanel';
+import { ConnectedEventDetail } from './EventDetailPane';
+import { keyAction, toggleFold, withOpened } from './keyboard';
+import { Minimap } from './Minimap';
+import { DETAIL_MAX_CHARS, eventDetailOptions, seekSpan, sessionDetailOptions, sessionViewKeys, spanLocateOptions, spanOverviewOptions, type SpanViewParams } from './session.queries';
+import { SessionHeader } from './SessionHeader';
+import { SpanFilters } from './SpanFilters';
+import { SpanTable } from './SpanTable';
+import { pagesFor, useSpanWindow, type PageSpan } from './useSpanWindow';
+import { filterParams, hasFilters, useSessionViewState } from './url';
+import './session.css';
+
+/** /session/:id — one session's span tree and waterfall; `?event=<events.id>` selects and reveals an event. */
 export function SessionPage() {
+  const { id = '' } = useParams();
+  // Folds, selection and scroll belong to one session: a new id starts afresh.
+  return <SessionView key={id} id={id} />;
+}
+
+function isTyping(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
+}
+
+interface Selection {
+  id: number;
+  /** row index in the current view; null until located */
+  index: number | null;
+}
+
+function SessionView({ id }: { id: string }) {
+  const [view, setView] = useSessionViewState();
+  const detail = useQuery(sessionDetailOptions(id));
+  const overview = useQuery(spanOverviewOptions(id));
+  useDocumentTitle(detail.data?.title ?? `Session ${id.slice(0, 8)}`);
+
+  // Live: the session or one of its child logs gained lines.
+  const scope = useMemo(() => new Set([id, ...(detail.data?.children.map((c) => c.id) ?? [])]), [id, detail.data]);
+  useLiveInvalidation(sessionViewKeys.session(id), { when: (m) => m.sessionIds.some((s) => scope.has(s)), throttleMs: 1000 });
+
+  // Folds: `toggled` flips the default (child sessions folded); while filtering, everything matching shows
+  // and `filterFolds` holds the folds made then.
+  const filtering = hasFilters(view);
+  const [fold, setFold] = useState<'default' | 'none'>('default');
+  const [toggled, setToggled] = useState<number[]>([]);
+  const [filterFolds, setFilterFolds] = useState<number[]>([]);
+  const activeFolds = filtering ? filterFolds : toggled;
+  const setActiveFolds = filtering ? setFilterFolds : setToggled;
+  const filters = filterParams(view);
+  const filterKey = JSON.stringify(filters);
+  const spanView: SpanViewParams = useMemo(
+    () => ({ ...filters, fold: filtering ? 'none' : fold, toggled: activeFolds.length > 0 ? activeFolds.join(',') : undefined }),
+    [filterKey, filtering, fold, activeFolds], // eslint-disable-line react-hooks/exhaustive-deps
+  );
+
+  // Rows on screen change every frame while scrolling; the page re-renders only when the windows to fetch do.
+  const range = useRef({ start: 0, end: 60 });
+  const [pageSpan, setPageSpan] = useState<PageSpan>(() => pagesFor(0, 60));
+  const win = useSpanWindow(id, spanView, pageSpan);
+  const onRangeChange = useCallback((start: number, end: number) => {
+    range.current = { start, end };
+    const next = pagesFor(start, end);
+    setPageSpan((p) => (p.first === next.first && p.last === next.last ? p : next));
+  }, []);
+
+  const [selected, setSelected] = useState<Selection | null>(view.event !== null ? { id: view.event, index: null } : null);
+  const [paneOpen, setPaneOpen] = useState(view.event !== null);
+  // With no event open, the side shows where the session came from and what branched off it.
+  const [lineageHidden, setLineageHidden] = useState(false);
+  const showLineage = !lineageHidden && !!detail.data && (detail.data.children.length > 0 || detail.data.parentId !== null);
+  const [scrollTo, setScrollTo] = useState<{ index: number; nonce: number; align?: 'center' | 'auto' } | null>(null);
+  const scrollNonce = useRef(0);
+  const scrollToIndex = useCallback((index: number, align: 'center' | 'auto' = 'auto') => setScrollTo({ index, nonce: ++scrollNonce.current, align }), []);
+
+  // Locating an event: a deep link, a link followed inside the page, or the selection after the filters changed.
+  const [locate, setLocate] = useState<{ event: number; nonce: number } | null>(view.event !== null ? { event: view.event, nonce: 0 } : null);
+  const located = useQuery({ ...spanLocateOptions(id, spanView, locate?.event ?? 0, locate?.nonce ?? 0), enabled: locate !== null });
+  const [lastLocated, setLastLocated] = useState<{ event: number; found: boolean } | null>(null);
+  useEffect(() => {
+    if (!locate || !located.data) return;
+    const r = located.data;
+    setLocate(null);
+    setLastLocated({ event: locate.event, found: r.revealIndex !== null });
+    if (r.revealOpened.length > 0) setActiveFolds((t) => withOpened(t, r.revealOpened));
+    setSelected({ id: locate.event, index: r.revealIndex });
+    if (r.revealIndex !== null) scrollToIndex(r.revealIndex, 'center');
+  }, [located.data]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const missingEvent = useQuery({
+    ...eventDetailOptions(selected?.id ?? 0, DETAIL_MAX_CHARS),
+    enabled: selected !== null && lastLocated?.event === selected.id && !lastLocated.found,
+  });
+
+  // The URL's event changed from outside (a link in the header, back/forward): select and reveal it.
+  useEffect(() => {
+    if (view.event !== null && view.event !== selected?.id) {
+      setSelected({ id: view.event, index: null });
+      setPaneOpen(true);
+      setLocate({ event: view.event, nonce: Date.now() });
+    }
+  }, [view.event]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Filters changed: keep the selected event in view if it still is.
+  const firstFilters = useRef(filterKey);
+  useEffect(() => {
+    if (firstFilters.current === filterKey) return;
+    firstFilters.current = filterKey;
+    if (selected) setLocate({ event: selected.id, nonce: Date.now() });
+  }, [filterKey]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // The selection's index can move when rows arrive (live growth above it, folds): follow the id.
+  const selIndex = selected?.index ?? null;
+  useEffect(() => {
+    if (!selected) return;
+    const row = selIndex !== null ? win.getRow(selIndex) : undefined;
+    if (row && row.id === selected.id) return;
+    const found = win.findLoaded(selected.id);
+    if (found !== null && found !== selIndex) setSelected({ id: selected.id, index: found });
+  }, [win.stamp]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const select = useCallback(
+    (row: SpanRow, index: number, open?: boolean) => {
+      setSelected({ id: row.id, index });
+      if (open) setPaneOpen(true);
+      setView({ event: row.id });
+    },
+    [setView],
+  );
+  const onSelect = useCallback((row: SpanRow, index: number) => select(row, index, true), [select]);
+  const onOpen = useCallback((row: SpanRow, index: number) => select(row, index, true), [select]);
+  const onToggle = useCallback((row: SpanRow) => setActiveFolds((t) => toggleFold(t, row.id)), [setActiveFolds]);
+  const expandAll = useCallback(() => {
+    if (filtering) setFilterFolds([]);
+    else {
+      setFold('none');
+      setToggled([]);
+    }
+  }, [filtering]);
+
+  const [seekError, setSeekError] = useState<string | null>(null);
+  const seek = useCallback(
+    async (dir: 'next' | 'prev', what: 'error' | 'match') => {
+      try {
+        const from = selected?.index ?? (dir === 'next' ? -1 : win.total);
+        const r = await seekSpan(id, spanView, from, dir, what);
+        if (r.index === null || r.id === null) {
+          setSeekError(`No ${dir === 'next' ? 'later' : 'earlier'} ${what === 'error' ? 'error' : 'match'}`);
+          setTimeout(() => setSeekError(null), 2000);
+          return;
+        }
+        if (r.opened.length > 0) setActiveFolds((t) => withOpened(t, r.opened));
+        setSelected({ id: r.id, index: r.index });
+        setView({ event: r.id });
+        scrollToIndex(r.index, 'center');
+      } catch (err) {
+        setSeekError(err instanceof Error ? err.message : String(err));
+      }
+    },
+    [id, spanView, selected, win.total, setView, scrollToIndex, setActiveFolds],
+  );
+
+  const filterInput = useRef<HTMLInputElement>(null);
+  const keys = useRef<(e: KeyboardEvent) => void>(() => {});
+  keys.current = (e: KeyboardEvent) => {
+    if (e.defaultPrevented || isTyping(e.target)) return;
+    if ((e.target as HTMLElement | null)?.closest?.('.event-pane, .minimap')) return;
+    const action = keyAction(e, 20);
+    if (!action) return;
+    const index = selected?.index ?? null;
+    const row = index !== null ? win.getRow(index) : undefined;
+    const moveTo = (i: number) => {
+      const target = Math.max(0, Math.min(win.total - 1, i));
+      const r = win.getRow(target);
+      if (!r) return;
+      select(r, target);
+      scrollToIndex(target);
+    };
+    switch (action.type) {
+      case 'move':
+        if (index === null) moveTo(action.by > 0 ? range.current.start : range.current.end);
+        else moveTo(index + action.by);
+        break;
+      case 'edge':
+        moveTo(action.to === 'first' ? 0 : win.total - 1);
+        break;
+      case 'fold':
+        if (!row || index === null) return;
+        if (row.childCount > 0 && !row.collapsed) onToggle(row);
+        else {
+          for (let i = index - 1; i >= 0; i--) {
+            const up = win.getRow(i);
+            if (!up) break;
+            if (up.depth < row.depth) {
+              moveTo(i);
+              break;
+            }
+          }
+        }
+        break;
+      case 'unfold':
+        if (!row || index === null) return;
+        if (row.collapsed) onToggle(row);
+        else if (row.childCount > 0) moveTo(index + 1);
+        break;
+      case 'open':
+        if (selected) setPaneOpen(true);
+        break;
+      case 'close':
+        setPaneOpen(false);
+        break;
+      case 'seek-error':
+        void seek(action.dir, 'error');
+        break;
+      case 'expand-all':
+        expandAll();
+        break;
+      case 'focus-filter':
+        filterInput.current?.focus();
+        break;
+    }
+    e.preventDefault();
+  };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => keys.current(e);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+
+  const zoom = useMemo<[number, number]>(() => view.zoom ?? [0, 1], [view.zoom]);
+  const onZoom = useCallback((z: [number, number] | null) => setView({ zoom: z }), [setView]);
+  const axis = overview.data?.axis ?? null;
+
+  if (detail.isError) {
+    return (
+      <section className="page">
+        <ErrorInline error={detail.error} what="the session" onRetry={() => void detail.refetch()} />
+      </section>
+    );
+  }
+
+  // A deep-linked event that is not in this view: hidden by filters, or in another session altogether.
+  const missing = selected !== null && locate === null && lastLocated?.event === selected.id && !lastLocated.found;
+  const missingDetail = missingEvent.data;
+
   return (
-    <section className="page-coming">
-      <h1>session</h1>
-      <p>Coming soon.</p>
+    <section className={`session-page${(paneOpen && selected) || showLineage ? ' has-pane' : ''}`}>
+      {detail.data ? (
+        <SessionHeader
+          detail={detail.data}
+          overview={overview.data}
+          onSelectEvent={(eventId) => setView({ event: eventId })}
+          onShowErrors={() => setView({ status: 'error' })}
+        />
+      ) : (
+        <header className="session-header">
+          <Spinner label="Loading the session" />
+        </header>
+      )}
+      <SpanFilters
+        view={view}
+        overview={overview.data}
+        onChange={setView}
+        matched={win.matched}
+        total={win.total}
+        inputRef={filterInput}
+        onSeekMatch={(dir) => void seek(dir, 'match')}
+        onExpandAll={expandAll}
+        onResetZoom={view.zoom ? () => onZoom(null) : null}
+      />
+      {(missing || seekError) && (
+        <div className="session-notice" role="status">
+          {seekError ??
+            (missingDetail && missingDetail.sessionId !== id && !scope.has(missingDetail.sessionId) ? (
+              <>
+                Event {selected!.id} belongs to another session. <a href={`/session/${encodeURIComponent(missingDetail.sessionId)}?event=${selected!.id}`}>Open it there</a>
+              </>
+            ) : filtering ? (
+              <>
+                Event {selected!.id} is hidden by the filters.{' '}
+                <button type="button" className="link-btn" onClick={() => setView({ types: [], status: null, minDur: null, model: null, tool: null, q: '' })}>
+                  Clear filters
+                </button>
+              </>
+            ) : (
+              <>Event {selected!.id} is not in this session.</>
+            ))}
+        </div>
+      )}
+      <div className="session-body">
+        <div className="span-view">
+          {axis && overview.data && (
+            <div className="span-minimap-row">
+              <div className="span-minimap-label muted">
+                {view.zoom ? 'Zoomed: drag to zoom again, double-click for all' : 'Drag on the timeline to zoom'}
+              </div>
+              <Minimap axis={axis} histogram={overview.data.histogram} zoom={zoom} onZoom={onZoom} />
+            </div>
+          )}
+          {win.error ? <ErrorInline error={win.error} what="the spans" /> : null}
+          {!win.error && win.isPending && win.total === 0 ? (
+            <div className="span-loading">
+              <Spinner label="Loading spans" />
+            </div>
+          ) : !win.error && win.total === 0 ? (
+            <EmptyState title={filtering ? 'Nothing matches these filters' : 'No events in this session yet'} />
+          ) : (
+            <SpanTable
+              total={win.total}
+              getRow={win.getRow}
+              axis={axis}
+              zoom={zoom}
+              selectedId={selected?.id ?? null}
+              onSelect={onSelect}
+              onOpen={onOpen}
+              onToggle={onToggle}
+              onRangeChange={onRangeChange}
+              scrollTo={scrollTo}
+              dataStamp={win.stamp}
+              headerNote={<span className="muted span-head-count">{win.total.toLocaleString('en-US')} rows</span>}
+            />
+          )}
+        </div>
+        {paneOpen && selected ? (
+          <ConnectedEventDetail
+            key={selected.id}
+            eventId={selected.id}
+            pageSessionId={id}
+            sessionStart={axis?.start ?? detail.data?.firstTs ?? null}
+            onClose={() => setPaneOpen(false)}
+          />
+        ) : (
+          showLineage && (
+            <aside className="session-side" aria-label="Related sessions">
+              <button type="button" className="icon-btn session-side-close" aria-label="Hide the lineage" title="Hide" onClick={() => setLineageHidden(true)}>
+                ×
+              </button>
+              <LineagePanel sessionId={id} height="380px" />
+            </aside>
+          )
+        )}
+      </div>
     </section>
   );
 }
+

@@ -1,0 +1,171 @@
+import { Link } from 'react-router';
+import type { SessionDetail, SpanOverview } from '../../../../shared/api';
+import { Badge } from '../../ui/Badge';
+import { formatCompact, formatCount, formatDateTime, formatDuration } from '../../ui/format';
+
+export interface SessionHeaderProps {
+  detail: SessionDetail;
+  overview: SpanOverview | undefined;
+  onSelectEvent: (id: number) => void;
+  onShowErrors: () => void;
+}
+
+/** Who, where and how much: the session's facts, its requests with their tool-loop iterations, its children. */
+export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors }: SessionHeaderProps) {
+  const span = d.firstTs !== null && d.lastTs !== null ? d.lastTs - d.firstTs : null;
+  const stats = overview?.stats;
+  const requests = overview?.requests ?? [];
+  const counts = d.countsByType;
+  return (
+    <header className="session-header">
+      <div className="session-title-row">
+        <h1 className="session-title" title={d.title ?? d.id}>
+          {d.title ?? <span className="muted">Untitled session</span>}
+        </h1>
+        {d.isChild && <Badge tone="info">{d.label ?? 'child'}</Badge>}
+        {d.logDeleted && (
+          <Badge tone="warn" title="Copilot deleted the log; the index kept it">
+            log deleted
+          </Badge>
+        )}
+        {d.parentId && (
+          <span className="session-parent">
+            child of <Link to={`/session/${encodeURIComponent(d.parentId)}`}>{d.parentId.slice(0, 8)}…</Link>
+          </span>
+        )}
+      </div>
+      <div className="session-meta">
+        <span className="mono" title="session id">
+          {d.id}
+        </span>
+        {d.repository && <span title="repository">{d.repository}</span>}
+        {d.branch && <span title="branch">⎇ {d.branch}</span>}
+        {d.firstTs !== null && (
+          <span title="first and last activity">
+            {formatDateTime(d.firstTs)}
+            {span !== null && ` · ${formatDuration(span)}`}
+          </span>
+        )}
+        {d.copilotVersion && <span>Copilot {d.copilotVersion}</span>}
+        {d.vscodeVersion && <span>VS Code {d.vscodeVersion}</span>}
+      </div>
+      <dl className="session-stats">
+        <Stat label="Events" value={formatCount(stats?.events ?? d.eventCount)} title={stats ? `${formatCount(stats.events)} in the tree, with child logs` : undefined} />
+        <Stat label="Requests" value={formatCount(overview?.requestsTotal ?? counts.user_message ?? 0)} />
+        <Stat label="Model calls" value={formatCount(counts.llm_request ?? 0)} />
+        <Stat label="Tool calls" value={formatCount(counts.tool_call ?? 0)} />
+        <Stat
+          label="Errors"
+          value={
+            (stats?.errors ?? d.errorCount) > 0 ? (
+              <button type="button" className="link-btn text-danger" onClick={onShowErrors} title="Show only the failed events">
+                {formatCount(stats?.errors ?? d.errorCount)}
+              </button>
+            ) : (
+              '0'
+            )
+          }
+        />
+        <Stat label="Tokens" value={`${formatCompact(d.tokensIn)} in · ${formatCompact(d.tokensOut)} out`} title={`${formatCount(d.tokensIn)} in, ${formatCount(d.tokensOut)} out, ${formatCount(d.tokensCached)} cached`} />
+        {d.models.length > 0 && <Stat label="Models" value={d.models.join(', ')} />}
+        {d.slowest && (
+          <Stat
+            label="Slowest call"
+            value={
+              <button type="button" className="link-btn" onClick={() => onSelectEvent(d.slowest!.eventId)} title="Select it in the tree">
+                {d.slowest.name} · {formatDuration(d.slowest.dur)}
+              </button>
+            }
+          />
+        )}
+        {stats && stats.orphans > 0 && <Stat label="Orphans" value={formatCount(stats.orphans)} title="Events whose parent span is not in this session: shown as roots" />}
+        {stats && stats.hiddenRepeats > 0 && <Stat label="Repeats hidden" value={formatCount(stats.hiddenRepeats)} title="Lines repeated within the same file (dup = 2)" />}
+      </dl>
+      {(requests.length > 0 || d.children.length > 0) && (
+        <div className="session-lists">
+          {requests.length > 0 && (
+            <details className="session-requests">
+              <summary>
+                Tool-loop iterations per request
+                <span className="muted">
+                  {' '}
+                  ({requests.length < (overview?.requestsTotal ?? 0) ? `showing ${requests.length} of ${formatCount(overview!.requestsTotal)}` : formatCount(requests.length)})
+                </span>
+                <span className="iteration-strip" aria-hidden="true">
+                  {requests.slice(0, 40).map((r) => (
+                    <span key={r.id} className={`iteration-chip${r.errors > 0 ? ' has-error' : ''}`}>
+                      {r.iterations}
+                    </span>
+                  ))}
+                </span>
+              </summary>
+              <table className="data-table requests-table">
+                <thead>
+                  <tr>
+                    <th className="num">#</th>
+                    <th>Request</th>
+                    <th className="num">Iterations</th>
+                    <th className="num">Errors</th>
+                    <th className="num">Duration</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {requests.map((r, i) => (
+                    <tr key={r.id}>
+                      <td className="num">{i + 1}</td>
+                      <td className="requests-label">
+                        <button type="button" className="link-btn" onClick={() => onSelectEvent(r.id)}>
+                          {r.label || '(empty message)'}
+                        </button>
+                      </td>
+                      <td className="num">
+                        {r.iterations}
+                        {r.unfinished > 0 && (
+                          <span className="text-warn" title="turn_start without turn_end: the iteration threw">
+                            {' '}
+                            ({r.unfinished} unfinished)
+                          </span>
+                        )}
+                      </td>
+                      <td className={`num${r.errors > 0 ? ' text-danger' : ''}`}>{r.errors}</td>
+                      <td className="num">{r.start !== null && r.end !== null ? formatDuration(r.end - r.start) : '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </details>
+          )}
+          {d.children.length > 0 && (
+            <details className="session-children">
+              <summary>
+                Child sessions <span className="muted">({d.children.length})</span>
+              </summary>
+              <ul className="children-list">
+                {d.children.map((c) => (
+                  <li key={c.id}>
+                    <Link to={`/session/${encodeURIComponent(c.id)}`}>{c.label ?? c.id}</Link>
+                    <span className="muted">
+                      {' '}
+                      {c.title ? `${c.title} · ` : ''}
+                      {formatCount(c.eventCount)} events
+                    </span>
+                    {c.errorCount > 0 && <span className="text-danger"> · {c.errorCount} errors</span>}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
+      )}
+    </header>
+  );
+}
+
+function Stat({ label, value, title }: { label: string; value: React.ReactNode; title?: string }) {
+  return (
+    <div className="session-stat" title={title}>
+      <dt>{label}</dt>
+      <dd>{value}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,231 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { SpanRow, TimeAxis } from '../../../../shared/api';
+import { formatDuration } from '../../ui/format';
+import { spanKind, typeLabel } from './span-types';
+import { barGeometry, formatOffset, idleBands, rulerTicks } from './time-axis';
+
+export const ROW_HEIGHT = 24;
+const HEADER_HEIGHT = 26;
+const INDENT = 14;
+const MAX_INDENT_LEVELS = 28;
+
+export interface SpanTableProps {
+  /** visible rows in this view */
+  total: number;
+  /** the row at an index, when its window has arrived */
+  getRow: (index: number) => SpanRow | undefined;
+  axis: TimeAxis | null;
+  zoom: readonly [number, number];
+  selectedId: number | null;
+  onSelect: (row: SpanRow, index: number) => void;
+  onOpen: (row: SpanRow, index: number) => void;
+  onToggle: (row: SpanRow) => void;
+  /** rows on screen changed (to fetch their windows) */
+  onRangeChange: (start: number, end: number) => void;
+  /** scroll this row into view when `nonce` changes */
+  scrollTo: { index: number; nonce: number; align?: 'center' | 'auto' } | null;
+  /** a fresh value whenever rows arrive, so memoized rows re-render */
+  dataStamp: unknown;
+  /** extra content in the tree column's header (counts) */
+  headerNote?: ReactNode;
+}
+
+/**
+ * The span tree and its waterfall, one virtualized list (DESIGN house style 7): each row is the tree cell
+ * and the bar beside it, so they scroll as one and the DOM holds only the rows on screen. Plain props: the
+ * windows of rows are fetched by ConnectedSpanView.
+ */
+export function SpanTable(p: SpanTableProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: p.total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    scrollMargin: HEADER_HEIGHT,
+    // Render in the next frame rather than synchronously inside each scroll event.
+    useFlushSync: false,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  const { onRangeChange } = p;
+  useEffect(() => {
+    onRangeChange(first, last);
+  }, [first, last, onRangeChange]);
+
+  const scrollTo = p.scrollTo;
+  useLayoutEffect(() => {
+    if (scrollTo && scrollTo.index < p.total) virtualizer.scrollToIndex(scrollTo.index, { align: scrollTo.align ?? 'auto' });
+    // only when asked (nonce), or once the rows it names exist
+  }, [scrollTo?.nonce, p.total >= (scrollTo?.index ?? 0) + 1]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const wfWidth = useWaterfallWidth(scrollRef);
+  const ruler = useMemo(() => (p.axis ? rulerTicks(p.axis, p.zoom, Math.max(2, Math.floor(wfWidth / 90))) : null), [p.axis, p.zoom, wfWidth]);
+  const idle = useMemo(() => (p.axis ? idleBands(p.axis, p.zoom) : []), [p.axis, p.zoom]);
+
+  return (
+    <div className="span-table" ref={scrollRef} role="tree" aria-label="Spans of this session" aria-multiselectable="false">
+      <div className="span-table-header" style={{ height: HEADER_HEIGHT }}>
+        <div className="span-tree-head">
+          <span>Span</span>
+          {p.headerNote}
+        </div>
+        <div className="span-ruler" aria-hidden="true">
+          {idle.map((b, i) => (
+            <div key={`idle-${i}`} className="span-idle-band" style={{ left: pct(b.x0), width: pct(b.x1 - b.x0) }} title={`idle ${formatDuration(b.ms)} (squeezed)`}>
+              {b.x1 - b.x0 > 0.04 && <span>idle {formatDuration(b.ms)}</span>}
+            </div>
+          ))}
+          {ruler?.ticks.map((t) => (
+            <div key={t.t} className="span-tick" style={{ left: pct(t.x) }}>
+              <span>{t.label}</span>
+            </div>
+          ))}
+        </div>
+      </div>
+      <div className="span-table-body" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT }}>
+        <div className="span-grid-layer" aria-hidden="true">
+          {idle.map((b, i) => (
+            <div key={`idle-${i}`} className="span-idle-column" style={{ left: pct(b.x0), width: pct(b.x1 - b.x0) }} />
+          ))}
+          {ruler?.ticks.map((t) => <div key={t.t} className="span-grid-line" style={{ left: pct(t.x) }} />)}
+        </div>
+        {items.map((item) => {
+          const row = p.getRow(item.index);
+          const top = item.start - HEADER_HEIGHT;
+          if (!row) return <div key={item.key} className="span-row is-loading" style={{ transform: `translateY(${top}px)` }} aria-hidden="true" />;
+          return (
+            <SpanRowView
+              key={row.id}
+              row={row}
+              index={item.index}
+              top={top}
+              total={p.total}
+              selected={row.id === p.selectedId}
+              axis={p.axis}
+              zoom={p.zoom}
+              onSelect={p.onSelect}
+              onOpen={p.onOpen}
+              onToggle={p.onToggle}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(3)}%`;
+
+/** Width of the waterfall column, for choosing how many ticks fit. */
+function useWaterfallWidth(scrollRef: React.RefObject<HTMLDivElement | null>): number {
+  const [width, setWidth] = useState(600);
+  useEffect(() => {
+    const el = scrollRef.current?.querySelector('.span-ruler');
+    if (!el) return;
+    const ro = new ResizeObserver(([entry]) => setWidth(entry.contentRect.width));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [scrollRef]);
+  return width;
+}
+
+interface RowViewProps {
+  row: SpanRow;
+  index: number;
+  top: number;
+  total: number;
+  selected: boolean;
+  axis: TimeAxis | null;
+  zoom: readonly [number, number];
+  onSelect: SpanTableProps['onSelect'];
+  onOpen: SpanTableProps['onOpen'];
+  onToggle: SpanTableProps['onToggle'];
+}
+
+const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected, axis, zoom, onSelect, onOpen, onToggle }: RowViewProps) {
+  const kind = spanKind(row.type, row.tool);
+  const failed = row.status === 'error';
+  const hasChildren = row.childCount > 0;
+  const indent = Math.min(row.depth, MAX_INDENT_LEVELS) * INDENT;
+  return (
+    <div
+      className={`span-row${selected ? ' is-selected' : ''}${row.match ? '' : ' is-context'}`}
+      style={{ transform: `translateY(${top}px)` }}
+      role="treeitem"
+      aria-label={`${row.name}${row.label ? ` ${row.label}` : ''}${failed ? ' (failed)' : ''}`}
+      aria-level={row.depth + 1}
+      aria-setsize={total}
+      aria-posinset={index + 1}
+      aria-selected={selected}
+      aria-expanded={hasChildren ? !row.collapsed : undefined}
+      data-event-id={row.id}
+      onClick={() => onSelect(row, index)}
+      onDoubleClick={() => onOpen(row, index)}
+    >
+      <div className="span-tree-cell" style={{ paddingLeft: 6 + indent }}>
+        {hasChildren ? (
+          <button
+            type="button"
+            className="span-toggle"
+            tabIndex={-1}
+            aria-label={row.collapsed ? `Expand ${row.name}` : `Collapse ${row.name}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              onToggle(row);
+            }}
+          >
+            <span className={`span-chevron${row.collapsed ? '' : ' is-open'}`} aria-hidden="true" />
+          </button>
+        ) : (
+          <span className="span-toggle-spacer" />
+        )}
+        <span className={`span-dot t-${kind}${failed ? ' is-error' : ''}`} title={typeLabel(row.type)} />
+        <span className={`span-name${failed ? ' text-danger' : ''}`}>{row.name}</span>
+        {row.collapsed && <span className="span-count">+{row.descendants}</span>}
+        <span className="span-label">{row.label}</span>
+        {row.orphan && (
+          <span className="span-flag" title="Its parent span is not in this session or its child logs: shown as a root">
+            orphan
+          </span>
+        )}
+        {row.replay && (
+          <span className="span-flag" title="A copy of an event other sessions hold too (replayed core event or broadcast message)">
+            replay
+          </span>
+        )}
+        <span className="span-dur">{row.duration > 0 ? formatDuration(row.duration) : ''}</span>
+      </div>
+      <div className="span-wf-cell">{axis && <SpanBar row={row} kind={kind} axis={axis} zoom={zoom} />}</div>
+    </div>
+  );
+});
+
+function SpanBar({ row, kind, axis, zoom }: { row: SpanRow; kind: string; axis: TimeAxis; zoom: readonly [number, number] }) {
+  if (row.start === null) return null;
+  const own = barGeometry(axis, zoom, row.start, row.start + row.duration);
+  // A request (user_message) is an instant; its bar is the work under it, drawn lighter.
+  const extent = row.subtreeEnd !== null && row.subtreeEnd > row.start + row.duration && row.childCount > 0 ? barGeometry(axis, zoom, row.start, row.subtreeEnd) : null;
+  const failed = row.status === 'error';
+  const ttft = kind === 'model' && row.ttft !== null && row.duration > 0 ? Math.min(1, row.ttft / row.duration) : null;
+  const offscreen = own.left > 1 || own.left + own.width < 0;
+  const offset = formatOffset(row.start - axis.start, 1);
+  return (
+    <>
+      {extent && !(extent.left > 1 || extent.left + extent.width < 0) && (
+        <div className={`span-extent t-${kind}`} style={{ left: pct(extent.left), width: pct(extent.width) }} />
+      )}
+      {!offscreen && (
+        <div
+          className={`span-bar t-${kind}${failed ? ' is-error' : ''}${own.width === 0 ? ' is-instant' : ''}`}
+          style={{ left: pct(own.left), width: pct(own.width) }}
+          title={`${row.name}: starts +${offset}${row.duration > 0 ? `, ${formatDuration(row.duration)}` : ''}${row.ttft !== null ? `, first token after ${formatDuration(row.ttft)}` : ''}`}
+        >
+          {ttft !== null && <span className="span-ttft" style={{ left: pct(ttft) }} />}
+        </div>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { TimeAxis } from '../../../../shared/api';
+import { barGeometry, formatOffset, idleBands, niceStep, rulerTicks } from './time-axis';
+
+const linear = (start: number, end: number): TimeAxis => ({ start, end, segments: [{ t0: start, t1: end, x0: 0, x1: 1, idle: false }] });
+
+describe('niceStep and formatOffset', () => {
+  it('rounds a step up to a round duration', () => {
+    expect(niceStep(0.3)).toBe(1);
+    expect(niceStep(3)).toBe(5);
+    expect(niceStep(700)).toBe(1000);
+    expect(niceStep(11_000)).toBe(15_000);
+    expect(niceStep(50 * 60_000)).toBe(3_600_000);
+  });
+
+  it('labels offsets as precisely as the step', () => {
+    expect(formatOffset(0, 1000)).toBe('0');
+    expect(formatOffset(250, 50)).toBe('0.25s');
+    expect(formatOffset(61_500, 500)).toBe('1m 1.5s');
+    expect(formatOffset(90_000, 15_000)).toBe('1m 30s');
+    expect(formatOffset(3_930_000, 30_000)).toBe('1h 05m 30s');
+    expect(formatOffset(65 * 60_000, 5 * 60_000)).toBe('1h 05m');
+    expect(formatOffset(27 * 3_600_000, 3 * 3_600_000)).toBe('1d 03h');
+  });
+});
+
+describe('rulerTicks', () => {
+  it('puts round ticks across a plain range', () => {
+    const { step, ticks } = rulerTicks(linear(0, 10_000), [0, 1], 5);
+    expect(step).toBe(2000);
+    expect(ticks.map((t) => t.label)).toEqual(['0', '2s', '4s', '6s', '8s', '10s']);
+    expect(ticks[1].x).toBeCloseTo(0.2);
+  });
+
+  it('refines the step when zoomed in', () => {
+    const { step, ticks } = rulerTicks(linear(0, 10_000), [0.5, 0.6], 5);
+    expect(step).toBe(200);
+    expect(ticks[0]).toMatchObject({ t: 5000, label: '5.0s' });
+    expect(ticks[0].x).toBeCloseTo(0);
+  });
+
+  it('chooses the step from active time only and skips the idle gap', () => {
+    // 10 s active, 1 h idle squeezed to 10% of the ruler, 10 s active.
+    const axis: TimeAxis = {
+      start: 0,
+      end: 3_620_000,
+      segments: [
+        { t0: 0, t1: 10_000, x0: 0, x1: 0.45, idle: false },
+        { t0: 10_000, t1: 3_610_000, x0: 0.45, x1: 0.55, idle: true },
+        { t0: 3_610_000, t1: 3_620_000, x0: 0.55, x1: 1, idle: false },
+      ],
+    };
+    const { step, ticks } = rulerTicks(axis, [0, 1], 8);
+    expect(step).toBe(5000);
+    expect(ticks.map((t) => t.label)).toEqual(['0', '5s', '10s', '1h 00m 10s', '1h 00m 15s', '1h 00m 20s']);
+    expect(ticks.every((t) => t.x <= 0.45 + 1e-9 || t.x >= 0.55 - 1e-9)).toBe(true);
+    expect(idleBands(axis, [0, 1])).toEqual([{ x0: 0.45, x1: 0.55, ms: 3_600_000 }]);
+    expect(idleBands(axis, [0, 0.4])).toEqual([]);
+  });
+});
+
+describe('barGeometry', () => {
+  it('places a bar by start and duration in the visible range', () => {
+    const axis = linear(1000, 2000);
+    expect(barGeometry(axis, [0, 1], 1250, 1500)).toEqual({ left: 0.25, width: 0.25 });
+    const zoomed = barGeometry(axis, [0.5, 1], 1250, 1500);
+    expect(zoomed.left).toBeCloseTo(-0.5);
+    expect(zoomed.width).toBeCloseTo(0.5);
+  });
+});

@@ -1,0 +1,112 @@
+// The waterfall's ruler on the session's squeezed time axis (TimeAxis from the server): tick positions and
+// labels for the zoomed range, and the idle bands. Pure functions; the components only draw them.
+import { axisTime, axisX, type TimeAxis } from '../../../../shared/api';
+
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+const D = 24 * H;
+
+/** Steps a ruler may use: round numbers of ms, seconds, minutes, hours, days. */
+const STEPS = [
+  1, 2, 5, 10, 20, 50, 100, 200, 500,
+  S, 2 * S, 5 * S, 10 * S, 15 * S, 30 * S,
+  M, 2 * M, 5 * M, 10 * M, 15 * M, 30 * M,
+  H, 2 * H, 3 * H, 6 * H, 12 * H,
+  D, 2 * D, 7 * D, 14 * D, 30 * D,
+];
+
+/** The smallest round step at least `ms` long. */
+export function niceStep(ms: number): number {
+  for (const s of STEPS) if (s >= ms) return s;
+  return Math.ceil(ms / (30 * D)) * 30 * D;
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** A ruler label: time since the session started, only as precise as the step between ticks. */
+export function formatOffset(ms: number, step: number): string {
+  if (ms <= 0) return '0';
+  if (step < S) {
+    const decimals = step < 10 ? 3 : step < 100 ? 2 : 1;
+    if (ms < M) return `${(ms / S).toFixed(decimals)}s`;
+    return `${Math.floor(ms / M)}m ${((ms % M) / S).toFixed(decimals)}s`;
+  }
+  if (step < M) {
+    const s = Math.round(ms / S);
+    if (s < 60) return `${s}s`;
+    if (s < 3600) return `${Math.floor(s / 60)}m ${pad(s % 60)}s`;
+    return `${Math.floor(s / 3600)}h ${pad(Math.floor(s / 60) % 60)}m ${pad(s % 60)}s`;
+  }
+  if (step < H) {
+    const m = Math.round(ms / M);
+    return m < 60 ? `${m}m` : `${Math.floor(m / 60)}h ${pad(m % 60)}m`;
+  }
+  const h = Math.round(ms / H);
+  return h < 24 ? `${h}h` : `${Math.floor(h / 24)}d ${pad(h % 24)}h`;
+}
+
+export interface Tick {
+  /** 0..1 across the visible range */
+  x: number;
+  t: number;
+  label: string;
+}
+
+export interface IdleBand {
+  x0: number;
+  x1: number;
+  ms: number;
+}
+
+const toView = (x: number, zoom: readonly [number, number]) => (x - zoom[0]) / (zoom[1] - zoom[0]);
+
+/**
+ * Ticks for the visible range `zoom` (0..1 positions on the axis): one step for the whole ruler, chosen from
+ * the *active* time in view (idle gaps are squeezed, so counting them would leave the busy part bare), placed
+ * at round offsets from the session start inside active segments, never closer than a fraction of the ruler.
+ */
+export function rulerTicks(axis: TimeAxis, zoom: readonly [number, number], targetCount: number): { step: number; ticks: Tick[] } {
+  const target = Math.max(1, targetCount);
+  let activeMs = 0;
+  const visible: [number, number][] = [];
+  for (const s of axis.segments) {
+    if (s.idle || s.x1 <= zoom[0] || s.x0 >= zoom[1]) continue;
+    const t0 = axisTime(axis, Math.max(s.x0, zoom[0]));
+    const t1 = axisTime(axis, Math.min(s.x1, zoom[1]));
+    activeMs += t1 - t0;
+    visible.push([t0, t1]);
+  }
+  const step = niceStep(Math.max(1, activeMs / target));
+  const minGap = 0.6 / target;
+  const ticks: Tick[] = [];
+  let last = Number.NEGATIVE_INFINITY;
+  for (const [t0, t1] of visible) {
+    for (let k = Math.ceil((t0 - axis.start) / step); ; k++) {
+      const t = axis.start + k * step;
+      if (t > t1 || ticks.length >= 400) break;
+      const x = toView(axisX(axis, t), zoom);
+      if (x < -1e-9 || x > 1 + 1e-9 || x - last < minGap) continue;
+      ticks.push({ x, t, label: formatOffset(t - axis.start, step) });
+      last = x;
+    }
+  }
+  return { step, ticks };
+}
+
+/** The squeezed idle gaps within the visible range, in view positions, with how long each really was. */
+export function idleBands(axis: TimeAxis, zoom: readonly [number, number]): IdleBand[] {
+  const out: IdleBand[] = [];
+  for (const s of axis.segments) {
+    if (!s.idle || s.x1 <= zoom[0] || s.x0 >= zoom[1]) continue;
+    out.push({ x0: Math.max(0, toView(s.x0, zoom)), x1: Math.min(1, toView(s.x1, zoom)), ms: s.t1 - s.t0 });
+  }
+  return out;
+}
+
+/** Where a span's bar goes in the visible range: left and width as fractions (width may be 0: drawn as a tick). */
+export function barGeometry(axis: TimeAxis, zoom: readonly [number, number], start: number, end: number): { left: number; width: number } {
+  const a = toView(axisX(axis, start), zoom);
+  const b = toView(axisX(axis, Math.max(start, end)), zoom);
+  return { left: a, width: Math.max(0, b - a) };
+}
