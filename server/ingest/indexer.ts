@@ -220,8 +220,11 @@ export class Indexer {
         } else if (backfill) {
           this.progress.filesDone++;
         }
+        // During a backfill, larger groups (fewer commits, bigger FTS segments); live, the queue empties and
+        // the group commits at once, so an append is visible as soon as it is read.
         const g = this.group;
-        if (!g || Date.now() - g.started > 200 || g.bytes > 32 * 1024 * 1024) this.commitGroup();
+        const maxMs = this.progress.state === 'running' ? 1000 : 200;
+        if (!g || Date.now() - g.started > maxMs || g.bytes > 64 * 1024 * 1024) this.commitGroup();
         await yieldToLoop();
       }
       this.commitGroup();
