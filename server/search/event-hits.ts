@@ -17,7 +17,11 @@ export interface ScanLimits {
   maxHits: number;
   /** … or after reading this many index matches (a filter may reject most of them) … */
   maxScanned: number;
-  /** … or after this long; checked between chunks */
+  /**
+   * … or after this long, checked between chunks: a safety net only. The match counts above are what bound
+   * the work, so that the same query ranks the same sessions whatever else the machine is doing (a wall clock
+   * that cuts early under load would rank fewer; process CPU time would count the ingest worker's too).
+   */
   maxMs: number;
   /** read exactly down to this rowid (a later page repeats the first page's scan); overrides the three above */
   floor?: number;
@@ -38,7 +42,7 @@ export interface ScanResult {
 }
 
 /** The first page's budget: a common word must not materialize 100k hits (ISSUE 3 acceptance: p95 ≤ 50 ms). */
-export const FIRST_PAGE_LIMITS: ScanLimits = { maxHits: 15000, maxScanned: 50000, maxMs: 20 };
+export const FIRST_PAGE_LIMITS: ScanLimits = { maxHits: 12000, maxScanned: 40000, maxMs: 40 };
 export const UNLIMITED: ScanLimits = { maxHits: Infinity, maxScanned: Infinity, maxMs: Infinity };
 
 const FIRST_CHUNK = 400;

@@ -114,7 +114,10 @@ export interface Group<T> {
   sessions: T[];
 }
 
-/** Sessions in rank order → groups by repository, each group placed where its best session ranks. */
+/**
+ * Sessions in rank order → groups by repository, each group placed where its best session ranks, except
+ * "Other" (no repository), which comes last as on the sessions page: it is a catch-all, not a project.
+ */
 export function groupByRepository<T extends Rankable>(ranked: T[]): Group<T>[] {
   const groups = new Map<string | null, Group<T>>();
   for (const s of ranked) {
@@ -125,5 +128,7 @@ export function groupByRepository<T extends Rankable>(ranked: T[]): Group<T>[] {
     }
     g.sessions.push(s);
   }
-  return [...groups.values()];
+  const other = groups.get(null);
+  groups.delete(null);
+  return other ? [...groups.values(), other] : [...groups.values()];
 }

@@ -1,0 +1,51 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import { TimeWindow } from '../../../../shared/api';
+
+/** The search page's shareable state: the query text (filters included), the window and the order. */
+export interface SearchViewState {
+  q: string;
+  window: TimeWindow;
+  sort: 'relevance' | 'recent';
+}
+
+export const DEFAULT_SEARCH: SearchViewState = { q: '', window: 'all', sort: 'relevance' };
+
+export function parseSearchParams(params: URLSearchParams): SearchViewState {
+  const window = TimeWindow.safeParse(params.get('window'));
+  return {
+    q: params.get('q') ?? '',
+    window: window.success ? window.data : DEFAULT_SEARCH.window,
+    sort: params.get('sort') === 'recent' ? 'recent' : 'relevance',
+  };
+}
+
+/** Defaults are left out: `/search?q=retry` is the plain search. */
+export function serializeSearchParams(s: SearchViewState): URLSearchParams {
+  const p = new URLSearchParams();
+  if (s.q !== '') p.set('q', s.q);
+  if (s.window !== DEFAULT_SEARCH.window) p.set('window', s.window);
+  if (s.sort !== DEFAULT_SEARCH.sort) p.set('sort', s.sort);
+  return p;
+}
+
+/** Where a hit opens: the session, at the matching event (the session page selects `event`). */
+export function hitPath(sessionId: string, eventId: number | null): string {
+  const base = `/session/${encodeURIComponent(sessionId)}`;
+  return eventId === null ? base : `${base}?event=${eventId}`;
+}
+
+/**
+ * The URL holds the state; typing replaces the history entry (one entry per search, not per keystroke),
+ * changing the window or order pushes one.
+ */
+export function useSearchViewState(): [SearchViewState, (next: Partial<SearchViewState>, opts?: { replace?: boolean }) => void] {
+  const [params, setParams] = useSearchParams();
+  const state = useMemo(() => parseSearchParams(params), [params]);
+  const update = useCallback(
+    (next: Partial<SearchViewState>, opts?: { replace?: boolean }) =>
+      setParams((prev) => serializeSearchParams({ ...parseSearchParams(prev), ...next }), { replace: opts?.replace ?? false }),
+    [setParams],
+  );
+  return [state, update];
+}
