@@ -190,7 +190,9 @@ describe('ranking, paging and budgets', () => {
     expect(rel.groups[0].sessions[0].id).toBe(S1);
     expect(rel.groups[0].sessions[0].score).toBeGreaterThan(session(rel, S4).score);
     const recent = search('reconnect', { sort: 'recent' });
-    expect(recent.groups.map((g) => g.sessions[0].id)).toEqual([S4, S1, S3]);
+    // S4 is the newest, but "Other" (no repository) always comes last
+    expect(recent.groups.map((g) => g.sessions[0].id)).toEqual([S1, S3, S4]);
+    expect(search('"retry with backoff"', { sort: 'recent' }).groups[0].sessions.map((s) => s.id)).toEqual([S2, S3]);
   });
 
   it('perGroup shows "…and N more" with a cursor for the rest of that group', () => {
