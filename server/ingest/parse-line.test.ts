@@ -46,3 +46,10 @@ describe('decodeLine', () => {
     expect(decodeLine(bytes)).toBe('{"c":"落\uFFFD"}');
   });
 });
+
+describe('split surrogate pairs', () => {
+  it('replaces a lone surrogate left by the 5,000-character cut with U+FFFD, at any depth', () => {
+    const r = parseLine('{"attrs":{"content":"a\\ud83d[truncated]","list":[{"x":"\\ude00"}],"ok":"\\ud83d\\ude00"}}');
+    expect(r).toEqual({ ok: true, entry: { attrs: { content: 'a\uFFFD[truncated]', list: [{ x: '\uFFFD' }], ok: '😀' } } });
+  });
+});

@@ -30,7 +30,27 @@ export function parseLine(text: string): ParsedLine {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     return { ok: false, reason: 'not a JSON object' };
   }
+  if (SURROGATE_ESCAPE.test(trimmed)) replaceLoneSurrogates(value as Record<string, unknown>);
   return { ok: true, entry: value as RawLogEntry };
+}
+
+// Copilot's 5,000-character cut can split a surrogate pair, leaving an escaped half (`\ud83d`) in the line.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+
+/**
+ * Replaces lone surrogates in every string of a parsed line with U+FFFD (String#toWellFormed), so that no half
+ * character reaches SQLite or the UI. Iterative: a line may nest 100,000 levels deep.
+ */
+function replaceLoneSurrogates(root: Record<string, unknown>): void {
+  const stack: (Record<string, unknown> | unknown[])[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop() as Record<string, unknown>;
+    for (const key of Object.keys(node)) {
+      const v = node[key];
+      if (typeof v === 'string') node[key] = (v as string & { toWellFormed(): string }).toWellFormed();
+      else if (v !== null && typeof v === 'object') stack.push(v as Record<string, unknown>);
+    }
+  }
 }
 
 function describeNonObject(text: string): string {

@@ -33,6 +33,9 @@ export function makeSessionRefresher(db: Database.Database) {
        WHERE c.parent_id = ? AND c.label = 'title' AND t.assistant_response IS NOT NULL ORDER BY c.num DESC, t.turn_index DESC LIMIT 1`,
     ),
     firstMessage: db.prepare('SELECT user_message m FROM turns WHERE session_id = ? AND user_message IS NOT NULL AND user_message != \'\' ORDER BY turn_index LIMIT 1'),
+    firstAnswer: db.prepare(
+      "SELECT assistant_response r FROM turns WHERE session_id = ? AND assistant_response IS NOT NULL AND assistant_response != '' ORDER BY turn_index LIMIT 1",
+    ),
     childCount: db.prepare('SELECT count(*) n FROM sessions WHERE parent_id = ?'),
     filesAlive: db.prepare('SELECT count(*) total, sum(deleted_at IS NOT NULL) deleted FROM files WHERE session_id = ?'),
     update: db.prepare(
@@ -69,7 +72,9 @@ export function makeSessionRefresher(db: Database.Database) {
     const slowest = st.slowest.get(s.num) as { id: number } | undefined;
     const titleRow = st.titleChild.get(id) as { r: string } | undefined;
     const first = st.firstMessage.get(id) as { m: string } | undefined;
-    const title = cleanTitle(titleRow?.r) ?? cleanTitle(first?.m) ?? (s.label ? cleanTitle(s.label) : null);
+    // A child with no user message of its own (a title or summarize request) is named by its answer.
+    const answer = titleRow || first ? undefined : (st.firstAnswer.get(id) as { r: string } | undefined);
+    const title = cleanTitle(titleRow?.r) ?? cleanTitle(first?.m) ?? cleanTitle(answer?.r) ?? (s.label ? cleanTitle(s.label) : null);
     const files = st.filesAlive.get(id) as { total: number; deleted: number | null };
     const firstTs = agg.first_ts ?? null;
     const lastTs = agg.last_ts ?? null;

@@ -92,15 +92,17 @@ export class IngestStore {
            @repository, @branch, @cwd)`,
       ),
       workspace: db.prepare('SELECT repository, branch, folder FROM workspaces WHERE storage_dir = ?'),
+      // The raw label of a ref or a child's session_start beats the one read from the file name, where Copilot
+      // replaced characters such as '/' (FORMAT §2.3).
       childLink: db.prepare(
         `UPDATE sessions SET parent_id = coalesce(parent_id, @parent_id), relation = coalesce(relation, 'child'),
-           label = coalesce(label, @label), parent_span_id = coalesce(parent_span_id, @parent_span_id), is_child = 1
+           label = coalesce(@label, label), parent_span_id = coalesce(parent_span_id, @parent_span_id), is_child = 1
          WHERE id = @id`,
       ),
       sessionStart: db.prepare(
         `UPDATE sessions SET copilot_version = coalesce(copilot_version, @copilot), vscode_version = coalesce(vscode_version, @vscode),
            parent_id = coalesce(parent_id, @parent), relation = coalesce(relation, CASE WHEN @parent IS NULL THEN NULL WHEN is_child = 1 THEN 'child' ELSE 'fork' END),
-           label = coalesce(label, @label)
+           label = coalesce(@label, label)
          WHERE id = @id`,
       ),
       turnCount: db.prepare('SELECT count(*) n FROM turns WHERE session_id = ?'),

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { loadRaw, processLine, LINE_BAD, LINE_FRAGMENT, type ProcessedLine } from './process-line';
 import { readLines } from './read-lines';
 import type { FileRow, IngestStore } from './store';
@@ -119,8 +120,11 @@ function adoptSessionId(store: IngestStore, row: FileRow, processed: ProcessedLi
   if (row.offset !== 0 || row.generation !== 0 || row.kind === 'main') return row;
   const sid = processed.find((p) => p.event?.sid)?.event?.sid;
   if (!sid || sid === row.session_id) return row;
-  store.db.prepare('UPDATE files SET session_id = ? WHERE id = ?').run(sid, row.id);
-  return { ...row, session_id: sid };
+  // The name is `<label>-<sid>.jsonl`: with the real id known, the label is what precedes it.
+  const base = path.basename(row.path, '.jsonl');
+  const label = row.kind === 'child' && base.endsWith(`-${sid}`) ? base.slice(0, -(sid.length + 1)) : row.label;
+  store.db.prepare('UPDATE files SET session_id = ?, label = ? WHERE id = ?').run(sid, label, row.id);
+  return { ...row, session_id: sid, label };
 }
 
 function reconcileRewrite(store: IngestStore, row: FileRow, fd: number, stat: fs.Stats, outcome: TailOutcome): void {
