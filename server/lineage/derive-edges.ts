@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { loadRaw } from '../ingest/process-line';
+import { rawLines } from '../db/raw-lines';
 
 export type EdgeKind = 'child' | 'fork' | 'continuation';
 export type EdgeSource = 'tool_span' | 'session_start' | 'child_ref' | 'folder';
@@ -97,7 +97,6 @@ export function makeEdgeDeriver(db: Database.Database) {
     startLines: db.prepare(
       "SELECT id, type, ts, r_idx, parent_span_id FROM events WHERE session_num = ? AND type IN ('session_start', 'subagent') ORDER BY id",
     ),
-    raw: db.prepare('SELECT raw, compressed FROM lines WHERE id = ?'),
     tool: db.prepare(
       `SELECT s.id, e.tool FROM events e JOIN sessions s ON s.num = e.session_num
        WHERE e.span_id = ? AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'tool_call' AND e.session_num != ? ORDER BY e.id LIMIT 1`,
@@ -121,15 +120,11 @@ export function makeEdgeDeriver(db: Database.Database) {
     childCount: db.prepare('UPDATE sessions SET child_count = (SELECT count(*) FROM sessions c WHERE c.parent_id = @id) WHERE id = @id'),
   };
 
+  const raw = rawLines(db);
+
   function attrsOf(lineId: number): Record<string, unknown> {
-    const r = st.raw.get(lineId) as { raw: Buffer; compressed: number } | undefined;
-    if (!r) return {};
-    try {
-      const o = JSON.parse(loadRaw(r.raw, r.compressed)) as { attrs?: unknown };
-      return o.attrs !== null && typeof o.attrs === 'object' ? (o.attrs as Record<string, unknown>) : {};
-    } catch {
-      return {};
-    }
+    const attrs = raw.json(lineId)?.attrs;
+    return attrs !== null && typeof attrs === 'object' && !Array.isArray(attrs) ? (attrs as Record<string, unknown>) : {};
   }
 
   function factsOf(s: { num: number; id: string; is_child: number; first_ts: number | null }): LinkFacts {
