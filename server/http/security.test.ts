@@ -120,6 +120,18 @@ describe('network stance on a loopback server without a token', () => {
     expect(d['frame-ancestors']).toEqual(["'none'"]);
   });
 
+  it('serves the static UI from its folder only: traversal gets the app shell, never a file outside it', async () => {
+    // served.db sits one level above the web root of the test server
+    for (const p of ['/..%2fserved.db', '/assets/..%2f..%2fserved.db', '/%2e%2e/served.db', '/..%5cserved.db', '/assets/%2e%2e%2f%2e%2e%2fserved.db']) {
+      const r = await rawRequest(t.port, { path: p });
+      expect(r.body.startsWith('SQLite format 3'), p).toBe(false);
+      expect([200, 400, 404], p).toContain(r.status);
+    }
+    const asset = await rawRequest(t.port, { path: '/assets/app.js' });
+    expect(asset.headers['content-type']).toContain('text/javascript');
+    expectSecurityHeaders(asset.headers);
+  });
+
   it('limits request bodies, with or without a Content-Length', async () => {
     const big = JSON.stringify({ sql: `SELECT '${'x'.repeat(300 * 1024)}'` });
     const declared = await rawRequest(t.port, { method: 'POST', path: '/api/sql', headers: { 'Content-Type': 'application/json' }, body: big });
