@@ -7,16 +7,41 @@ import { callTimeseries, durationHistogram, ttftScatter } from '../triage/charts
 import { triageCounts } from '../triage/counts';
 import { errorGroups } from '../triage/error-groups';
 import { listEvents } from '../triage/events';
+import { keepTriageWarm, triageReady } from '../triage/keep-warm';
 import { latencyStats } from '../triage/latency';
 
-// Triage (issue 5): the slowest calls, failures grouped by cause, latency statistics and their charts.
+// Triage (issue 5): the slowest calls, failures grouped by cause, latency statistics and their charts. Each
+// handler first waits for the triage model to catch up (it loads in steps that yield, so the other routes stay
+// responsive during a cold start), then answers synchronously.
 export function triageRoutes(ctx: AppContext) {
+  keepTriageWarm(ctx);
   return new Hono()
-    .get('/events', zValidator('query', EventListQuery, validationHook), (c) => c.json(listEvents(ctx.db, c.req.valid('query')), 200))
-    .get('/errors/groups', zValidator('query', ErrorGroupsQuery, validationHook), (c) => c.json(errorGroups(ctx.db, c.req.valid('query')), 200))
-    .get('/stats/latency', zValidator('query', LatencyStatsQuery, validationHook), (c) => c.json(latencyStats(ctx.db, c.req.valid('query')), 200))
-    .get('/stats/histogram', zValidator('query', ChartQuery, validationHook), (c) => c.json(durationHistogram(ctx.db, c.req.valid('query')), 200))
-    .get('/stats/timeseries', zValidator('query', TimeseriesQuery, validationHook), (c) => c.json(callTimeseries(ctx.db, c.req.valid('query')), 200))
-    .get('/stats/ttft-scatter', zValidator('query', ScatterQuery, validationHook), (c) => c.json(ttftScatter(ctx.db, c.req.valid('query')), 200))
-    .get('/triage/counts', (c) => c.json(triageCounts(ctx.db), 200));
+    .get('/events', zValidator('query', EventListQuery, validationHook), async (c) => {
+      await triageReady(ctx);
+      return c.json(listEvents(ctx.db, c.req.valid('query')), 200);
+    })
+    .get('/errors/groups', zValidator('query', ErrorGroupsQuery, validationHook), async (c) => {
+      await triageReady(ctx);
+      return c.json(errorGroups(ctx.db, c.req.valid('query')), 200);
+    })
+    .get('/stats/latency', zValidator('query', LatencyStatsQuery, validationHook), async (c) => {
+      await triageReady(ctx);
+      return c.json(latencyStats(ctx.db, c.req.valid('query')), 200);
+    })
+    .get('/stats/histogram', zValidator('query', ChartQuery, validationHook), async (c) => {
+      await triageReady(ctx);
+      return c.json(durationHistogram(ctx.db, c.req.valid('query')), 200);
+    })
+    .get('/stats/timeseries', zValidator('query', TimeseriesQuery, validationHook), async (c) => {
+      await triageReady(ctx);
+      return c.json(callTimeseries(ctx.db, c.req.valid('query')), 200);
+    })
+    .get('/stats/ttft-scatter', zValidator('query', ScatterQuery, validationHook), async (c) => {
+      await triageReady(ctx);
+      return c.json(ttftScatter(ctx.db, c.req.valid('query')), 200);
+    })
+    .get('/triage/counts', async (c) => {
+      await triageReady(ctx);
+      return c.json(triageCounts(ctx.db), 200);
+    });
 }

@@ -1,0 +1,365 @@
+import type Database from 'better-sqlite3';
+import { CALL_TYPES, type FailureKind } from '../../shared/api/triage';
+
+/**
+ * The triage model: typed-array columns of the canonical events that triage counts (every call —
+ * llm_request, tool_call, subagent, hook —, every event that took time, failed or is a failure), held per read
+ * connection and kept up to date **incrementally by event id**. Events are append-only (no statement updates or
+ * deletes them; ids only grow), so a sync reads only the rows with id > the last id seen: one scan of the table
+ * when the server starts (in steps that yield to the event loop, see warmTriageModel), then a handful of rows
+ * per indexed batch. Error groups, latency percentiles, chart data and list totals are passes over these
+ * columns (milliseconds for millions of calls) instead of scans of the events table per request, and their
+ * results are cached by `version`.
+ *
+ * A rebuild of the derived tables (SCHEMA_VERSION change, corrupt index) refills events file by file, so ids
+ * can appear below the last id seen: the schema cookie changes when the tables are dropped, and a cheap check
+ * (the error and failure counts of the partial indexes events_errors and events_fail against the model's)
+ * reads everything again when rows appeared behind the model.
+ */
+
+export type CallType = (typeof CALL_TYPES)[number];
+
+/** The slow threshold of the headline counts (FORMAT §6: `dur > 5000`). */
+export const SLOW_MS = 5000;
+
+/** ids per step: one step blocks the event loop for a few tens of ms at most */
+const STEP_IDS = 20_000;
+const CHECK_EVERY_MS = 5_000;
+
+export interface SessionInfo {
+  id: string;
+  repository: string | null;
+}
+
+export interface FailGroupKey {
+  type: string;
+  kind: FailureKind;
+  /** model / tool / agent / hook type / event name; '' when the column is empty */
+  subject: string;
+  signature: string;
+}
+
+export function failureKind(type: string): FailureKind {
+  switch (type) {
+    case 'llm_request':
+      return 'model';
+    case 'tool_call':
+      return 'tool';
+    case 'subagent':
+      return 'subagent';
+    case 'hook':
+      return 'hook';
+    case 'discovery':
+      return 'discovery';
+    default:
+      return 'other';
+  }
+}
+
+/** The subject a call or failure is grouped under: the column the UI filters on for that type. */
+export function subjectOf(type: string, name: string | null, model: string | null, tool: string | null): string {
+  if (type === 'llm_request') return model ?? '';
+  if (type === 'tool_call' || type === 'subagent') return tool ?? name ?? '';
+  return name ?? '';
+}
+
+function grow<T extends Float64Array | Int32Array | Uint8Array | Uint16Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  let cap = a.length || 1024;
+  while (cap < need) cap *= 2;
+  const b = new (a.constructor as new (n: number) => T)(cap);
+  b.set(a);
+  return b;
+}
+
+type Row = [
+  id: number,
+  type: string,
+  name: string | null,
+  model: string | null,
+  tool: string | null,
+  status: number,
+  ts: number | null,
+  dur: number,
+  ttft: number | null,
+  tin: number | null,
+  tout: number | null,
+  tcached: number | null,
+  session: number,
+  fail: string | null,
+  dup: number,
+];
+
+export class TriageModel {
+  /** interned subject strings (models, tools, hook types, names) */
+  readonly strings: string[] = [];
+  private readonly stringIds = new Map<string, number>();
+  /** event types; the call types first, at their index in CALL_TYPES */
+  readonly types: string[] = [...CALL_TYPES];
+  private readonly typeIds = new Map<string, number>(CALL_TYPES.map((t, i) => [t, i]));
+
+  // Rows: one per canonical event that is a call, took time, failed or is a failure, in id order.
+  n = 0;
+  cTs = new Float64Array(0); // NaN when the line had no ts
+  cDur = new Float64Array(0);
+  cStatus = new Uint8Array(0);
+  cType = new Uint16Array(0);
+  cSubject = new Int32Array(0);
+  cSession = new Int32Array(0);
+  /** index into the l* columns for model calls, -1 otherwise */
+  cLlm = new Int32Array(0);
+  /** failure group, -1 when the event is not a failure */
+  cFail = new Int32Array(0);
+
+  // Model calls: the columns only they have. NaN = absent.
+  ln = 0;
+  lId = new Float64Array(0);
+  lTtft = new Float64Array(0);
+  lIn = new Float64Array(0);
+  lOut = new Float64Array(0);
+  lCached = new Float64Array(0);
+
+  // Failures: their row and event id, in id order.
+  fn = 0;
+  fRow = new Int32Array(0);
+  fId = new Float64Array(0);
+  readonly failGroups: FailGroupKey[] = [];
+  private readonly failGroupIds = new Map<string, number>();
+
+  /** canonical counts and raw ones (every line, replay and broadcast copies included: what jq counts) */
+  counts = { slowUnique: 0, slowRaw: 0, errorsUnique: 0, errorsRaw: 0, failuresUnique: 0 };
+
+  lastId = 0;
+  private schemaCookie = -1;
+  private lastCheck = 0;
+  private checkedId = 0;
+  sessions = new Map<number, SessionInfo>();
+  private sessionNums = new Map<string, number>();
+  private maxSessionNum = -1;
+  /** changes whenever anything the results depend on changes: the key of every cached result */
+  version = '';
+  private warming: Promise<void> | null = null;
+  private readonly rowsStmt;
+
+  constructor(private readonly db: Database.Database) {
+    this.rowsStmt = db
+      .prepare(
+        `SELECT id, type, name, model, tool, status, ts, dur, ttft, tokens_in, tokens_out, tokens_cached, session_num, fail, dup
+         FROM events WHERE id > ? AND id <= ?
+           AND (type IN ('llm_request', 'tool_call', 'subagent', 'hook') OR dur > 0 OR status = 1 OR fail IS NOT NULL OR dup > 0)`,
+      )
+      .raw(true);
+  }
+
+  intern(s: string): number {
+    let id = this.stringIds.get(s);
+    if (id === undefined) {
+      id = this.strings.length;
+      this.strings.push(s);
+      this.stringIds.set(s, id);
+    }
+    return id;
+  }
+
+  stringId(s: string): number | undefined {
+    return this.stringIds.get(s);
+  }
+
+  typeId(t: string): number | undefined {
+    return this.typeIds.get(t);
+  }
+
+  sessionNum(id: string): number | undefined {
+    return this.sessionNums.get(id);
+  }
+
+  repositoryOf(sessionNum: number): string | null {
+    return this.sessions.get(sessionNum)?.repository ?? null;
+  }
+
+  /** Brings the model up to the committed state of the index (synchronously: the rest of a warm-up too). */
+  sync(now = Date.now()): this {
+    while (!this.step(now, Infinity));
+    return this;
+  }
+
+  /**
+   * Loads up to `maxIds` more ids inside one read transaction (every statement sees one snapshot). Returns
+   * true when the model is at the snapshot's last id. Cheap when nothing changed: a pragma and two point reads.
+   */
+  step(now: number, maxIds = STEP_IDS): boolean {
+    return this.db.transaction(() => {
+      const db = this.db;
+      const cookie = Number(db.pragma('schema_version', { simple: true }));
+      const maxId = (db.prepare('SELECT max(id) m FROM events').get() as { m: number | null }).m ?? 0;
+      if (cookie !== this.schemaCookie || maxId < this.lastId) this.reset(cookie);
+      const cold = this.lastId === 0;
+      const hi = Math.min(maxId, this.lastId + maxIds);
+      if (hi > this.lastId) this.load(hi);
+      const done = hi === maxId;
+      if (done && cold) {
+        this.lastCheck = now;
+        this.checkedId = this.lastId;
+      } else if (done && this.lastId !== this.checkedId && now - this.lastCheck > CHECK_EVERY_MS) {
+        // Rows that appeared behind lastId (a rebuild refilling file by file) would otherwise never be seen;
+        // errors and failures are counted by partial indexes in a few ms, and a refilled file has some.
+        this.lastCheck = now;
+        const c = db
+          .prepare('SELECT (SELECT count(*) FROM events WHERE status = 1 AND dup = 0) e, (SELECT count(*) FROM events WHERE fail IS NOT NULL AND dup = 0) f')
+          .get() as { e: number; f: number };
+        if (c.e !== this.counts.errorsUnique || c.f !== this.counts.failuresUnique) {
+          this.reset(cookie);
+          return false;
+        }
+        this.checkedId = this.lastId;
+      }
+      this.syncSessions();
+      this.version = `${this.schemaCookie}:${this.lastId}:${this.maxSessionNum}`;
+      return done;
+    })();
+  }
+
+  /**
+   * Loads the model in steps that yield to the event loop between them, so that a cold start on millions of
+   * events does not stall the other routes; concurrent callers share one warm-up.
+   */
+  warm(): Promise<void> {
+    if (this.warming) return this.warming;
+    this.warming = (async () => {
+      try {
+        while (this.db.open && !this.step(Date.now())) await new Promise<void>((r) => setImmediate(r));
+      } finally {
+        this.warming = null;
+      }
+    })();
+    return this.warming;
+  }
+
+  private syncSessions(): void {
+    // Sessions are inserted with their repository and never change it; only new ones matter.
+    const max = (this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0;
+    if (max === this.maxSessionNum) return;
+    for (const r of this.db.prepare('SELECT num, id, repository FROM sessions WHERE num > ?').all(this.maxSessionNum) as { num: number; id: string; repository: string | null }[]) {
+      this.sessions.set(r.num, { id: r.id, repository: r.repository });
+      this.sessionNums.set(r.id, r.num);
+    }
+    this.maxSessionNum = max;
+  }
+
+  private reset(cookie: number): void {
+    this.schemaCookie = cookie;
+    this.lastId = 0;
+    this.n = this.ln = this.fn = 0;
+    this.failGroups.length = 0;
+    this.failGroupIds.clear();
+    this.counts = { slowUnique: 0, slowRaw: 0, errorsUnique: 0, errorsRaw: 0, failuresUnique: 0 };
+    this.sessions = new Map();
+    this.sessionNums = new Map();
+    this.maxSessionNum = -1;
+  }
+
+  private load(hi: number): void {
+    for (const r of this.rowsStmt.iterate(this.lastId, hi) as Iterable<Row>) this.add(r);
+    this.lastId = hi;
+  }
+
+  private add(r: Row): void {
+    const [id, type, name, model, tool, status, ts, dur, ttft, tin, tout, tcached, session, fail, dup] = r;
+    const slow = dur > SLOW_MS ? 1 : 0;
+    this.counts.slowRaw += slow;
+    this.counts.errorsRaw += status;
+    // A replay or broadcast copy (dup 1) or a repeat in one file (dup 2): a line jq counts, never a statistic.
+    if (dup !== 0) return;
+    this.counts.slowUnique += slow;
+    this.counts.errorsUnique += status;
+
+    const i = this.n++;
+    if (i >= this.cTs.length) {
+      const need = i + 1;
+      this.cTs = grow(this.cTs, need);
+      this.cDur = grow(this.cDur, need);
+      this.cStatus = grow(this.cStatus, need);
+      this.cType = grow(this.cType, need);
+      this.cSubject = grow(this.cSubject, need);
+      this.cSession = grow(this.cSession, need);
+      this.cLlm = grow(this.cLlm, need);
+      this.cFail = grow(this.cFail, need);
+    }
+    let code = this.typeIds.get(type);
+    if (code === undefined) {
+      code = this.types.length;
+      this.types.push(type);
+      this.typeIds.set(type, code);
+    }
+    const subject = subjectOf(type, name, model, tool);
+    this.cTs[i] = ts ?? NaN;
+    this.cDur[i] = dur;
+    this.cStatus[i] = status;
+    this.cType[i] = code;
+    this.cSubject[i] = this.intern(subject);
+    this.cSession[i] = session;
+    if (code === 0) {
+      const j = this.ln++;
+      if (j >= this.lId.length) {
+        const need = j + 1;
+        this.lId = grow(this.lId, need);
+        this.lTtft = grow(this.lTtft, need);
+        this.lIn = grow(this.lIn, need);
+        this.lOut = grow(this.lOut, need);
+        this.lCached = grow(this.lCached, need);
+      }
+      this.lId[j] = id;
+      this.lTtft[j] = ttft ?? NaN;
+      this.lIn[j] = tin ?? NaN;
+      this.lOut[j] = tout ?? NaN;
+      this.lCached[j] = tcached ?? NaN;
+      this.cLlm[i] = j;
+    } else this.cLlm[i] = -1;
+
+    if (fail === null) {
+      this.cFail[i] = -1;
+      return;
+    }
+    this.counts.failuresUnique++;
+    const key = `${type}\u0000${subject}\u0000${fail}`;
+    let g = this.failGroupIds.get(key);
+    if (g === undefined) {
+      g = this.failGroups.length;
+      this.failGroups.push({ type, kind: failureKind(type), subject, signature: fail });
+      this.failGroupIds.set(key, g);
+    }
+    this.cFail[i] = g;
+    const k = this.fn++;
+    if (k >= this.fId.length) {
+      this.fId = grow(this.fId, k + 1);
+      this.fRow = grow(this.fRow, k + 1);
+    }
+    this.fId[k] = id;
+    this.fRow[k] = i;
+  }
+
+  callCode(type: CallType): number {
+    return this.typeIds.get(type) as number;
+  }
+}
+
+const models = new WeakMap<Database.Database, TriageModel>();
+
+function modelOf(db: Database.Database): TriageModel {
+  let m = models.get(db);
+  if (!m) {
+    m = new TriageModel(db);
+    models.set(db, m);
+  }
+  return m;
+}
+
+/** The model of a read connection, synced to the committed index. */
+export function triageModel(db: Database.Database, now = Date.now()): TriageModel {
+  return modelOf(db).sync(now);
+}
+
+/** Loads the model of a connection without blocking the event loop for long (server start, after each batch). */
+export function warmTriageModel(db: Database.Database): Promise<void> {
+  return modelOf(db).warm();
+}
