@@ -14,7 +14,11 @@ export interface SessionViewMeasure {
 
 const LAUNCH_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 
-export async function measureSessionView(baseUrl: string, sessionId: string, opts: { scrollMs?: number; pxPerFrame?: number } = {}): Promise<SessionViewMeasure> {
+export async function measureSessionView(
+  baseUrl: string,
+  sessionId: string,
+  opts: { scrollMs?: number; pxPerFrame?: number; expandAll?: boolean } = {},
+): Promise<SessionViewMeasure> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: LAUNCH_ARGS });
   try {
     const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -27,6 +31,13 @@ export async function measureSessionView(baseUrl: string, sessionId: string, opt
     await page.keyboard.press('j');
     await page.locator('[role=treeitem][aria-selected=true]').first().waitFor({ timeout: 30_000 });
     const ttiMs = Date.now() - started;
+    if (opts.expandAll ?? true) {
+      // Every subagent open: the longest list the tree can be (one row per event).
+      const before = await page.locator('.span-head-count').textContent();
+      await page.keyboard.press('e');
+      await page.waitForFunction(`document.querySelector('.span-head-count')?.textContent !== ${JSON.stringify(before)}`, undefined, { timeout: 10_000 }).catch(() => {});
+      await page.waitForTimeout(500);
+    }
 
     // A string, not a function: the TypeScript runner's helpers (esbuild's __name) do not exist in the page.
     const scroll = (await page.evaluate(`new Promise((resolve) => {
@@ -48,11 +59,18 @@ export async function measureSessionView(baseUrl: string, sessionId: string, opt
   }
 }
 
+/** Every event of the session's files once in the tree: the tree's count, and the rows with everything open. */
+export async function treeCounts(baseUrl: string, sessionId: string): Promise<{ events: number; rowsExpanded: number; orphans: number }> {
+  const res = await fetch(`${baseUrl}/api/sessions/${encodeURIComponent(sessionId)}/spans?fold=none&limit=1`);
+  const body = (await res.json()) as { total: number; stats: { events: number; orphans: number } };
+  return { events: body.stats.events, rowsExpanded: body.total, orphans: body.stats.orphans };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [baseUrl, sessionId] = process.argv.slice(2);
   if (!baseUrl || !sessionId) {
     console.error('usage: npx tsx bench/browser/session-view.ts <baseUrl> <sessionId>');
     process.exit(2);
   }
-  console.log(JSON.stringify(await measureSessionView(baseUrl, sessionId)));
+  console.log(JSON.stringify({ ...(await measureSessionView(baseUrl, sessionId)), ...(await treeCounts(baseUrl, sessionId)) }));
 }

@@ -259,6 +259,7 @@ export function spanOverview(db: Database.Database, sessionId: string): SpanOver
   const overview: SpanOverview = {
     sessionId: cached.scope.root.id,
     version: cached.version,
+    sessionIds: cached.scope.sessions.map((s) => s.id),
     stats: tree.stats,
     axis: cached.axis,
     histogram: cached.histogram,

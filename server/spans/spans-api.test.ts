@@ -203,6 +203,7 @@ describe('GET /api/sessions/:id/spans/overview and /seek', () => {
     expect(o.axis).toMatchObject({ start: T0, end: T0 + 3120 + 30000 });
     expect(o.histogram.bins.reduce((a, b) => a + b, 0)).toBe(o.stats.events);
     expect(o.models).toEqual(['gpt-4.1', 'gpt-4o-mini']);
+    expect([...o.sessionIds].sort()).toEqual([P, C, T].sort());
     expect(o.tools.map((t) => t.tool)).toContain('Explore');
   });
 

@@ -155,6 +155,8 @@ export type RequestSummary = z.infer<typeof RequestSummary>;
 export const SpanOverview = z.object({
   sessionId: z.string(),
   version: z.string(),
+  /** the session and every child session whose log is in the tree (for live updates) */
+  sessionIds: z.array(z.string()),
   stats: SpanStats,
   /** null when no event has a time */
   axis: TimeAxis.nullable(),

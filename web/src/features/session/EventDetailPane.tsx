@@ -231,7 +231,11 @@ function AttrBlock({ name, value, serverCut }: { name: string; value: unknown; s
         {serverCut !== undefined && <span className="badge badge-neutral">first {formatBytes(DETAIL_MAX_CHARS)} of {formatBytes(serverCut)}</span>}
       </div>
       {view.kind === 'json' && <JsonTree value={view.value} openDepth={name === 'inputMessages' ? 1 : 2} />}
-      {view.kind === 'text' && <BoundedText text={view.text} fullLength={serverCut} />}
+      {view.kind === 'text' && view.text.length <= 160 && !view.text.includes('\n') && serverCut === undefined ? (
+        <div className="attr-scalar mono wrap">{view.text}</div>
+      ) : (
+        view.kind === 'text' && <BoundedText text={view.text} fullLength={serverCut} />
+      )}
       {view.kind === 'scalar' && <div className="attr-scalar mono">{String(view.value)}</div>}
     </div>
   );

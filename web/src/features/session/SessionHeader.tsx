@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { SessionDetail, SpanOverview } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
@@ -12,6 +13,9 @@ export interface SessionHeaderProps {
 
 /** Who, where and how much: the session's facts, its requests with their tool-loop iterations, its children. */
 export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors }: SessionHeaderProps) {
+  // The lists render only when opened: a session with 500 requests and 250 children stays quick to show.
+  const [requestsOpen, setRequestsOpen] = useState(false);
+  const [childrenOpen, setChildrenOpen] = useState(false);
   const span = d.firstTs !== null && d.lastTs !== null ? d.lastTs - d.firstTs : null;
   const stats = overview?.stats;
   const requests = overview?.requests ?? [];
@@ -84,7 +88,7 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
       {(requests.length > 0 || d.children.length > 0) && (
         <div className="session-lists">
           {requests.length > 0 && (
-            <details className="session-requests">
+            <details className="session-requests" onToggle={(e) => setRequestsOpen(e.currentTarget.open)}>
               <summary>
                 Tool-loop iterations per request
                 <span className="muted">
@@ -99,60 +103,64 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
                   ))}
                 </span>
               </summary>
-              <table className="data-table requests-table">
-                <thead>
-                  <tr>
-                    <th className="num">#</th>
-                    <th>Request</th>
-                    <th className="num">Iterations</th>
-                    <th className="num">Errors</th>
-                    <th className="num">Duration</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {requests.map((r, i) => (
-                    <tr key={r.id}>
-                      <td className="num">{i + 1}</td>
-                      <td className="requests-label">
-                        <button type="button" className="link-btn" onClick={() => onSelectEvent(r.id)}>
-                          {r.label || '(empty message)'}
-                        </button>
-                      </td>
-                      <td className="num">
-                        {r.iterations}
-                        {r.unfinished > 0 && (
-                          <span className="text-warn" title="turn_start without turn_end: the iteration threw">
-                            {' '}
-                            ({r.unfinished} unfinished)
-                          </span>
-                        )}
-                      </td>
-                      <td className={`num${r.errors > 0 ? ' text-danger' : ''}`}>{r.errors}</td>
-                      <td className="num">{r.start !== null && r.end !== null ? formatDuration(r.end - r.start) : '—'}</td>
+              {requestsOpen && (
+                <table className="data-table requests-table">
+                  <thead>
+                    <tr>
+                      <th className="num">#</th>
+                      <th>Request</th>
+                      <th className="num">Iterations</th>
+                      <th className="num">Errors</th>
+                      <th className="num">Duration</th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {requests.map((r, i) => (
+                      <tr key={r.id}>
+                        <td className="num">{i + 1}</td>
+                        <td className="requests-label">
+                          <button type="button" className="link-btn" onClick={() => onSelectEvent(r.id)}>
+                            {r.label || '(empty message)'}
+                          </button>
+                        </td>
+                        <td className="num">
+                          {r.iterations}
+                          {r.unfinished > 0 && (
+                            <span className="text-warn" title="turn_start without turn_end: the iteration threw">
+                              {' '}
+                              ({r.unfinished} unfinished)
+                            </span>
+                          )}
+                        </td>
+                        <td className={`num${r.errors > 0 ? ' text-danger' : ''}`}>{r.errors}</td>
+                        <td className="num">{r.start !== null && r.end !== null ? formatDuration(r.end - r.start) : '—'}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
             </details>
           )}
           {d.children.length > 0 && (
-            <details className="session-children">
+            <details className="session-children" onToggle={(e) => setChildrenOpen(e.currentTarget.open)}>
               <summary>
                 Child sessions <span className="muted">({d.children.length})</span>
               </summary>
-              <ul className="children-list">
-                {d.children.map((c) => (
-                  <li key={c.id}>
-                    <Link to={`/session/${encodeURIComponent(c.id)}`}>{c.label ?? c.id}</Link>
-                    <span className="muted">
-                      {' '}
-                      {c.title ? `${c.title} · ` : ''}
-                      {formatCount(c.eventCount)} events
-                    </span>
-                    {c.errorCount > 0 && <span className="text-danger"> · {c.errorCount} errors</span>}
-                  </li>
-                ))}
-              </ul>
+              {childrenOpen && (
+                <ul className="children-list">
+                  {d.children.map((c) => (
+                    <li key={c.id}>
+                      <Link to={`/session/${encodeURIComponent(c.id)}`}>{c.label ?? c.id}</Link>
+                      <span className="muted">
+                        {' '}
+                        {c.title ? `${c.title} · ` : ''}
+                        {formatCount(c.eventCount)} events
+                      </span>
+                      {c.errorCount > 0 && <span className="text-danger"> · {c.errorCount} errors</span>}
+                    </li>
+                  ))}
+                </ul>
+              )}
             </details>
           )}
         </div>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import type { SpanRow } from '../../../../shared/api';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
@@ -26,6 +26,61 @@ export function SessionPage() {
   return <SessionView key={id} id={id} />;
 }
 
+/** A boolean remembered in localStorage (a layout preference, not shareable view state). */
+function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
+  const [value, setValue] = useState(() => {
+    try {
+      return localStorage.getItem(key) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const set = useCallback(
+    (v: boolean) => {
+      setValue(v);
+      try {
+        localStorage.setItem(key, v ? '1' : '0');
+      } catch {
+        /* private mode: this page only */
+      }
+    },
+    [key],
+  );
+  return [value, set];
+}
+
+/** Past this many related sessions the graph waits for a click: laying it out costs more than it tells. */
+const LINEAGE_AUTO_MAX = 60;
+
+/**
+ * The lineage panel, mounted once the tree has rows and the browser is idle: the graph layout must not
+ * delay the span tree, which is what the page is for.
+ */
+function DeferredLineage({ sessionId, sessions, ready }: { sessionId: string; sessions: number; ready: boolean }) {
+  const [mounted, setMounted] = useState(false);
+  const [asked, setAsked] = useState(false);
+  useEffect(() => {
+    if (!ready || mounted) return;
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => startTransition(() => setMounted(true)), { timeout: 1500 });
+    return () => cancel(handle);
+  }, [ready, mounted]);
+  if (sessions > LINEAGE_AUTO_MAX && !asked) {
+    return (
+      <section className="lineage-placeholder" aria-label="Lineage">
+        <p>
+          This session has {sessions - 1} child sessions (subagents, title, summaries).{' '}
+          <button type="button" className="link-btn" onClick={() => setAsked(true)}>
+            Show the lineage graph
+          </button>
+        </p>
+      </section>
+    );
+  }
+  return mounted ? <LineagePanel sessionId={sessionId} height="380px" /> : <div className="lineage-placeholder" aria-hidden="true" />;
+}
+
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
@@ -44,7 +99,10 @@ function SessionView({ id }: { id: string }) {
   useDocumentTitle(detail.data?.title ?? `Session ${id.slice(0, 8)}`);
 
   // Live: the session or one of its child logs gained lines.
-  const scope = useMemo(() => new Set([id, ...(detail.data?.children.map((c) => c.id) ?? [])]), [id, detail.data]);
+  const scope = useMemo(
+    () => new Set([id, ...(detail.data?.children.map((c) => c.id) ?? []), ...(overview.data?.sessionIds ?? [])]),
+    [id, detail.data, overview.data],
+  );
   useLiveInvalidation(sessionViewKeys.session(id), { when: (m) => m.sessionIds.some((s) => scope.has(s)), throttleMs: 1000 });
 
   // Folds: `toggled` flips the default (child sessions folded); while filtering, everything matching shows
@@ -75,7 +133,7 @@ function SessionView({ id }: { id: string }) {
   const [selected, setSelected] = useState<Selection | null>(view.event !== null ? { id: view.event, index: null } : null);
   const [paneOpen, setPaneOpen] = useState(view.event !== null);
   // With no event open, the side shows where the session came from and what branched off it.
-  const [lineageHidden, setLineageHidden] = useState(false);
+  const [lineageHidden, setLineageHidden] = useStoredFlag('chronoscope.session.hideLineage');
   const showLineage = !lineageHidden && !!detail.data && (detail.data.children.length > 0 || detail.data.parentId !== null);
   const [scrollTo, setScrollTo] = useState<{ index: number; nonce: number; align?: 'center' | 'auto' } | null>(null);
   const scrollNonce = useRef(0);
@@ -340,10 +398,13 @@ function SessionView({ id }: { id: string }) {
         ) : (
           showLineage && (
             <aside className="session-side" aria-label="Related sessions">
-              <button type="button" className="icon-btn session-side-close" aria-label="Hide the lineage" title="Hide" onClick={() => setLineageHidden(true)}>
-                ×
-              </button>
-              <LineagePanel sessionId={id} height="380px" />
+              <div className="session-side-bar">
+                <span className="muted">Select a span to see its details here.</span>
+                <button type="button" className="btn btn-small" onClick={() => setLineageHidden(true)} title="Hide the lineage (remembered)">
+                  Hide
+                </button>
+              </div>
+              <DeferredLineage sessionId={id} sessions={(detail.data?.children.length ?? 0) + 1} ready={win.total > 0} />
             </aside>
           )
         )}

@@ -66,7 +66,7 @@ export function SpanTable(p: SpanTableProps) {
   const idle = useMemo(() => (p.axis ? idleBands(p.axis, p.zoom) : []), [p.axis, p.zoom]);
 
   return (
-    <div className="span-table" ref={scrollRef} role="tree" aria-label="Spans of this session" aria-multiselectable="false">
+    <div className="span-table" ref={scrollRef} role="tree" aria-label="Spans of this session" aria-multiselectable="false" tabIndex={0}>
       <div className="span-table-header" style={{ height: HEADER_HEIGHT }}>
         <div className="span-tree-head">
           <span>Span</span>

@@ -57,6 +57,24 @@ describe('rulerTicks', () => {
     expect(idleBands(axis, [0, 1])).toEqual([{ x0: 0.45, x1: 0.55, ms: 3_600_000 }]);
     expect(idleBands(axis, [0, 0.4])).toEqual([]);
   });
+
+  it('gives each active stretch its own step: a wide busy minute fine ticks, a narrow burst none of its own', () => {
+    // 60 s drawn over 80% of the ruler, a 2 h gap, then 10 min squeezed into 10%.
+    const axis: TimeAxis = {
+      start: 0,
+      end: 7_860_000,
+      segments: [
+        { t0: 0, t1: 60_000, x0: 0, x1: 0.8, idle: false },
+        { t0: 60_000, t1: 7_260_000, x0: 0.8, x1: 0.9, idle: true },
+        { t0: 7_260_000, t1: 7_860_000, x0: 0.9, x1: 1, idle: false },
+      ],
+    };
+    const { step, ticks } = rulerTicks(axis, [0, 1], 10);
+    expect(step).toBe(10_000);
+    expect(ticks.filter((t) => t.x <= 0.8).map((t) => t.label)).toEqual(['0', '10s', '20s', '30s', '40s', '50s', '1m 00s']);
+    // the squeezed burst gets one tick where it starts, labelled with its offset
+    expect(ticks.filter((t) => t.x > 0.8).map((t) => t.label)).toEqual(['2h 01m']);
+  });
 });
 
 describe('barGeometry', () => {

@@ -62,26 +62,36 @@ export interface IdleBand {
 const toView = (x: number, zoom: readonly [number, number]) => (x - zoom[0]) / (zoom[1] - zoom[0]);
 
 /**
- * Ticks for the visible range `zoom` (0..1 positions on the axis): one step for the whole ruler, chosen from
- * the *active* time in view (idle gaps are squeezed, so counting them would leave the busy part bare), placed
- * at round offsets from the session start inside active segments, never closer than a fraction of the ruler.
+ * Ticks for the visible range `zoom` (0..1 positions on the axis). The axis is piecewise (idle gaps squeezed),
+ * so each visible active stretch gets its own round step, from the share of the ruler it occupies: a busy
+ * minute drawn wide gets ticks every few seconds, a short burst between two gaps only one or two. Ticks sit at
+ * round offsets from the session start and never closer than a fraction of the ruler.
  */
 export function rulerTicks(axis: TimeAxis, zoom: readonly [number, number], targetCount: number): { step: number; ticks: Tick[] } {
   const target = Math.max(1, targetCount);
-  let activeMs = 0;
-  const visible: [number, number][] = [];
-  for (const s of axis.segments) {
-    if (s.idle || s.x1 <= zoom[0] || s.x0 >= zoom[1]) continue;
-    const t0 = axisTime(axis, Math.max(s.x0, zoom[0]));
-    const t1 = axisTime(axis, Math.min(s.x1, zoom[1]));
-    activeMs += t1 - t0;
-    visible.push([t0, t1]);
-  }
-  const step = niceStep(Math.max(1, activeMs / target));
+  const viewWidth = zoom[1] - zoom[0];
   const minGap = 0.6 / target;
   const ticks: Tick[] = [];
+  let finest = Number.POSITIVE_INFINITY;
   let last = Number.NEGATIVE_INFINITY;
-  for (const [t0, t1] of visible) {
+  for (const s of axis.segments) {
+    if (s.idle || s.x1 <= zoom[0] || s.x0 >= zoom[1]) continue;
+    const x0 = Math.max(s.x0, zoom[0]);
+    const x1 = Math.min(s.x1, zoom[1]);
+    const t0 = axisTime(axis, x0);
+    const t1 = axisTime(axis, x1);
+    const share = ((x1 - x0) / viewWidth) * target;
+    if (share < 1 && t0 > axis.start) {
+      // Too narrow for a scale of its own: one tick where it starts, for orientation.
+      const x = toView(x0, zoom);
+      if (x - last >= minGap) {
+        ticks.push({ x, t: t0, label: formatOffset(t0 - axis.start, t0 - axis.start < 3_600_000 ? 1000 : 60_000) });
+        last = x;
+      }
+      continue;
+    }
+    const step = niceStep(Math.max(1, (t1 - t0) / Math.max(1, share)));
+    finest = Math.min(finest, step);
     for (let k = Math.ceil((t0 - axis.start) / step); ; k++) {
       const t = axis.start + k * step;
       if (t > t1 || ticks.length >= 400) break;
@@ -91,7 +101,7 @@ export function rulerTicks(axis: TimeAxis, zoom: readonly [number, number], targ
       last = x;
     }
   }
-  return { step, ticks };
+  return { step: Number.isFinite(finest) ? finest : niceStep(axis.end - axis.start), ticks };
 }
 
 /** The squeezed idle gaps within the visible range, in view positions, with how long each really was. */
