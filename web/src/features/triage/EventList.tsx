@@ -1,0 +1,123 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import type { EventListQuery, TriageEvent } from '../../../../shared/api';
+import { Duration } from '../../ui/Duration';
+import { EmptyState } from '../../ui/EmptyState';
+import { ErrorInline } from '../../ui/ErrorInline';
+import { formatCount, formatDateTime, plural } from '../../ui/format';
+import { RelativeTime } from '../../ui/RelativeTime';
+import { Spinner } from '../../ui/Spinner';
+import { formatTokens, subjectOfEvent, TYPE_LABEL } from './format';
+import { eventListOptions } from './triage.queries';
+import { sessionEventHref } from './url';
+
+const ROW_H = 34;
+
+export interface EventListProps {
+  events: readonly TriageEvent[];
+  total: number;
+  hasMore: boolean;
+  loadingMore: boolean;
+  onLoadMore: () => void;
+  label: string;
+}
+
+/** The rows of the slow-calls list, virtualized against the page scroll; renders props only. */
+export function EventList({ events, total, hasMore, loadingMore, onLoadMore, label }: EventListProps) {
+  const listRef = useRef<HTMLUListElement>(null);
+  const [scrollMargin, setScrollMargin] = useState(0);
+  useLayoutEffect(() => {
+    if (listRef.current) setScrollMargin(listRef.current.getBoundingClientRect().top + window.scrollY);
+  }, [events.length > 0]);
+  const v = useWindowVirtualizer({ count: events.length, scrollMargin, estimateSize: () => ROW_H, overscan: 16 });
+  return (
+    <div className="triage-events">
+      <div className="triage-event triage-event-header" aria-hidden="true">
+        <span className="num">Duration</span>
+        <span className="num">TTFT</span>
+        <span>Type</span>
+        <span>Model / tool</span>
+        <span className="num" title="Input / output tokens">Tokens</span>
+        <span>Session</span>
+        <span>Repository</span>
+        <span>Started</span>
+      </div>
+      <ul ref={listRef} className="triage-event-rows" style={{ height: v.getTotalSize() }} aria-label={label}>
+        {v.getVirtualItems().map((item) => {
+          const e = events[item.index];
+          return (
+            <li key={e.id} style={{ transform: `translateY(${item.start - scrollMargin}px)`, height: item.size }}>
+              <EventRow e={e} />
+            </li>
+          );
+        })}
+      </ul>
+      <footer className="list-footer">
+        <span className="list-footer-count">
+          Showing {formatCount(events.length)} of {plural(total, 'event')}
+        </span>
+        {hasMore && (
+          <button type="button" className="btn" onClick={onLoadMore} disabled={loadingMore}>
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        )}
+      </footer>
+    </div>
+  );
+}
+
+function EventRow({ e }: { e: TriageEvent }) {
+  const subject = subjectOfEvent(e);
+  return (
+    <Link className={`triage-event${e.status === 'error' ? ' is-error' : ''}`} to={sessionEventHref(e.sessionId, e.id)} title={e.error ?? undefined}>
+      <Duration ms={e.dur} className="cell-dur" />
+      <span className="num muted">{e.ttft === null ? '' : <Duration ms={e.ttft} />}</span>
+      <span className="cell-type">
+        {TYPE_LABEL[e.type] ?? e.type}
+        {e.status === 'error' && <span className="badge badge-danger">error</span>}
+      </span>
+      <span className="cell-subject mono" title={subject}>
+        {subject}
+      </span>
+      <span className="num muted">{e.tokensIn === null && e.tokensOut === null ? '' : `${formatTokens(e.tokensIn)} / ${formatTokens(e.tokensOut)}`}</span>
+      <span className="cell-session" title={e.sessionTitle ?? e.sessionId}>
+        {e.sessionTitle ?? e.sessionId}
+      </span>
+      <span className="cell-repo muted" title={e.repository ?? ''}>
+        {e.repository ?? '—'}
+      </span>
+      <span className="muted" title={e.ts === null ? undefined : formatDateTime(e.ts)}>
+        <RelativeTime ts={e.ts} />
+      </span>
+    </Link>
+  );
+}
+
+/** Fetches the list for the filters and handles loading, errors and the empty case. */
+export function ConnectedEventList({ query, label, onClear }: { query: EventListQuery; label: string; onClear: () => void }) {
+  const q = useInfiniteQuery(eventListOptions(query));
+  const events = useMemo(() => q.data?.pages.flatMap((p) => p.events) ?? [], [q.data]);
+  if (q.isPending) return <Spinner label="Loading events" />;
+  if (q.isError) return <ErrorInline error={q.error} what="the events" onRetry={() => void q.refetch()} />;
+  if (events.length === 0) {
+    return (
+      <EmptyState title="No events match these filters">
+        <button type="button" className="btn btn-small" onClick={onClear}>
+          Clear the filters
+        </button>
+      </EmptyState>
+    );
+  }
+  return (
+    <EventList
+      events={events}
+      total={q.data.pages[0]?.total ?? events.length}
+      hasMore={q.hasNextPage}
+      loadingMore={q.isFetchingNextPage}
+      onLoadMore={() => void q.fetchNextPage()}
+      label={label}
+    />
+  );
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_STATE, eventQueryOf, groupFilter, parseTriageSearch, serializeTriageSearch, triageHref } from './url';
+
+const parse = (qs: string) => parseTriageSearch(new URLSearchParams(qs));
+
+describe('triage URL state', () => {
+  it('no parameters: the slowest calls over 5 s, all time', () => {
+    expect(parse('')).toEqual(DEFAULT_STATE);
+    expect(serializeTriageSearch(DEFAULT_STATE).toString()).toBe('');
+    expect(triageHref(DEFAULT_STATE)).toBe('/triage');
+  });
+
+  it('round-trips every filter, keeping an empty model (calls without one)', () => {
+    const s = { ...DEFAULT_STATE, tab: 'latency' as const, window: '7d' as const, repo: 'a/b', type: 'llm_request', min: -1, max: 5000, status: 'error' as const, model: '', q: 'retry', sort: 'ttft' as const, from: 1, to: 2, by: 'tool' as const, key: 'read_file' };
+    expect(parse(serializeTriageSearch(s).toString())).toEqual(s);
+  });
+
+  it('ignores malformed values instead of failing', () => {
+    const s = parse('tab=x&window=1y&min=abc&sort=size&kind=nope&by=zz&max=-5');
+    expect(s).toEqual(DEFAULT_STATE);
+  });
+
+  it('maps a statistics row to the list filter that selects its calls', () => {
+    expect(groupFilter('model', 'gpt-4.1')).toEqual({ type: 'llm_request', model: 'gpt-4.1' });
+    expect(groupFilter('hook', 'Stop')).toEqual({ type: 'hook', name: 'Stop' });
+    expect(groupFilter('repository', 'o/r', 'tool_call')).toEqual({ type: 'tool_call', repo: 'o/r' });
+  });
+
+  it('turns the state into the API query, leaving empty text out', () => {
+    expect(eventQueryOf({ ...DEFAULT_STATE, q: '' })).toMatchObject({ min: 5000, sort: 'dur', window: 'all', q: undefined });
+  });
+});
