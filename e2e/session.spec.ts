@@ -77,10 +77,14 @@ test('filters in the URL keep the ancestors of each match', async ({ page }) => 
 });
 
 test('a session being written grows in place, keeping the selection', async ({ page }) => {
+  // Other specs append to e2e-live too: address rows by event id, not by name alone.
   const live = (await (await page.request.get('/api/sessions/e2e-live')).json()) as SessionDetail;
   const file = live.logFiles.find((f) => f.kind === 'main')!.path;
+  const chat = await eventId(page, 'e2e-live', 'chat:gpt-4.1');
   await page.goto('/session/e2e-live');
-  await item(page, /^chat:gpt-4\.1/).click();
+  const selectedRow = tree(page).locator(`[data-event-id="${chat}"]`);
+  await selectedRow.click();
+  await expect(selectedRow).toHaveAttribute('aria-selected', 'true');
   const tool = `live_probe_${Date.now().toString(36)}`;
   const now = Date.now();
   fs.appendFileSync(
@@ -88,5 +92,6 @@ test('a session being written grows in place, keeping the selection', async ({ p
     JSON.stringify({ ts: now, dur: 25, sid: 'e2e-live', type: 'tool_call', name: tool, spanId: `lp${now.toString(16)}`, parentSpanId: 'live0000000000a1', status: 'ok', attrs: { args: '{}', result: 'ok' } }) + '\n',
   );
   await expect(item(page, new RegExp(`^${tool}`))).toBeVisible({ timeout: 20_000 });
-  await expect(item(page, /^chat:gpt-4\.1/)).toHaveAttribute('aria-selected', 'true');
+  await expect(selectedRow).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByRole('complementary', { name: 'Event details' }).getByRole('heading', { name: 'chat:gpt-4.1' })).toBeVisible();
 });

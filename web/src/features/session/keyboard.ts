@@ -36,11 +36,10 @@ export function keyAction(e: KeyLike, pageRows = 20): KeyAction | null {
       return { type: 'edge', to: 'first' };
     case 'End':
       return { type: 'edge', to: 'last' };
+    // No h/l aliases: `g h` and `g l` are the shell's go-to shortcuts.
     case 'ArrowLeft':
-    case 'h':
       return { type: 'fold' };
     case 'ArrowRight':
-    case 'l':
       return { type: 'unfold' };
     case 'Enter':
       return { type: 'open' };
