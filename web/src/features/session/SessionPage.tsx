@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { startTransition, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useParams } from 'react-router';
 import type { SpanRow } from '../../../../shared/api';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
@@ -53,19 +53,11 @@ function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
 const LINEAGE_AUTO_MAX = 60;
 
 /**
- * The lineage panel, mounted once the tree has rows and the browser is idle: the graph layout must not
- * delay the span tree, which is what the page is for.
+ * The lineage panel beside the tree. A session with a crowd of children (hundreds of subagents) gets a
+ * button instead: laying out that graph would hold up the span tree, which is what the page is for.
  */
-function DeferredLineage({ sessionId, sessions, ready }: { sessionId: string; sessions: number; ready: boolean }) {
-  const [mounted, setMounted] = useState(false);
+function SideLineage({ sessionId, sessions }: { sessionId: string; sessions: number }) {
   const [asked, setAsked] = useState(false);
-  useEffect(() => {
-    if (!ready || mounted) return;
-    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200));
-    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(() => startTransition(() => setMounted(true)), { timeout: 1500 });
-    return () => cancel(handle);
-  }, [ready, mounted]);
   if (sessions > LINEAGE_AUTO_MAX && !asked) {
     return (
       <section className="lineage-placeholder" aria-label="Lineage">
@@ -78,7 +70,7 @@ function DeferredLineage({ sessionId, sessions, ready }: { sessionId: string; se
       </section>
     );
   }
-  return mounted ? <LineagePanel sessionId={sessionId} height="380px" /> : <div className="lineage-placeholder" aria-hidden="true" />;
+  return <LineagePanel sessionId={sessionId} height="380px" />;
 }
 
 function isTyping(target: EventTarget | null): boolean {
@@ -404,7 +396,7 @@ function SessionView({ id }: { id: string }) {
                   Hide
                 </button>
               </div>
-              <DeferredLineage sessionId={id} sessions={(detail.data?.children.length ?? 0) + 1} ready={win.total > 0} />
+              <SideLineage sessionId={id} sessions={(detail.data?.children.length ?? 0) + 1} />
             </aside>
           )
         )}
