@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { exclusionExpression, matchExpression, requiredExpression } from './fts-match';
 import { TYPE_FILTERS, positiveTerms, type ParsedQuery } from './query-parser';
+import { plucked, statement } from './statements';
 
 /** Matching events of one session with one type and status: how many, and the earliest of them. */
 export interface HitGroup {
@@ -42,10 +43,9 @@ export interface ScanResult {
 }
 
 /** The first page's budget: a common word must not materialize 100k hits (ISSUE 3 acceptance: p95 ≤ 50 ms). */
-export const FIRST_PAGE_LIMITS: ScanLimits = { maxHits: 12000, maxScanned: 40000, maxMs: 40 };
+export const FIRST_PAGE_LIMITS: ScanLimits = { maxHits: 8000, maxScanned: 30000, maxMs: 35 };
 export const UNLIMITED: ScanLimits = { maxHits: Infinity, maxScanned: Infinity, maxMs: Infinity };
 
-const FIRST_CHUNK = 400;
 const CHUNK = 2000;
 
 function escapeLike(v: string): string {
@@ -114,83 +114,98 @@ export function planScan(q: ParsedQuery): Plan | null {
 }
 
 /**
- * Per chunk, two statements. The first finds the chunk: the next `chunk` matches below `before`, newest rowid
- * first (rowids only: FTS5 alone, ~0.2 µs a match). The second reads the same rowid range again, joins each
- * match to its event by primary key, applies the filters, and aggregates per (session, type, status) in SQL:
- * a few hundred rows reach JS instead of thousands (building a JS object per match costs ten times the join).
- * `e.id` next to the single min() is SQLite's bare column: the id of the earliest matching event.
- *
- * Rowid bounds are CAST in SQL: better-sqlite3 binds JS numbers as REAL, and FTS5 ignores a rowid constraint
- * whose value is not an INTEGER, silently turning a seek into a scan of every match.
+ * The matching rowids below `before`, newest first, as many as the budget allows (+1 to know whether more
+ * exist): one FTS5 call, rowids only, well under a µs each. Few calls matter: each opens the doclists of every
+ * trigram of the phrase again. The bounds are CAST in SQL: better-sqlite3 binds JS numbers as REAL, and FTS5
+ * ignores a rowid constraint whose value is not an INTEGER, silently turning a seek into a scan of every match.
  */
-export function chunkBoundsSql(plan: Plan, withFloor: boolean): string {
-  return `SELECT count(*) AS n, min(id) AS lo, max(id) AS hi FROM (SELECT rowid AS id FROM ${plan.driver} WHERE ${plan.driver} MATCH @match
-  AND rowid < CAST(@before AS INTEGER)${withFloor ? ' AND rowid >= CAST(@floor AS INTEGER)' : ''} ORDER BY rowid DESC LIMIT @chunk)`;
+export function matchIdsSql(plan: Plan, withFloor: boolean): string {
+  return `SELECT rowid FROM ${plan.driver} WHERE ${plan.driver} MATCH @match AND rowid < CAST(@before AS INTEGER)${
+    withFloor ? ' AND rowid >= CAST(@floor AS INTEGER)' : ''
+  } ORDER BY rowid DESC LIMIT @limit`;
 }
 
 const inRange = (table: string, param: string) =>
   `SELECT rowid FROM ${table} WHERE ${table} MATCH @${param} AND rowid BETWEEN CAST(@lo AS INTEGER) AND CAST(@hi AS INTEGER)`;
 
+/**
+ * Per chunk of rowids: each joined to its event by primary key, filtered, and aggregated per (session, type,
+ * status) in SQL, so that a few hundred rows reach JS instead of thousands (a JS object per match costs ten
+ * times the join). `e.id` next to the single min() is SQLite's bare column: the id of the earliest event.
+ * Terms of the other index are one rowid-range query per chunk, never a probe per row.
+ */
 export function chunkGroupsSql(plan: Plan, filterSql: string): string {
-  const also = plan.alsoRequired ? `\n  AND t.rowid IN (${inRange(plan.alsoRequired.table, 'required')})` : '';
-  const not = plan.excluded ? `\n  AND t.rowid NOT IN (${inRange(plan.excluded.table, 'excluded')})` : '';
-  // CROSS JOIN pins the order: the FTS table drives, events is probed by primary key (never scanned).
+  const also = plan.alsoRequired ? `\n  AND j.value IN (${inRange(plan.alsoRequired.table, 'required')})` : '';
+  const not = plan.excluded ? `\n  AND j.value NOT IN (${inRange(plan.excluded.table, 'excluded')})` : '';
+  // CROSS JOIN pins the order: the chunk's ids drive, events is probed by primary key (never scanned).
   return `SELECT e.session_num AS sessionNum, e.type, e.status, count(*) AS n, min(coalesce(e.ts, ${NO_TS})) AS firstTs, e.id AS firstId
-FROM ${plan.driver} t CROSS JOIN events e ON e.id = t.rowid
-WHERE t.${plan.driver} MATCH @match AND t.rowid BETWEEN CAST(@lo AS INTEGER) AND CAST(@hi AS INTEGER) AND ${filterSql}${also}${not}
+FROM json_each(@ids) j CROSS JOIN events e ON e.id = j.value
+WHERE ${filterSql}${also}${not}
 GROUP BY e.session_num, e.type, e.status`;
 }
 
 const NO_TS = Number.MAX_SAFE_INTEGER;
 
 /**
- * Reads the matching events newest rowid first, chunk by chunk, until the limits say stop or the matches run
- * out. Cost is bounded by the limits whatever the word: a word in 100k events reads a bounded slice of them.
+ * Reads the matching events newest rowid first until the limits say stop or the matches run out. Cost is
+ * bounded by the limits whatever the word: a word in 100k events reads a bounded slice of them.
  */
 export function scanEventHits(db: Database.Database, q: ParsedQuery, since: number | null, limits: ScanLimits): ScanResult {
   const plan = planScan(q);
   if (plan === null || positiveTerms(q).length === 0) return { groups: [], events: 0, exhausted: true, scanned: 0, floor: 0 };
   const filter = eventFilterSql(q, since);
   const floor = limits.floor;
-  const bounds = db.prepare(chunkBoundsSql(plan, floor !== undefined));
-  const groupsStmt = db.prepare(chunkGroupsSql(plan, filter.sql));
+  const idsStmt = plucked(db, matchIdsSql(plan, floor !== undefined));
+  const groupsStmt = statement(db, chunkGroupsSql(plan, filter.sql));
   const extra: Record<string, unknown> = { ...filter.params };
   if (plan.alsoRequired) extra.required = plan.alsoRequired.match;
   if (plan.excluded) extra.excluded = plan.excluded.match;
   const started = performance.now();
   const merged = new Map<string, HitGroup>();
+  const chunk = limits.chunk ?? CHUNK;
   let events = 0;
-  let before = Number.MAX_SAFE_INTEGER;
   let scanned = 0;
-  let exhausted = false;
-  let chunk = Math.min(FIRST_CHUNK, limits.chunk ?? FIRST_CHUNK);
-  for (;;) {
-    const b = bounds.get({ match: plan.match, before, chunk, ...(floor !== undefined ? { floor } : {}) }) as { n: number; lo: number | null; hi: number | null };
-    if (b.n > 0 && b.lo !== null && b.hi !== null) {
-      const rows = groupsStmt.all({ ...extra, match: plan.match, lo: b.lo, hi: b.hi }) as HitGroup[];
-      for (const r of rows) {
-        if (r.firstTs === NO_TS) r.firstTs = null;
-        events += r.n;
-        const key = `${r.sessionNum}\u0000${r.type}\u0000${r.status}`;
-        const prev = merged.get(key);
-        if (!prev) merged.set(key, r);
-        else {
-          prev.n += r.n;
-          if ((r.firstTs ?? NO_TS) < (prev.firstTs ?? NO_TS)) {
-            prev.firstTs = r.firstTs;
-            prev.firstId = r.firstId;
-          }
+  let lowest = 0;
+
+  const addChunk = (ids: number[]) => {
+    const rows = groupsStmt.all({ ...extra, ids: JSON.stringify(ids), lo: ids[ids.length - 1], hi: ids[0] }) as HitGroup[];
+    for (const r of rows) {
+      if (r.firstTs === NO_TS) r.firstTs = null;
+      events += r.n;
+      const key = `${r.sessionNum}\u0000${r.type}\u0000${r.status}`;
+      const prev = merged.get(key);
+      if (!prev) merged.set(key, r);
+      else {
+        prev.n += r.n;
+        if ((r.firstTs ?? NO_TS) < (prev.firstTs ?? NO_TS)) {
+          prev.firstTs = r.firstTs;
+          prev.firstId = r.firstId;
         }
       }
-      scanned += b.n;
-      before = b.lo;
     }
-    if (b.n < chunk) {
+    scanned += ids.length;
+    lowest = ids[ids.length - 1];
+  };
+  const overBudget = () => events >= limits.maxHits || scanned >= limits.maxScanned || performance.now() - started >= limits.maxMs;
+
+  let before = Number.MAX_SAFE_INTEGER;
+  let exhausted = false;
+  outer: for (;;) {
+    // Budgeted: ask for what the budget still allows (the filters may reject some, hence the loop).
+    const want = floor !== undefined ? -1 : Math.max(chunk, Math.min(limits.maxHits - events, limits.maxScanned - scanned));
+    const ids = idsStmt.all({ match: plan.match, before, limit: want === -1 || !Number.isFinite(want) ? -1 : want + 1, ...(floor !== undefined ? { floor } : {}) }) as number[];
+    const more = want !== -1 && Number.isFinite(want) && ids.length > want;
+    if (more) ids.pop();
+    for (let i = 0; i < ids.length; i += chunk) {
+      addChunk(ids.slice(i, i + chunk));
+      if (floor === undefined && i + chunk < ids.length && overBudget()) break outer;
+    }
+    if (!more) {
       exhausted = floor === undefined || floor <= 0;
       break;
     }
-    if (floor === undefined && (events >= limits.maxHits || scanned >= limits.maxScanned || performance.now() - started >= limits.maxMs)) break;
-    chunk = limits.chunk ?? CHUNK;
+    before = lowest;
+    if (overBudget()) break;
   }
-  return { groups: [...merged.values()], events, exhausted, scanned, floor: exhausted ? 0 : (floor ?? before) };
+  return { groups: [...merged.values()], events, exhausted, scanned, floor: exhausted ? 0 : (floor ?? lowest) };
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchQuery, SearchResponse, type SearchQueryInput, type SearchSession } from '../../shared/api/search';
 import { ApiError } from '../http/errors';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { scanEventHits } from './event-hits';
+import { matchIdsSql, planScan, scanEventHits } from './event-hits';
 import { parseQuery } from './query-parser';
 import { searchSessions } from './search-sessions';
 
@@ -238,6 +238,14 @@ describe('ranking, paging and budgets', () => {
     const maxId = fx.db.prepare("SELECT max(rowid) FROM event_text WHERE event_text MATCH '\"reconnect\"'").pluck().get();
     expect(r.groups[0].firstId).toBe(maxId);
     expect(r.floor).toBe(maxId);
+  });
+
+  it('the rowid bounds of a batch select exactly the slice below the previous one and above the floor', () => {
+    const plan = planScan(parseQuery('reconnect'))!;
+    const all = fx.db.prepare(matchIdsSql(plan, false)).pluck().all({ match: plan.match, before: Number.MAX_SAFE_INTEGER, limit: -1 }) as number[];
+    expect(all.length).toBeGreaterThan(2);
+    const below = fx.db.prepare(matchIdsSql(plan, true)).pluck().all({ match: plan.match, before: all[0], floor: all[all.length - 1] + 1, limit: -1 }) as number[];
+    expect(below).toEqual(all.slice(1, -1));
   });
 });
 

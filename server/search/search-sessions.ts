@@ -18,6 +18,7 @@ import { WEIGHTS, compareSessions, groupByRepository, kindOf, relevance, weightC
 import { SessionDirectory, type SessionInfo } from './session-directory';
 import { fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, type FileHit, type RefHit } from './side-hits';
 import { eventIndexedText, makeSnippet } from './snippet';
+import { plucked } from './statements';
 
 /** Hits listed per session (the first is the snippet shown); each links to its event. */
 const HITS_PER_SESSION = 3;
@@ -296,7 +297,7 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
   const classes = [...m.firstByClass.entries()].sort((a, b) => WEIGHTS[b[0]] - WEIGHTS[a[0]]);
   for (const [, c] of classes) {
     if (hits.length >= HITS_PER_SESSION) break;
-    const name = (db.prepare('SELECT name FROM events WHERE id = ?').pluck().get(c.hit.firstId) as string | null | undefined) ?? null;
+    const name = (plucked(db, 'SELECT name FROM events WHERE id = ?').get(c.hit.firstId) as string | null | undefined) ?? null;
     // Snippets cost a read of the archived line: the first (shown) hit gets one, the others are links.
     const snippet = hits.length === 0 ? makeSnippet(eventIndexedText(db, c.hit.firstId) ?? name ?? '', terms) : null;
     hits.push({

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { statement } from './statements';
 
 export interface SessionInfo {
   num: number;
@@ -41,7 +42,7 @@ export class SessionDirectory {
   loadNums(nums: Iterable<number>): void {
     const missing = [...new Set(nums)].filter((n) => !this.byNum.has(n));
     if (missing.length > 0) {
-      this.add(this.db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE num IN (SELECT value FROM json_each(?))`).all(JSON.stringify(missing)) as never);
+      this.add(statement(this.db, `SELECT ${COLUMNS} FROM sessions WHERE num IN (SELECT value FROM json_each(?))`).all(JSON.stringify(missing)) as never);
     }
     this.loadParents();
   }
@@ -49,7 +50,7 @@ export class SessionDirectory {
   loadIds(ids: Iterable<string>): void {
     const missing = [...new Set(ids)].filter((id) => !this.byId.has(id));
     if (missing.length > 0) {
-      this.add(this.db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(missing)) as never);
+      this.add(statement(this.db, `SELECT ${COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify(missing)) as never);
     }
     this.loadParents();
   }
@@ -61,7 +62,7 @@ export class SessionDirectory {
       for (const s of this.byNum.values()) if (s.isChild && s.parentId && !this.byId.has(s.parentId)) want.add(s.parentId);
       if (want.size === 0) return;
       const before = this.byId.size;
-      this.add(this.db.prepare(`SELECT ${COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify([...want])) as never);
+      this.add(statement(this.db, `SELECT ${COLUMNS} FROM sessions WHERE id IN (SELECT value FROM json_each(?))`).all(JSON.stringify([...want])) as never);
       if (this.byId.size === before) return; // parents not indexed (yet): the children stand alone
     }
   }

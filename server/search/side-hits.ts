@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { matchExpression, textMatches, trigramPhrase } from './fts-match';
 import { foldWhitespace } from './indexed-text';
 import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
+import { statement } from './statements';
 
 /**
  * Matches that are not events: a session's id/title/label (`meta`), the paths it touched (`file`) and the
@@ -50,39 +51,33 @@ function firstRequired(terms: QueryTerm[]): string {
   return positiveTerms({ terms } as ParsedQuery)[0]?.text ?? '';
 }
 
+const META_BY_TRIGRAM = `SELECT s.num, s.id, s.title, s.label
+  FROM (SELECT rowid AS num FROM session_text WHERE session_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN sessions s ON s.num = t.num`;
+// Only 1–2 character CJK terms: sessions are few (one row each); instr over titles and labels.
+const META_BY_INSTR = `SELECT num, id, title, label FROM sessions
+  WHERE instr(coalesce(title, '') || ' ' || coalesce(label, ''), ?) > 0 LIMIT ${SIDE_CAP + 1}`;
+
 export function metaHits(db: Database.Database, q: ParsedQuery): Capped<MetaHit> {
   const match = matchExpression(q.terms, 'trigram');
-  const rows = (
-    match !== null
-      ? db
-          .prepare(
-            `SELECT s.num, s.id, s.title, s.label FROM (SELECT rowid AS num FROM session_text WHERE session_text MATCH ? LIMIT ${SIDE_CAP + 1}) t
-             JOIN sessions s ON s.num = t.num`,
-          )
-          .all(match)
-      : // Only 1–2 character CJK terms: sessions are few (one row each); instr over titles and labels.
-        db
-          .prepare(`SELECT num, id, title, label FROM sessions WHERE instr(coalesce(title, '') || ' ' || coalesce(label, ''), ?) > 0 LIMIT ${SIDE_CAP + 1}`)
-          .all(firstRequired(q.terms))
-  ) as { num: number; id: string; title: string | null; label: string | null }[];
+  const rows = (match !== null ? statement(db, META_BY_TRIGRAM).all(match) : statement(db, META_BY_INSTR).all(firstRequired(q.terms))) as {
+    num: number;
+    id: string;
+    title: string | null;
+    label: string | null;
+  }[];
   const hits = rows.map((r) => ({ num: r.num, text: metaText(r) })).filter((h) => textMatches(h.text, q.terms));
   return { rows: hits, capped: rows.length > SIDE_CAP };
 }
 
+const FILE_COLUMNS = 'f.id, f.session_id AS sessionId, f.file_path AS path, f.event_id AS eventId';
+const FILES_BY_TRIGRAM = `SELECT ${FILE_COLUMNS}
+  FROM (SELECT rowid AS id FROM file_text WHERE file_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN session_files f ON f.id = t.id`;
+const FILES_BY_INSTR = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE instr(f.file_path, ?) > 0 LIMIT ${SIDE_CAP + 1}`;
+const FILES_BY_LIKE = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE f.file_path LIKE ? ESCAPE '\\' LIMIT ${SIDE_CAP + 1}`;
+
 export function fileHits(db: Database.Database, q: ParsedQuery): Capped<FileHit> {
   const match = matchExpression(q.terms, 'trigram');
-  const rows = (
-    match !== null
-      ? db
-          .prepare(
-            `SELECT f.id, f.session_id AS sessionId, f.file_path AS path, f.event_id AS eventId
-             FROM (SELECT rowid AS id FROM file_text WHERE file_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN session_files f ON f.id = t.id`,
-          )
-          .all(match)
-      : db
-          .prepare(`SELECT id, session_id AS sessionId, file_path AS path, event_id AS eventId FROM session_files WHERE instr(file_path, ?) > 0 LIMIT ${SIDE_CAP + 1}`)
-          .all(firstRequired(q.terms))
-  ) as FileHit[];
+  const rows = (match !== null ? statement(db, FILES_BY_TRIGRAM).all(match) : statement(db, FILES_BY_INSTR).all(firstRequired(q.terms))) as FileHit[];
   const hits = rows.filter((h) => textMatches(foldWhitespace(h.path), q.terms));
   return { rows: hits, capped: rows.length > SIDE_CAP };
 }
@@ -99,9 +94,9 @@ export function refsEqual(db: Database.Database, filter: RefFilter): RefHit[] {
     if (type === 'commit' && HEX.test(filter.value)) {
       // Shas are lowercase hex: every continuation sorts below '~', so [v, v~) is the prefix range on the index.
       const v = filter.value.toLowerCase();
-      out.push(...(db.prepare(`SELECT ${cols} FROM session_refs WHERE ref_type = 'commit' AND ref_value >= ? AND ref_value < ? LIMIT ${SIDE_CAP}`).all(v, `${v}~`) as RefHit[]));
+      out.push(...(statement(db, `SELECT ${cols} FROM session_refs WHERE ref_type = 'commit' AND ref_value >= ? AND ref_value < ? LIMIT ${SIDE_CAP}`).all(v, `${v}~`) as RefHit[]));
     } else {
-      out.push(...(db.prepare(`SELECT ${cols} FROM session_refs WHERE ref_type = ? AND ref_value = ? LIMIT ${SIDE_CAP}`).all(type, filter.value) as RefHit[]));
+      out.push(...(statement(db, `SELECT ${cols} FROM session_refs WHERE ref_type = ? AND ref_value = ? LIMIT ${SIDE_CAP}`).all(type, filter.value) as RefHit[]));
     }
   }
   return out;
@@ -121,15 +116,10 @@ export function refHits(db: Database.Database, q: ParsedQuery): RefHit[] {
 }
 
 /** Session ids whose touched paths contain `value` (case-insensitive): trigrams for 3+ characters, else a LIKE. */
-export function sessionsWithFile(db: Database.Database, value: string): Capped<{ sessionId: string; path: string; id: number; eventId: number | null }> {
-  const cols = 'f.id, f.session_id AS sessionId, f.file_path AS path, f.event_id AS eventId';
+export function sessionsWithFile(db: Database.Database, value: string): Capped<FileHit> {
   const rows =
     classifyTerm(value) === 'trigram'
-      ? db
-          .prepare(`SELECT ${cols} FROM (SELECT rowid AS id FROM file_text WHERE file_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN session_files f ON f.id = t.id`)
-          .all(trigramPhrase(value))
-      : db
-          .prepare(`SELECT ${cols} FROM session_files f WHERE f.file_path LIKE ? ESCAPE '\\' LIMIT ${SIDE_CAP + 1}`)
-          .all(`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  return cap(rows as { sessionId: string; path: string; id: number; eventId: number | null }[]);
+      ? statement(db, FILES_BY_TRIGRAM).all(trigramPhrase(value))
+      : statement(db, FILES_BY_LIKE).all(`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return cap(rows as FileHit[]);
 }

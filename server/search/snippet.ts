@@ -5,6 +5,7 @@ import { normalizeEntry } from '../ingest/normalize';
 import { loadRaw } from '../ingest/process-line';
 import { termRegExp } from './fts-match';
 import { indexedText } from './indexed-text';
+import { statement } from './statements';
 import type { QueryTerm } from './query-parser';
 
 export const SNIPPET_CHARS = 220;
@@ -17,7 +18,7 @@ const MAX_HIGHLIGHTS = 64;
  * tables are contentless: the text lives once, in the archive). Null when the line is gone or unreadable.
  */
 export function eventIndexedText(db: Database.Database, eventId: number): string | null {
-  const row = db.prepare('SELECT raw, compressed FROM lines WHERE id = ?').get(eventId) as { raw: Buffer; compressed: number } | undefined;
+  const row = statement(db, 'SELECT raw, compressed FROM lines WHERE id = ?').get(eventId) as { raw: Buffer; compressed: number } | undefined;
   if (!row) return null;
   try {
     return indexedText(normalizeEntry(JSON.parse(loadRaw(row.raw, row.compressed)) as RawLogEntry));
