@@ -110,7 +110,7 @@ describe('network stance on a loopback server without a token', () => {
     expectSecurityHeaders(sse.headers);
   });
 
-  it('has a strict Content-Security-Policy: no inline or eval script, no plugins, no framing, no base rewriting', () => {
+  it('has a strict Content-Security-Policy: no inline or eval script, no inline styles, Trusted Types, no plugins, no framing, no base rewriting', () => {
     const d = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((p) => p.trim().split(/\s+/)).map(([k, ...v]) => [k, v]));
     expect(d['default-src']).toEqual(["'self'"]);
     expect(d['script-src']).toEqual(["'self'"]);
@@ -118,6 +118,9 @@ describe('network stance on a loopback server without a token', () => {
     expect(d['object-src']).toEqual(["'none'"]);
     expect(d['base-uri']).toEqual(["'none'"]);
     expect(d['frame-ancestors']).toEqual(["'none'"]);
+    expect(d['style-src']).toEqual(["'self'"]);
+    expect(d['require-trusted-types-for']).toEqual(["'script'"]);
+    expect(d['trusted-types']).toEqual(["'none'"]);
   });
 
   it('serves the static UI from its folder only: traversal gets the app shell, never a file outside it', async () => {
