@@ -7,15 +7,16 @@ import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { LineagePanel } from '../lineage/LineagePanel';
 import { ConnectedEventDetail } from './EventDetailPane';
-import { keyAction, toggleFold, withOpened } from './keyboard';
+import { toggleFold, withOpened } from './keyboard';
 import { Minimap } from './Minimap';
 import { DETAIL_MAX_CHARS, eventDetailOptions, seekSpan, sessionDetailOptions, sessionViewKeys, spanLocateOptions, spanOverviewOptions, type SpanViewParams } from './session.queries';
 import { SessionHeader } from './SessionHeader';
 import { SpanFilters } from './SpanFilters';
 import { SpanTable } from './SpanTable';
+import { SideLineage, useStoredFlag } from './SideLineage';
 import { pagesFor, useSpanWindow, type PageSpan } from './useSpanWindow';
+import { useTreeKeys } from './useTreeKeys';
 import { filterParams, hasFilters, useSessionViewState } from './url';
 import './session.css';
 
@@ -24,58 +25,6 @@ export function SessionPage() {
   const { id = '' } = useParams();
   // Folds, selection and scroll belong to one session: a new id starts afresh.
   return <SessionView key={id} id={id} />;
-}
-
-/** A boolean remembered in localStorage (a layout preference, not shareable view state). */
-function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
-  const [value, setValue] = useState(() => {
-    try {
-      return localStorage.getItem(key) === '1';
-    } catch {
-      return false;
-    }
-  });
-  const set = useCallback(
-    (v: boolean) => {
-      setValue(v);
-      try {
-        localStorage.setItem(key, v ? '1' : '0');
-      } catch {
-        /* private mode: this page only */
-      }
-    },
-    [key],
-  );
-  return [value, set];
-}
-
-/** Past this many related sessions the graph waits for a click: laying it out costs more than it tells. */
-const LINEAGE_AUTO_MAX = 60;
-
-/**
- * The lineage panel beside the tree. A session with a crowd of children (hundreds of subagents) gets a
- * button instead: laying out that graph would hold up the span tree, which is what the page is for.
- */
-function SideLineage({ sessionId, sessions }: { sessionId: string; sessions: number }) {
-  const [asked, setAsked] = useState(false);
-  if (sessions > LINEAGE_AUTO_MAX && !asked) {
-    return (
-      <section className="lineage-placeholder" aria-label="Lineage">
-        <p>
-          This session has {sessions - 1} child sessions (subagents, title, summaries).{' '}
-          <button type="button" className="link-btn" onClick={() => setAsked(true)}>
-            Show the lineage graph
-          </button>
-        </p>
-      </section>
-    );
-  }
-  return <LineagePanel sessionId={sessionId} height="380px" />;
-}
-
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
 interface Selection {
@@ -219,71 +168,22 @@ function SessionView({ id }: { id: string }) {
   );
 
   const filterInput = useRef<HTMLInputElement>(null);
-  const keys = useRef<(e: KeyboardEvent) => void>(() => {});
-  keys.current = (e: KeyboardEvent) => {
-    if (e.defaultPrevented || isTyping(e.target)) return;
-    if ((e.target as HTMLElement | null)?.closest?.('.event-pane, .minimap')) return;
-    const action = keyAction(e, 20);
-    if (!action) return;
-    const index = selected?.index ?? null;
-    const row = index !== null ? win.getRow(index) : undefined;
-    const moveTo = (i: number) => {
-      const target = Math.max(0, Math.min(win.total - 1, i));
-      const r = win.getRow(target);
-      if (!r) return;
-      select(r, target);
-      scrollToIndex(target);
-    };
-    switch (action.type) {
-      case 'move':
-        if (index === null) moveTo(action.by > 0 ? range.current.start : range.current.end);
-        else moveTo(index + action.by);
-        break;
-      case 'edge':
-        moveTo(action.to === 'first' ? 0 : win.total - 1);
-        break;
-      case 'fold':
-        if (!row || index === null) return;
-        if (row.childCount > 0 && !row.collapsed) onToggle(row);
-        else {
-          for (let i = index - 1; i >= 0; i--) {
-            const up = win.getRow(i);
-            if (!up) break;
-            if (up.depth < row.depth) {
-              moveTo(i);
-              break;
-            }
-          }
-        }
-        break;
-      case 'unfold':
-        if (!row || index === null) return;
-        if (row.collapsed) onToggle(row);
-        else if (row.childCount > 0) moveTo(index + 1);
-        break;
-      case 'open':
-        if (selected) setPaneOpen(true);
-        break;
-      case 'close':
-        setPaneOpen(false);
-        break;
-      case 'seek-error':
-        void seek(action.dir, 'error');
-        break;
-      case 'expand-all':
-        expandAll();
-        break;
-      case 'focus-filter':
-        filterInput.current?.focus();
-        break;
-    }
-    e.preventDefault();
-  };
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => keys.current(e);
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  useTreeKeys({
+    total: win.total,
+    getRow: win.getRow,
+    selectedIndex: selected?.index ?? null,
+    hasSelection: selected !== null,
+    onScreen: range.current,
+    select: (row, index) => {
+      select(row, index);
+      scrollToIndex(index);
+    },
+    toggle: onToggle,
+    setPaneOpen,
+    seekError: (dir) => void seek(dir, 'error'),
+    expandAll,
+    focusFilter: () => filterInput.current?.focus(),
+  });
 
   const zoom = useMemo<[number, number]>(() => view.zoom ?? [0, 1], [view.zoom]);
   const onZoom = useCallback((z: [number, number] | null) => setView({ zoom: z }), [setView]);

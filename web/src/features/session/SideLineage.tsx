@@ -1,0 +1,50 @@
+import { useCallback, useState } from 'react';
+import { LineagePanel } from '../lineage/LineagePanel';
+
+/** A boolean remembered in localStorage (a layout preference, not shareable view state). */
+export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
+  const [value, setValue] = useState(() => {
+    try {
+      return localStorage.getItem(key) === '1';
+    } catch {
+      return false;
+    }
+  });
+  const set = useCallback(
+    (v: boolean) => {
+      setValue(v);
+      try {
+        localStorage.setItem(key, v ? '1' : '0');
+      } catch {
+        /* private mode: this page only */
+      }
+    },
+    [key],
+  );
+  return [value, set];
+}
+
+/** Past this many related sessions the graph waits for a click: laying it out costs more than it tells. */
+const LINEAGE_AUTO_MAX = 60;
+
+/**
+ * The lineage panel beside the tree. A session with a crowd of children (hundreds of subagents) gets a
+ * button instead: laying out that graph would hold up the span tree, which is what the page is for.
+ */
+export function SideLineage({ sessionId, sessions }: { sessionId: string; sessions: number }) {
+  const [asked, setAsked] = useState(false);
+  if (sessions > LINEAGE_AUTO_MAX && !asked) {
+    return (
+      <section className="lineage-placeholder" aria-label="Lineage">
+        <p>
+          This session has {sessions - 1} child sessions (subagents, title, summaries).{' '}
+          <button type="button" className="link-btn" onClick={() => setAsked(true)}>
+            Show the lineage graph
+          </button>
+        </p>
+      </section>
+    );
+  }
+  return <LineagePanel sessionId={sessionId} height="380px" />;
+}
+
