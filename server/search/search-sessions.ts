@@ -320,7 +320,7 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
       sessionId: f.sessionId,
       inSubagent: own !== undefined && own.num !== m.root.num,
       eventType: f.eventId === null ? null : 'tool_call',
-      name: null,
+      name: f.path,
       ts: null,
       snippet: hits.length === 0 ? makeSnippet(f.path, terms) : null,
     });
@@ -335,7 +335,7 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
       sessionId: r.sessionId,
       inSubagent: own !== undefined && own.num !== m.root.num,
       eventType: null,
-      name: null,
+      name: label,
       ts: null,
       snippet: hits.length === 0 ? { text: label, highlights: [[label.length - r.value.length, label.length]], cutStart: false, cutEnd: false } : null,
     });

@@ -47,6 +47,7 @@ export const SearchHit = z.object({
   sessionId: z.string(),
   inSubagent: z.boolean(),
   eventType: z.string().nullable(),
+  /** the event's name (tool, hook, agent…); for a file hit its path, for a ref "PR #12" */
   name: z.string().nullable(),
   ts: z.number().nullable(),
   /** the text around the match: on a session's first hit (the others are links to their events) */

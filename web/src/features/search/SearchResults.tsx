@@ -101,7 +101,10 @@ const EVENT_LABEL: Record<string, string> = {
 /** What a hit is, in a word or two: "user", "response", "tool read_file", "error tool run_in_terminal", "file". */
 export function hitLabel(h: SearchHit): string {
   const side = h.kind === 'file' || h.kind === 'ref' || h.kind === 'meta';
-  if (side) return `${kindLabel(h.kind)}${h.inSubagent ? ' (subagent)' : ''}`;
+  if (side) {
+    const what = h.kind === 'file' && h.name ? `file ${h.name.split(/[\\/]/).pop()}` : h.kind === 'ref' && h.name ? h.name : kindLabel(h.kind);
+    return `${what}${h.inSubagent ? ' (subagent)' : ''}`;
+  }
   const what = h.eventType === null ? kindLabel(h.kind) : (EVENT_LABEL[h.eventType] ?? h.eventType);
   const named = h.eventType === 'tool_call' || h.eventType === 'hook' || h.eventType === 'subagent' ? (h.name ? ` ${h.name}` : '') : '';
   const failed = h.kind === 'error' && h.eventType !== null ? 'error · ' : '';

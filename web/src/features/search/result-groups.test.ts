@@ -51,7 +51,9 @@ describe('hit labels', async () => {
     expect(hitLabel(hit({ eventType: 'agent_response', inSubagent: true }))).toBe('response (subagent)');
     expect(hitLabel(hit({ kind: 'tool', eventType: 'tool_call', name: 'read_file' }))).toBe('tool read_file');
     expect(hitLabel(hit({ kind: 'error', eventType: 'llm_request', name: 'chat:gpt-4.1' }))).toBe('error · model call');
-    expect(hitLabel(hit({ kind: 'file', eventType: 'tool_call' }))).toBe('file');
+    expect(hitLabel(hit({ kind: 'file', eventType: 'tool_call', name: '/w/src/tailFile.ts' }))).toBe('file tailFile.ts');
+    expect(hitLabel(hit({ kind: 'file', eventType: 'tool_call', name: 'C:\\w\\retry.ts', inSubagent: true }))).toBe('file retry.ts (subagent)');
+    expect(hitLabel(hit({ kind: 'ref', eventType: null, name: 'PR #12' }))).toBe('PR #12');
     expect(hitLabel(hit({ kind: 'meta', eventType: null, eventId: null }))).toBe('title');
   });
 });
