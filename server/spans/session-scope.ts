@@ -9,6 +9,8 @@ export interface ScopeSession {
 
 export interface SessionScope {
   root: ScopeSession;
+  /** the root is itself a child session (a subagent, title… opened on its own) */
+  rootIsChild: boolean;
   /** the root first, then its child sessions (any depth) */
   sessions: ScopeSession[];
 }
@@ -67,5 +69,5 @@ export function sessionScope(db: Database.Database, sessionId: string): SessionS
     }
   }
   const sessions = [...byId.values()];
-  return { root: sessions[0], sessions };
+  return { root: sessions[0], rootIsChild: root.is_child === 1, sessions };
 }

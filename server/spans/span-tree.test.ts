@@ -138,6 +138,42 @@ describe('buildSpanTree: a subagent across files', () => {
     expect(branches).toEqual(['session_start', 'Explore']);
   });
 
+  it('opened on its own, a subagent has its entry points as roots, not orphans', () => {
+    // The child C alone: its subagent span S names the tool span Y, which lives in the parent's file.
+    //   session_start
+    //   Explore
+    //     user_message
+    //     grep_search
+    const child = lines(
+      entries(
+        'C',
+        { type: 'session_start', name: 'session_start', spanId: 'session-start-C', ts: 1 },
+        { type: 'user_message', name: 'user_message', spanId: 'S', parentSpanId: 'Y', ts: 3 },
+        { type: 'tool_call', name: 'grep_search', spanId: 'T', parentSpanId: 'S', ts: 4 },
+        { type: 'subagent', name: 'Explore', spanId: 'S', parentSpanId: 'Y', ts: 2 },
+      ),
+    );
+    const tree = buildSpanTree(child, { rootSessionId: 'C', rootIsChild: true });
+    expect(draw(tree)).toBe(['session_start', 'Explore', '  user_message', '  grep_search'].join('\n'));
+    expect(tree.stats.orphans).toBe(0);
+    expect(buildSpanTree(child, { rootSessionId: 'C' }).stats.orphans).toBe(1);
+  });
+
+  it('opened on its own, a title child is its session_start with the model call under it', () => {
+    //   session_start
+    //     chat:gpt-4o-mini     (parent: the title request's agent span, never written)
+    const title = lines(
+      entries(
+        'T',
+        { type: 'session_start', name: 'session_start', spanId: 'session-start-T', ts: 1 },
+        { type: 'llm_request', name: 'chat:gpt-4o-mini', spanId: 'CT', parentSpanId: 'AT', ts: 2 },
+      ),
+    );
+    const tree = buildSpanTree(title, { rootSessionId: 'T', rootIsChild: true });
+    expect(draw(tree)).toBe(['session_start', '  chat:gpt-4o-mini'].join('\n'));
+    expect(tree.stats.orphans).toBe(0);
+  });
+
   it('anchors a child log under its tool span from sessions.parent_span_id when the ref is missing (LMAR)', () => {
     const withoutRef = buildSpanTree(
       lines(

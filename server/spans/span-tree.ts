@@ -67,6 +67,13 @@ export interface BuildOptions {
   rootSessionId?: string;
   /** child session id → the tool span that started it (sessions.parent_span_id), when the entries lack the ref */
   childLinks?: ReadonlyMap<string, string>;
+  /**
+   * The root session is itself a child (a subagent opened on its own): the span that started it lives in the
+   * parent's file, so entries naming it are the tree's roots, not orphans. The span id when known; else the
+   * parentSpanId of the root session's `subagent` entry is taken as that span.
+   */
+  rootLink?: string | null;
+  rootIsChild?: boolean;
 }
 
 /**
@@ -108,11 +115,13 @@ export function turnAgentSpan(spanId: string | null): string | null {
  *  5. in a child log: that log's first `session_start` (its anchor) adopts entries left without a parent,
  *     and the anchor itself goes under the tool span that started the child (child_session_ref
  *     `child-ref-<id>`.parentSpanId, else `childLinks`). A child with no tool span (title, categorization,
- *     summarize) is thereby a small branch of its own at the root.
+ *     summarize) is thereby a small branch of its own at the root. A child opened on its own keeps the
+ *     entries that name its starting span (`rootLink`) as roots; its anchor adopts the rest.
  *  6. `agent_response` (`agent-msg-<chat>`) still without a parent: beside its model call (or under it
  *     when the model call is a root itself).
- *  7. otherwise a root; an orphan if it named a parent that is not there. A cycle (bad data) is broken at its
- *     earliest entry, which becomes an orphan root.
+ *  7. otherwise a root; an orphan if it named a parent that is not there (except the span that started a
+ *     child session opened on its own, `rootLink`). A cycle (bad data) is broken at its earliest entry,
+ *     which becomes an orphan root.
  * Children (and roots) are sorted by start, then line order. Output: pre-order with depth.
  */
 export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions = {}): SpanTree {
@@ -147,7 +156,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
   const toolLink = new Map<string, number>();
   for (let i = 0; i < n; i++) {
     const e = live[i];
-    if (e.sessionId !== rootSessionId && e.type === 'session_start') {
+    if ((e.sessionId !== rootSessionId || opts.rootIsChild) && e.type === 'session_start') {
       const cur = anchor.get(e.sessionId);
       if (cur === undefined || live[cur].id > e.id) anchor.set(e.sessionId, i);
     }
@@ -159,6 +168,12 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
   for (const [sid, span] of opts.childLinks ?? []) {
     const tool = owner.get(span);
     if (tool !== undefined && !toolLink.has(sid)) toolLink.set(sid, tool);
+  }
+
+  let rootLink = opts.rootLink ?? null;
+  if (rootLink === null && opts.rootIsChild) {
+    const entry = live.find((e) => e.sessionId === rootSessionId && e.type === 'subagent' && e.parentSpanId !== null && !owner.has(e.parentSpanId));
+    rootLink = entry?.parentSpanId ?? null;
   }
 
   const parentOf = new Int32Array(n).fill(-1);
@@ -184,6 +199,10 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
       const link = toolLink.get(e.sessionId);
       if (a === i) p = link ?? -1;
       else p = a ?? link ?? -1;
+    } else if (p < 0 && opts.rootIsChild && (e.parentSpanId === null || e.parentSpanId !== rootLink)) {
+      // A child opened on its own: its session_start adopts what has no parent, except its entry points.
+      const a = anchor.get(e.sessionId);
+      if (a !== undefined && a !== i) p = a;
     }
     parentOf[i] = p;
   }
@@ -194,7 +213,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
       const chat = owner.get(e.spanId.slice('agent-msg-'.length));
       if (chat !== undefined && chat !== i) parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
     }
-    if (parentOf[i] < 0 && e.parentSpanId !== null) orphanFlag[i] = 1;
+    if (parentOf[i] < 0 && e.parentSpanId !== null && e.parentSpanId !== rootLink) orphanFlag[i] = 1;
   }
 
   // Children in start order: one sort of everything, then a stable bucket per parent (CSR arrays).

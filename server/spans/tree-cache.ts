@@ -106,7 +106,7 @@ function build(db: Database.Database, scope: SessionScope, version: string): Cac
   lap('load');
   const childLinks = new Map<string, string>();
   for (const s of scope.sessions) if (s.id !== scope.root.id && s.parentSpanId) childLinks.set(s.id, s.parentSpanId);
-  const tree = buildSpanTree(entries, { rootSessionId: scope.root.id, childLinks });
+  const tree = buildSpanTree(entries, { rootSessionId: scope.root.id, childLinks, rootLink: scope.root.parentSpanId, rootIsChild: scope.rootIsChild });
   lap('tree');
   const timed = tree.nodes.filter((n) => n.entry.ts !== null);
   const starts = timed.map((n) => n.entry.ts as number);
