@@ -299,7 +299,7 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
     if (hits.length >= HITS_PER_SESSION) break;
     const name = (plucked(db, 'SELECT name FROM events WHERE id = ?').get(c.hit.firstId) as string | null | undefined) ?? null;
     // Snippets cost a read of the archived line: the first (shown) hit gets one, the others are links.
-    const snippet = hits.length === 0 ? makeSnippet(eventIndexedText(db, c.hit.firstId) ?? name ?? '', terms) : null;
+    const snippet = hits.length === 0 ? makeSnippet(eventIndexedText(db, c.hit.firstId, terms) ?? name ?? '', terms) : null;
     hits.push({
       kind: kindOf(c.hit.type, c.hit.status),
       eventId: c.hit.firstId,

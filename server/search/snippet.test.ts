@@ -49,3 +49,22 @@ describe('snippets', () => {
     expect(s).toEqual({ text: 'x'.repeat(50), highlights: [], cutStart: false, cutEnd: true });
   });
 });
+
+describe('snippets of huge lines', () => {
+  it('are cut from the raw line around the match, without parsing it', async () => {
+    const { fixtureDb, line } = await import('../test-support/fixture-db');
+    const { eventIndexedText, MAX_PARSED_LINE } = await import('./snippet');
+    const huge = `${'x'.repeat(MAX_PARSED_LINE)} the "needle" is\nhere ${'y'.repeat(5000)}`;
+    const fx = await fixtureDb({ 's/main.jsonl': line({ ts: 1, dur: 0, sid: 's', type: 'tool_call', name: 'fetch', spanId: 'a', status: 'ok', attrs: { result: huge } }) });
+    try {
+      const id = fx.db.prepare('SELECT id FROM events').pluck().get() as number;
+      const text = eventIndexedText(fx.db, id, [t('needle')])!;
+      expect(text.length).toBeLessThanOrEqual(4000);
+      const s = makeSnippet(text, [t('needle')]);
+      expect(s.text).toContain('the "needle" is here');
+      expect(s.text.slice(s.highlights[0][0], s.highlights[0][1])).toBe('needle');
+    } finally {
+      fx.cleanup();
+    }
+  });
+});

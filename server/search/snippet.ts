@@ -4,7 +4,7 @@ import type { RawLogEntry } from '../../shared/log-entry';
 import { normalizeEntry } from '../ingest/normalize';
 import { loadRaw } from '../ingest/process-line';
 import { termRegExp } from './fts-match';
-import { indexedText } from './indexed-text';
+import { foldWhitespace, indexedText } from './indexed-text';
 import { statement } from './statements';
 import type { QueryTerm } from './query-parser';
 
@@ -13,18 +13,38 @@ export const SNIPPET_CHARS = 220;
 const LEAD_CHARS = 70;
 const MAX_HIGHLIGHTS = 64;
 
+/** Lines above this are not parsed for a snippet (a 10 MB tool result would cost a JSON.parse per search). */
+export const MAX_PARSED_LINE = 1 << 20;
+const RAW_WINDOW = 4000;
+
 /**
  * The searchable text of one event, rebuilt from its archived line exactly as the indexer built it (the FTS
  * tables are contentless: the text lives once, in the archive). Null when the line is gone or unreadable.
+ * For a line over MAX_PARSED_LINE, a window of the raw JSON around the first match, roughly unescaped: enough
+ * for a snippet, without parsing megabytes.
  */
-export function eventIndexedText(db: Database.Database, eventId: number): string | null {
+export function eventIndexedText(db: Database.Database, eventId: number, terms: QueryTerm[] = []): string | null {
   const row = statement(db, 'SELECT raw, compressed FROM lines WHERE id = ?').get(eventId) as { raw: Buffer; compressed: number } | undefined;
   if (!row) return null;
   try {
-    return indexedText(normalizeEntry(JSON.parse(loadRaw(row.raw, row.compressed)) as RawLogEntry));
+    const raw = loadRaw(row.raw, row.compressed);
+    if (raw.length > MAX_PARSED_LINE) return rawWindow(raw, terms);
+    return indexedText(normalizeEntry(JSON.parse(raw) as RawLogEntry));
   } catch {
     return null;
   }
+}
+
+function rawWindow(raw: string, terms: QueryTerm[]): string {
+  let at = -1;
+  for (const t of terms) {
+    if (t.exclude) continue;
+    const m = termRegExp(t.text).exec(raw);
+    if (m && (at === -1 || m.index < at)) at = m.index;
+  }
+  const start = Math.max(0, at === -1 ? 0 : at - RAW_WINDOW / 2);
+  const text = raw.slice(start, start + RAW_WINDOW).replace(/\\(["\\/])|\\[nrt]/g, (m, c: string | undefined) => c ?? ' ');
+  return foldWhitespace(text);
 }
 
 /** Every match of the required terms in `text`, as sorted [start, end) ranges. */
