@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureDb } from '../test-support/fixture-db';
 import { SqlQueryError } from './sql-error';
-import { SqlRunner } from './sql-runner';
+import { liveConsoleProcesses, SqlRunner } from './sql-runner';
 import { sqlFixtureDb } from './sql-fixture';
 
 // A runaway statement: the count never ends, and no row comes out to stop at the row cap.
@@ -72,6 +72,16 @@ describe('SqlRunner: console queries in a process of their own', () => {
     const next = await runner.query('SELECT 2 AS two');
     expect(next.rows).toEqual([[2]]);
     expect(runner.pid).not.toBe(before);
+  });
+
+  it('holds one process after a timeout, even when a query arrives while the replacement starts', async () => {
+    await rejection(runner.query(CTE_BOMB));
+    // the killed process has exited, its replacement is still starting: this query must wait for it
+    await new Promise((r) => setTimeout(r, 100));
+    const next = await runner.query('SELECT 3 AS three');
+    expect(next.rows).toEqual([[3]]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(liveConsoleProcesses()).toBe(1);
   });
 
   it('queues behind a running query, and refuses (busy) beyond the queue bound', async () => {

@@ -55,6 +55,11 @@ function processScript(): string {
 
 // A console process must not outlive the server, even one that exits without closing its runners.
 const liveChildren = new Set<ChildProcess>();
+
+/** Console processes alive in this process (tests: a runner never holds more than one). */
+export function liveConsoleProcesses(): number {
+  return liveChildren.size;
+}
 let exitHookInstalled = false;
 function track(child: ChildProcess) {
   liveChildren.add(child);
@@ -182,21 +187,25 @@ export class SqlRunner {
     // Neither the process nor its channel keeps the server (or a CLI run) alive; a running query's timer does.
     child.unref();
     (child.channel as { unref?: () => void } | undefined)?.unref?.();
-    this.starting = new Promise<ChildProcess>((resolve, reject) => {
+    // Handlers below belong to this child: a killed process's late 'exit' must not clear the start of its
+    // successor (which would make the next query fork a second process).
+    const starting: Promise<ChildProcess> = new Promise<ChildProcess>((resolve, reject) => {
       const startTimer = setTimeout(() => {
         child.kill('SIGKILL');
         reject(new Error(`no answer in ${START_TIMEOUT_MS / 1000} s`));
       }, START_TIMEOUT_MS);
       startTimer.unref();
+      const settleStart = () => {
+        clearTimeout(startTimer);
+        if (this.starting === starting) this.starting = null;
+      };
       child.on('message', (m: ChildReply) => {
         if (m.type === 'ready') {
-          clearTimeout(startTimer);
+          settleStart();
           this.child = child;
-          this.starting = null;
           resolve(child);
         } else if (m.type === 'fatal') {
-          clearTimeout(startTimer);
-          this.starting = null;
+          settleStart();
           reject(new Error(m.message));
         } else if (this.running && this.running.child === child && m.id === this.running.id) {
           const job = this.running;
@@ -204,24 +213,19 @@ export class SqlRunner {
         }
       });
       child.once('error', (err) => {
-        clearTimeout(startTimer);
-        if (this.starting) {
-          this.starting = null;
-          reject(err);
-        }
+        settleStart();
+        reject(err);
       });
       child.once('exit', (code, signal) => {
-        clearTimeout(startTimer);
+        settleStart();
+        reject(new Error(`it exited (${signal ?? code})`)); // no-op once it was ready
         if (this.child === child) this.child = null;
-        if (this.starting) {
-          this.starting = null;
-          reject(new Error(`it exited (${signal ?? code})`));
-        }
         // Died under a query (out of memory, a crash): that query fails, the next one gets a new process.
         const job = this.running;
         if (job && job.child === child && !job.done) this.finish(job, new SqlQueryError('sql_crashed', `the query's process stopped (${signal ?? code}); try a smaller query`));
       });
     });
+    this.starting = starting;
     return this.starting;
   }
 
