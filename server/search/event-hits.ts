@@ -43,7 +43,7 @@ export interface ScanResult {
 }
 
 /** The first page's budget: a common word must not materialize 100k hits (ISSUE 3 acceptance: p95 ≤ 50 ms). */
-export const FIRST_PAGE_LIMITS: ScanLimits = { maxHits: 8000, maxScanned: 30000, maxMs: 35 };
+export const FIRST_PAGE_LIMITS: ScanLimits = { maxHits: 6000, maxScanned: 30000, maxMs: 35 };
 export const UNLIMITED: ScanLimits = { maxHits: Infinity, maxScanned: Infinity, maxMs: Infinity };
 
 const CHUNK = 2000;
