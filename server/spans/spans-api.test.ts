@@ -5,6 +5,8 @@ import type { EventDetail, SpanListResponse, SpanOverview, SpanSeekResponse } fr
 import { createApp } from '../app';
 import { createBus, type AppContext } from '../app-context';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { buildSpanTree, type SpanEntry } from './span-tree';
+import { buildTimings } from './tree-cache';
 
 const P = '11111111-1111-4111-8111-111111111111';
 const C = '22222222-2222-4222-8222-222222222222';
@@ -190,6 +192,22 @@ describe('GET /api/sessions/:id/spans', () => {
     expect(after.version).not.toBe(before.version);
     expect(after.total).toBe(before.total + 1);
     expect(after.rows.at(-1)!.label).toBe('and now the tests');
+    // only the appended row was read from the database; the tree matches a build from scratch
+    expect(buildTimings.incremental).toBe(1);
+    const fromScratch = buildSpanTree(
+      (fx.db.prepare('SELECT id, type, name, span_id spanId, parent_span_id parentSpanId, status, ts, dur, dup, session_num FROM events ORDER BY id').all() as (SpanEntry & { session_num: number })[]).map((e) => ({
+        ...e,
+        sessionId: (fx!.db.prepare('SELECT id FROM sessions WHERE num = ?').get(e.session_num) as { id: string }).id,
+        model: null,
+        tool: null,
+        ttft: null,
+        tokensIn: null,
+        tokensOut: null,
+      })),
+      { rootSessionId: P },
+    );
+    const full = await get<SpanListResponse>(`/api/sessions/${P}/spans?fold=none&limit=500`);
+    expect(full.rows.map((r) => r.id)).toEqual(fromScratch.nodes.map((n) => n.entry.id));
   });
 });
 

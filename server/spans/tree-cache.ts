@@ -15,6 +15,10 @@ export interface ViewState {
 export interface CachedTree {
   /** changes when the session or a child gains events or a child's link changes */
   version: string;
+  /** what the version is made of: the sessions in scope with their links, and the events' count and max id */
+  stamp: { scopeKey: string; count: number; maxId: number };
+  /** the rows the tree was built from, in id order (kept so that a live append loads only the new rows) */
+  entries: SpanEntry[];
   scope: SessionScope;
   tree: SpanTree;
   axis: TimeAxis | null;
@@ -40,11 +44,11 @@ const LOAD_CHUNK = 250_000;
  * builds one JSON array per chunk (an id range) and V8 parses it whole: two to three times faster than one
  * JS row per event through the driver. Entries come out in id (line) order.
  */
-function loadEntries(db: Database.Database, scope: SessionScope): SpanEntry[] {
+function loadEntries(db: Database.Database, scope: SessionScope, afterId = 0): SpanEntry[] {
   const nums = JSON.stringify(scope.sessions.map((s) => s.num));
   const bounds = db
-    .prepare('SELECT count(*) n, min(id) lo, max(id) hi FROM events WHERE session_num IN (SELECT value FROM json_each(?))')
-    .get(nums) as { n: number; lo: number | null; hi: number | null };
+    .prepare('SELECT count(*) n, min(id) lo, max(id) hi FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id > ?')
+    .get(nums, afterId) as { n: number; lo: number | null; hi: number | null };
   if (bounds.n === 0 || bounds.lo === null || bounds.hi === null) return [];
   const st = db
     .prepare(
@@ -83,26 +87,37 @@ function loadEntries(db: Database.Database, scope: SessionScope): SpanEntry[] {
   return entries;
 }
 
-function versionOf(db: Database.Database, scope: SessionScope): string {
+function stampOf(db: Database.Database, scope: SessionScope): CachedTree['stamp'] {
   const nums = scope.sessions.map((s) => s.num);
   const agg = db
     .prepare('SELECT count(*) n, max(id) m FROM events WHERE session_num IN (SELECT value FROM json_each(?))')
     .get(JSON.stringify(nums)) as { n: number; m: number | null };
-  const links = scope.sessions.map((s) => `${s.num}:${s.parentSpanId ?? ''}`).join(',');
-  return createHash('sha1').update(`${links}|${agg.n}|${agg.m ?? 0}`).digest('base64url').slice(0, 16);
+  const scopeKey = scope.sessions.map((s) => `${s.num}:${s.parentSpanId ?? ''}`).join(',');
+  return { scopeKey, count: agg.n, maxId: agg.m ?? 0 };
 }
+
+const versionOf = (stamp: CachedTree['stamp']) =>
+  createHash('sha1').update(`${stamp.scopeKey}|${stamp.count}|${stamp.maxId}`).digest('base64url').slice(0, 16);
 
 /** How long the last build took, by phase (for the benchmark). */
 export const buildTimings: Record<string, number> = {};
 
-function build(db: Database.Database, scope: SessionScope, version: string): CachedTree {
+function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['stamp'], previous: CachedTree | undefined): CachedTree {
   let t = performance.now();
   const lap = (name: string) => {
     const now = performance.now();
     buildTimings[name] = Math.round(now - t);
     t = now;
   };
-  const entries = loadEntries(db, scope);
+  // A live append only adds rows after the ones we have: load just those. Anything else (a new child
+  // session, a link found, a rewrite that changed older rows) loads everything again.
+  let entries: SpanEntry[] | null = null;
+  if (previous && previous.stamp.scopeKey === stamp.scopeKey && stamp.maxId > previous.stamp.maxId) {
+    const added = loadEntries(db, scope, previous.stamp.maxId);
+    if (previous.stamp.count + added.length === stamp.count) entries = previous.entries.concat(added);
+  }
+  buildTimings.incremental = entries ? 1 : 0;
+  entries ??= loadEntries(db, scope);
   lap('load');
   const childLinks = new Map<string, string>();
   for (const s of scope.sessions) if (s.id !== scope.root.id && s.parentSpanId) childLinks.set(s.id, s.parentSpanId);
@@ -114,33 +129,29 @@ function build(db: Database.Database, scope: SessionScope, version: string): Cac
   const axis = buildTimeAxis(starts, ends);
   const histogram = axisHistogram(axis, starts, timed.map((n) => n.entry.status));
   lap('axis');
-  return { version, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null };
+  return { version: versionOf(stamp), stamp, entries, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null };
 }
 
 /**
  * The span tree of a session, built once and kept while its events stay the same (count and max id of the
- * events in scope): a windowed request then costs a visible-rows pass and the labels of its rows.
+ * events in scope): a windowed request then costs a visible-rows pass and the labels of its rows. When the
+ * session grows (live), only the new rows are read and the tree is rebuilt in memory.
  */
 export function sessionTree(db: Database.Database, sessionId: string): CachedTree | null {
   const scope = sessionScope(db, sessionId);
   if (!scope) return null;
-  const version = versionOf(db, scope);
+  const stamp = stampOf(db, scope);
   let cache = caches.get(db);
   if (!cache) {
     cache = new Map();
     caches.set(db, cache);
   }
   const hit = cache.get(sessionId);
-  if (hit && hit.version === version) {
-    cache.delete(sessionId);
-    cache.set(sessionId, hit);
-    return hit;
-  }
-  const built = build(db, scope, version);
   cache.delete(sessionId);
-  cache.set(sessionId, built);
+  const current = hit && hit.stamp.scopeKey === stamp.scopeKey && hit.stamp.count === stamp.count && hit.stamp.maxId === stamp.maxId ? hit : build(db, scope, stamp, hit);
+  cache.set(sessionId, current);
   while (cache.size > MAX_TREES) cache.delete(cache.keys().next().value as string);
-  return built;
+  return current;
 }
 
 /** A small LRU on a Map: get-or-compute, keeping at most `max` entries. */
