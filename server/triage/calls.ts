@@ -54,12 +54,16 @@ export function selectCalls(m: TriageModel, f: CallFilter, now: number): CallSel
     repoGroups = new Map();
   }
 
-  const rows = new Int32Array(m.n);
-  const group = new Int32Array(m.n);
+  // the rows of the call type (or of the one subject asked for), not the whole model
+  const list = subjectId >= 0 ? m.bySubject[subjectId] : subjectId === -1 ? undefined : m.byType[code];
+  const candidates = list ? list.rows.subarray(0, list.length) : new Int32Array(0);
+  const rows = new Int32Array(candidates.length);
+  const group = new Int32Array(candidates.length);
   let k = 0;
   const { cType, cTs, cSubject, cSession } = m;
   const windowed = since !== -Infinity;
-  for (let i = 0; i < m.n; i++) {
+  for (let c = 0; c < candidates.length; c++) {
+    const i = candidates[c];
     if (cType[i] !== code) continue;
     if (windowed && !(cTs[i] >= since)) continue;
     const subject = cSubject[i];

@@ -3,8 +3,8 @@ import type { EventListParams, EventListResponse, TriageEvent } from '../../shar
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { foldWhitespace } from '../search/indexed-text';
 import { cachedResult, windowStart } from './cache';
-import { CALL_TYPES } from '../../shared/api/triage';
-import { triageModel, type TriageModel } from './model';
+import { triageModel } from './model';
+import { countInModel, pageInModel } from './model-filter';
 
 const SORT_COLUMN = { dur: 'e.dur', ts: 'e.ts', ttft: 'e.ttft' } as const;
 
@@ -111,6 +111,28 @@ export function eventFilter(q: EventListParams, now: number): { where: string[];
   return { where, params };
 }
 
+const ROW_COLUMNS = `e.id, e.type, e.name, e.model, e.tool, e.status, e.ts, e.dur, e.ttft, e.tokens_in, e.tokens_out, e.tokens_cached,
+  substr(e.error, 1, 500) error, e.fail, s.id session_id, s.title, s.repository`;
+
+/**
+ * Whether a partial index drives this list in SQL with LIMIT stopping the scan early: a signature (events_fail),
+ * or no column filter with the slow threshold (events_dur, or events_ts newest first), a TTFT sort
+ * (events_ttft), errors by time (events_errors), or a text search (the model has no text). Any other filter — a model, a tool, a hook type,
+ * a repository, a window, instant calls — would make SQL scan and sort most of the table; the triage model
+ * answers those in one pass over its columns, and SQL then reads the page's rows by id.
+ */
+function sqlIndexServes(q: EventListParams, where: string[]): boolean {
+  if (q.q !== undefined && where.some((w) => w.includes('event_text') || w.includes('LIKE'))) return true;
+  if (q.sig !== undefined) return true;
+  const columns = q.model !== undefined || q.tool !== undefined || q.name !== undefined || q.repo !== undefined || q.session !== undefined || (q.type !== undefined && q.type.length > 0) || q.status === 'ok';
+  const timed = q.window !== 'all' || q.from !== undefined || q.to !== undefined;
+  if (columns || timed) return false;
+  if (q.sort === 'dur') return q.min >= 0;
+  if (q.sort === 'ttft') return true;
+  // newest first down events_ts: every few rows is slow, or an error (events_errors)
+  return q.sort === 'ts' && (q.min >= 0 || q.status === 'error');
+}
+
 /**
  * GET /api/events: canonical events across every session, by default the calls slower than 5 s, slowest
  * first; keyset-paginated on (sort value, id). The total is counted once per index version and filter set.
@@ -121,21 +143,27 @@ export function listEvents(db: Database.Database, q: EventListParams, now = Date
   const desc = q.order === 'desc';
   const total = countEvents(db, q, where, params, now);
   const after = decodeCursor(q.cursor, 2);
-  const page = [...where];
-  if (after) {
-    page.push(desc ? `(${col} < @c0 OR (${col} = @c0 AND e.id < @c1))` : `(${col} > @c0 OR (${col} = @c0 AND e.id > @c1))`);
+  const m = triageModel(db, now);
+  const fromModel = sqlIndexServes(q, where) ? null : pageInModel(m, q, after, q.limit + 1, now);
+  let rows: Row[];
+  if (fromModel !== null) {
+    const byId = new Map<number, Row>();
+    if (fromModel.ids.length > 0) {
+      const found = db.prepare(`SELECT ${ROW_COLUMNS} FROM events e CROSS JOIN sessions s ON s.num = e.session_num WHERE e.id IN (${fromModel.ids.map(() => '?').join(', ')})`).all(...fromModel.ids) as Row[];
+      for (const r of found) byId.set(r.id, r);
+    }
+    rows = fromModel.ids.map((id) => byId.get(id)).filter((r): r is Row => r !== undefined);
+  } else {
+    const page = [...where];
+    if (after) {
+      page.push(desc ? `(${col} < @c0 OR (${col} = @c0 AND e.id < @c1))` : `(${col} > @c0 OR (${col} = @c0 AND e.id > @c1))`);
+    }
+    const dir = desc ? 'DESC' : 'ASC';
+    // CROSS JOIN keeps events as the outer loop, so the sort index drives the scan and LIMIT stops it early.
+    rows = db
+      .prepare(`SELECT ${ROW_COLUMNS} FROM events e CROSS JOIN sessions s ON s.num = e.session_num WHERE ${page.join(' AND ')} ORDER BY ${col} ${dir}, e.id ${dir} LIMIT @limit`)
+      .all({ ...params, ...(after ? { c0: after[0], c1: after[1] } : {}), limit: q.limit + 1 }) as Row[];
   }
-  const dir = desc ? 'DESC' : 'ASC';
-  // CROSS JOIN keeps events as the outer loop, so the sort index drives the scan and LIMIT stops it early.
-  const rows = db
-    .prepare(
-      `SELECT e.id, e.type, e.name, e.model, e.tool, e.status, e.ts, e.dur, e.ttft, e.tokens_in, e.tokens_out, e.tokens_cached,
-              substr(e.error, 1, 500) error, e.fail, s.id session_id, s.title, s.repository
-       FROM events e CROSS JOIN sessions s ON s.num = e.session_num
-       WHERE ${page.join(' AND ')}
-       ORDER BY ${col} ${dir}, e.id ${dir} LIMIT @limit`,
-    )
-    .all({ ...params, ...(after ? { c0: after[0], c1: after[1] } : {}), limit: q.limit + 1 }) as Row[];
   const more = rows.length > q.limit;
   const shown = rows.slice(0, q.limit);
   const last = shown[shown.length - 1];
@@ -162,96 +190,6 @@ function countEvents(db: Database.Database, q: EventListParams, where: string[],
     const n = (db.prepare(`SELECT count(*) n FROM (SELECT 1 FROM events e WHERE ${where.join(' AND ')} LIMIT ${COUNT_CAP + 1})`).get(params) as { n: number }).n;
     return n > COUNT_CAP ? { n: COUNT_CAP, capped: true } : { n, capped: false };
   });
-}
-
-const LLM = 0;
-const TOOLISH = new Set(['tool_call', 'subagent']);
-
-/**
- * The exact number of events matching a filter, counted over the triage model's columns, or null when some
- * matching rows may not be in the model (it holds every call and every event that took time, failed or is a
- * failure, not instant events such as user messages) or the filter needs the text index.
- */
-export function countInModel(m: TriageModel, q: EventListParams, now: number): number | null {
-  if (q.q !== undefined && foldWhitespace(q.q) !== '') return null;
-  const types = q.type && q.type.length > 0 ? q.type : null;
-  const onlyCalls = types !== null && types.every((t) => (CALL_TYPES as readonly string[]).includes(t));
-  const covered = q.min >= 0 || q.status === 'error' || q.failed === '1' || q.sig !== undefined || onlyCalls || q.model !== undefined || q.tool !== undefined || q.sort === 'ttft';
-  if (!covered) return null;
-  // name is the subject only of types other than model calls, tool calls and subagents
-  if (q.name !== undefined && (types === null || types.some((t) => t === 'llm_request' || TOOLISH.has(t)))) return null;
-  if (q.tool === '') return null;
-
-  let typeOk: Uint8Array | null = null;
-  if (types !== null) {
-    typeOk = new Uint8Array(m.types.length);
-    for (const t of types) {
-      const id = m.typeId(t);
-      if (id !== undefined) typeOk[id] = 1;
-    }
-  }
-  const toolTypes = new Uint8Array(m.types.length);
-  for (const t of TOOLISH) {
-    const id = m.typeId(t);
-    if (id !== undefined) toolTypes[id] = 1;
-  }
-  const subjectOf = (v: string | undefined) => (v === undefined ? -2 : (m.stringId(v) ?? -1));
-  const modelId = subjectOf(q.model);
-  const toolId = subjectOf(q.tool);
-  const nameId = subjectOf(q.name);
-  if (modelId === -1 || toolId === -1 || nameId === -1) return 0;
-  const since = windowStart(q.window, now);
-  const from = Math.max(since, q.from ?? -Infinity);
-  const to = q.to ?? Infinity;
-  const timed = from !== -Infinity || to !== Infinity || q.sort === 'ts';
-  const max = q.max ?? Infinity;
-  const status = q.status === undefined ? -1 : q.status === 'error' ? 1 : 0;
-  const wantRepo = q.repo === undefined ? undefined : q.repo === '' ? null : q.repo;
-  const session = q.session === undefined ? -2 : (m.sessionNum(q.session) ?? -1);
-  if (session === -1) return 0;
-  let sigGroups: Uint8Array | null = null;
-  if (q.sig !== undefined) {
-    sigGroups = new Uint8Array(m.failGroups.length);
-    m.failGroups.forEach((g, i) => (sigGroups![i] = g.signature === q.sig ? 1 : 0));
-  }
-  const failedOnly = q.failed === '1' || sigGroups !== null;
-  const repoOk = new Map<number, boolean>();
-  const { cType, cDur, cTs, cStatus, cSubject, cSession, cLlm, cFail, lTtft } = m;
-  let n = 0;
-  for (let i = 0; i < m.n; i++) {
-    const type = cType[i];
-    if (typeOk !== null && typeOk[type] === 0) continue;
-    const dur = cDur[i];
-    if (!(dur > q.min) || dur > max) continue;
-    if (status !== -1 && cStatus[i] !== status) continue;
-    if (modelId !== -2 && (type !== LLM || cSubject[i] !== modelId)) continue;
-    if (toolId !== -2 && (toolTypes[type] === 0 || cSubject[i] !== toolId)) continue;
-    if (nameId !== -2 && cSubject[i] !== nameId) continue;
-    if (timed) {
-      const ts = cTs[i];
-      if (Number.isNaN(ts) || ts < from || ts >= to) continue;
-    }
-    if (failedOnly) {
-      const g = cFail[i];
-      if (g < 0 || (sigGroups !== null && sigGroups[g] === 0)) continue;
-    }
-    if (q.sort === 'ttft') {
-      const l = cLlm[i];
-      if (l < 0 || Number.isNaN(lTtft[l])) continue;
-    }
-    const s = cSession[i];
-    if (session !== -2 && s !== session) continue;
-    if (wantRepo !== undefined) {
-      let ok = repoOk.get(s);
-      if (ok === undefined) {
-        ok = m.repositoryOf(s) === wantRepo;
-        repoOk.set(s, ok);
-      }
-      if (!ok) continue;
-    }
-    n++;
-  }
-  return n;
 }
 
 function toTriageEvent(r: Row): TriageEvent {

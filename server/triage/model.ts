@@ -72,6 +72,16 @@ function grow<T extends Float64Array | Int32Array | Uint8Array | Uint16Array>(a:
   return b;
 }
 
+/** A growable list of row indexes. */
+export class RowList {
+  rows = new Int32Array(16);
+  length = 0;
+  push(i: number): void {
+    if (this.length === this.rows.length) this.rows = grow(this.rows, this.length + 1);
+    this.rows[this.length++] = i;
+  }
+}
+
 type Row = [
   id: number,
   type: string,
@@ -100,6 +110,7 @@ export class TriageModel {
 
   // Rows: one per canonical event that is a call, took time, failed or is a failure, in id order.
   n = 0;
+  cId = new Float64Array(0);
   cTs = new Float64Array(0); // NaN when the line had no ts
   cDur = new Float64Array(0);
   cStatus = new Uint8Array(0);
@@ -110,6 +121,10 @@ export class TriageModel {
   cLlm = new Int32Array(0);
   /** failure group, -1 when the event is not a failure */
   cFail = new Int32Array(0);
+
+  /** the rows of each subject and of each type (indexes into the columns above, ascending), for filtered passes */
+  readonly bySubject: RowList[] = [];
+  readonly byType: RowList[] = [];
 
   // Model calls: the columns only they have. NaN = absent.
   ln = 0;
@@ -256,6 +271,8 @@ export class TriageModel {
     this.sessions = new Map();
     this.sessionNums = new Map();
     this.maxSessionNum = -1;
+    this.bySubject.length = 0;
+    this.byType.length = 0;
   }
 
   private load(hi: number): void {
@@ -276,6 +293,7 @@ export class TriageModel {
     const i = this.n++;
     if (i >= this.cTs.length) {
       const need = i + 1;
+      this.cId = grow(this.cId, need);
       this.cTs = grow(this.cTs, need);
       this.cDur = grow(this.cDur, need);
       this.cStatus = grow(this.cStatus, need);
@@ -292,11 +310,15 @@ export class TriageModel {
       this.typeIds.set(type, code);
     }
     const subject = subjectOf(type, name, model, tool);
+    const subjectId = this.intern(subject);
+    (this.bySubject[subjectId] ??= new RowList()).push(i);
+    (this.byType[code] ??= new RowList()).push(i);
+    this.cId[i] = id;
     this.cTs[i] = ts ?? NaN;
     this.cDur[i] = dur;
     this.cStatus[i] = status;
     this.cType[i] = code;
-    this.cSubject[i] = this.intern(subject);
+    this.cSubject[i] = subjectId;
     this.cSession[i] = session;
     if (code === 0) {
       const j = this.ln++;

@@ -4,7 +4,8 @@ import { createApp } from '../app';
 import { createBus, type AppContext } from '../app-context';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { EventListQuery } from '../../shared/api';
-import { countInModel, eventFilter } from './events';
+import { eventFilter } from './events';
+import { countInModel, pageInModel } from './model-filter';
 import { triageModel } from './model';
 
 const S1 = '11111111-1111-4111-8111-111111111111';
@@ -182,6 +183,22 @@ describe('list totals from the triage model', () => {
       const model = countInModel(m, q, now);
       if (model !== null) answered++;
       expect(model ?? sql, JSON.stringify(c)).toBe(sql);
+      // and the same rows in the same order, page after page
+      for (const order of ['desc', 'asc'] as const) {
+        const o = { ...q, order };
+        const col = { dur: 'e.dur', ts: 'e.ts', ttft: 'e.ttft' }[o.sort];
+        const dir = order === 'desc' ? 'DESC' : 'ASC';
+        const sqlIds = (fx.db.prepare(`SELECT e.id FROM events e WHERE ${where.join(' AND ')} ORDER BY ${col} ${dir}, e.id ${dir}`).all(params) as { id: number }[]).map((r) => r.id);
+        const pages: number[] = [];
+        let after: (number | null)[] | null = null;
+        for (let guard = 0; guard < 50; guard++) {
+          const p: { ids: number[]; keys: number[] } = pageInModel(m, o, after, 2, now)!;
+          pages.push(...p.ids);
+          if (p.ids.length < 2) break;
+          after = [p.keys[1], p.ids[1]];
+        }
+        expect(pages, `${JSON.stringify(c)} ${order}`).toEqual(sqlIds);
+      }
     }
     expect(answered).toBe(cases.length);
     // instant events of any type and text need SQL

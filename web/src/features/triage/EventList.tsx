@@ -18,6 +18,8 @@ const ROW_H = 34;
 export interface EventListProps {
   events: readonly TriageEvent[];
   total: number;
+  /** only "at least total" is known (a text filter counts up to a cap) */
+  totalCapped?: boolean;
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
@@ -25,7 +27,7 @@ export interface EventListProps {
 }
 
 /** The rows of the slow-calls list, virtualized against the page scroll; renders props only. */
-export function EventList({ events, total, hasMore, loadingMore, onLoadMore, label }: EventListProps) {
+export function EventList({ events, total, totalCapped = false, hasMore, loadingMore, onLoadMore, label }: EventListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   const [scrollMargin, setScrollMargin] = useState(0);
   useLayoutEffect(() => {
@@ -56,7 +58,7 @@ export function EventList({ events, total, hasMore, loadingMore, onLoadMore, lab
       </ul>
       <footer className="list-footer">
         <span className="list-footer-count">
-          Showing {formatCount(events.length)} of {plural(total, 'event')}
+          Showing {formatCount(events.length)} of {totalCapped ? `${formatCount(total)}+ events` : plural(total, 'event')}
         </span>
         {hasMore && (
           <button type="button" className="btn" onClick={onLoadMore} disabled={loadingMore}>
@@ -114,6 +116,7 @@ export function ConnectedEventList({ query, label, onClear }: { query: EventList
     <EventList
       events={events}
       total={q.data.pages[0]?.total ?? events.length}
+      totalCapped={q.data.pages[0]?.totalCapped ?? false}
       hasMore={q.hasNextPage}
       loadingMore={q.isFetchingNextPage}
       onLoadMore={() => void q.fetchNextPage()}
