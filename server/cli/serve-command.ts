@@ -62,13 +62,15 @@ export async function runServe(opts: Options): Promise<number> {
     version: VERSION,
     log: (l) => process.stdout.write(l + '\n'),
   });
-  process.stdout.write(`Chronoscope ${VERSION} on ${server.url}  (database ${dbPath})\n`);
+  // With a token, the printed URL carries it once: the server trades it for an HttpOnly cookie and redirects.
+  const openUrl = opts.token ? `${server.url}/?token=${encodeURIComponent(opts.token)}` : server.url;
+  process.stdout.write(`Chronoscope ${VERSION} on ${openUrl}  (database ${dbPath})\n`);
   const started = Date.now();
   void server.backfilled.then(() => {
     const p = server.ctx.status.progress;
     process.stdout.write(`indexed ${p.filesTotal} files, ${(p.bytesTotal / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s; watching for changes\n`);
   });
-  if (opts.open && !process.env.CI) openBrowser(server.url);
+  if (opts.open && !process.env.CI) openBrowser(openUrl);
   const shutdown = () => void server.close().then(() => process.exit(0));
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

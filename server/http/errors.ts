@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody } from '../../shared/api';
 
@@ -25,6 +26,10 @@ export function notFound(what: string): ApiError {
 /** app.onError: ApiError keeps its status; anything else is a 500 whose message does not leak internals. */
 export function handleError(err: Error, c: Context) {
   if (err instanceof ApiError) return c.json(errorBody(err.code, err.message, err.details), err.status);
+  // Hono's own refusals (a malformed JSON body, a body over the limit) keep their 4xx status.
+  if (err instanceof HTTPException && err.status < 500) {
+    return c.json(errorBody(err.status === 413 ? 'too_large' : 'bad_request', err.message || 'malformed request'), err.status as ContentfulStatusCode);
+  }
   const sqliteBusy = (err as { code?: string }).code === 'SQLITE_BUSY';
   if (sqliteBusy) return c.json(errorBody('busy', 'the database is busy; try again'), 503);
   console.error(err);

@@ -17,7 +17,12 @@ const TYPES: Record<string, string> = {
 export function serveUi(webRoot: string) {
   const root = path.resolve(webRoot);
   return (c: Context) => {
-    const rel = decodeURIComponent(new URL(c.req.url).pathname);
+    let rel: string;
+    try {
+      rel = decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
+      rel = '/'; // a malformed %-escape names no file: serve the app, which shows its not-found page
+    }
     const candidate = path.resolve(root, '.' + rel);
     const inside = candidate.startsWith(root + path.sep);
     let file = path.join(root, 'index.html');
