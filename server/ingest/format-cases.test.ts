@@ -255,3 +255,10 @@ describe('FORMAT §7 edge cases', () => {
     expect(q("SELECT DISTINCT session_id FROM search_index WHERE search_index MATCH 'answer'")).toEqual([{ session_id: 's1' }]);
   });
 });
+
+describe('titles made of log text', () => {
+  it('show bidi overrides and control characters as visible escapes', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': user('s1', 'u1', 'open \u202Egnp.exe\u202C and \u001b[31mred') });
+    expect(one<{ title: string }>('SELECT title FROM sessions').title).toBe('open \\u{202e}gnp.exe\\u{202c} and \\u{001b}[31mred');
+  });
+});
