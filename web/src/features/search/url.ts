@@ -11,11 +11,14 @@ export interface SearchViewState {
 
 export const DEFAULT_SEARCH: SearchViewState = { q: '', window: 'all', sort: 'relevance' };
 
+// A membership test, not a zod parse: parsing makes zod 4 probe `new Function`, which the CSP's Trusted Types refuse.
+const WINDOWS: readonly string[] = TimeWindow.options;
+
 export function parseSearchParams(params: URLSearchParams): SearchViewState {
-  const window = TimeWindow.safeParse(params.get('window'));
+  const window = params.get('window') ?? '';
   return {
     q: params.get('q') ?? '',
-    window: window.success ? window.data : DEFAULT_SEARCH.window,
+    window: WINDOWS.includes(window) ? (window as TimeWindow) : DEFAULT_SEARCH.window,
     sort: params.get('sort') === 'recent' ? 'recent' : 'relevance',
   };
 }
