@@ -21,8 +21,15 @@ const BY: { value: StatsBy; label: string }[] = [
 
 /** The event-list state that shows a row's calls, optionally only those slower than a value or failing. */
 function callsOf(state: TriageState, by: StatsBy, key: string, extra: Partial<TriageState> = {}): TriageState {
-  return { ...state, ...CLEARED_EVENT_FILTERS, tab: 'slow', min: -1, ...groupFilter(by, key), ...extra };
+  return { ...state, ...CLEARED_EVENT_FILTERS, tab: 'slow', min: -1, ...groupFilter(by, key, state.ctype), ...extra };
 }
+
+const CALL_TYPES: { value: TriageState['ctype']; label: string }[] = [
+  { value: 'llm_request', label: 'Model calls' },
+  { value: 'tool_call', label: 'Tool calls' },
+  { value: 'subagent', label: 'Subagents' },
+  { value: 'hook', label: 'Hooks' },
+];
 
 /** A number that is a link to the events it counts (DESIGN: every number traceable in one click). */
 function Traced({ to, children, title }: { to: string; children: React.ReactNode; title?: string }) {
@@ -174,12 +181,12 @@ function ChartsFor({ state, query }: { state: TriageState; query: ChartQuery }) 
   const navigate = useNavigate();
   const histogram = useQuery(histogramOptions(query));
   const series = useQuery(timeseriesOptions({ ...query }));
-  const llm = query.by === 'model' || query.by === 'repository';
+  const llm = query.by === 'model' || (query.by === 'repository' && (query.type ?? 'llm_request') === 'llm_request');
   const scatter = useQuery({ ...scatterOptions(query), enabled: llm });
   const by = query.by ?? 'model';
   // the calls of the selected row, or of every row of this grouping
   const base = (extra: Partial<TriageState>): TriageState =>
-    query.key !== undefined ? callsOf(state, by, query.key, extra) : { ...state, ...CLEARED_EVENT_FILTERS, tab: 'slow', min: -1, type: groupFilter(by, '').type, ...extra };
+    query.key !== undefined ? callsOf(state, by, query.key, extra) : { ...state, ...CLEARED_EVENT_FILTERS, tab: 'slow', min: -1, type: groupFilter(by, '', state.ctype).type, ...extra };
   return (
     <div className="triage-charts">
       {histogram.data ? (
@@ -215,8 +222,9 @@ function ChartsFor({ state, query }: { state: TriageState; query: ChartQuery }) 
 
 /** Statistics per model, tool, hook, subagent or repository, and the charts of the selected row (or all). */
 export function LatencyView({ state, onChange }: { state: TriageState; onChange: (next: Partial<TriageState>) => void }) {
-  const q = useQuery(latencyOptions({ by: state.by, repo: state.repo, window: state.window }));
-  const chartQuery: ChartQuery = { by: state.by, key: state.key, repo: state.repo, window: state.window };
+  const type = state.by === 'repository' ? state.ctype : undefined;
+  const q = useQuery(latencyOptions({ by: state.by, type, repo: state.repo, window: state.window }));
+  const chartQuery: ChartQuery = { by: state.by, type, key: state.key, repo: state.repo, window: state.window };
   return (
     <div className="latency">
       <div className="triage-filters" role="group" aria-label="Statistics grouping">
@@ -230,6 +238,18 @@ export function LatencyView({ state, onChange }: { state: TriageState; onChange:
             ))}
           </div>
         </div>
+        {state.by === 'repository' && (
+          <div className="field">
+            <span className="field-label">Calls</span>
+            <div className="segmented" role="group" aria-label="Which calls">
+              {CALL_TYPES.map((t) => (
+                <button key={t.value} type="button" className="segmented-btn" aria-pressed={state.ctype === t.value} onClick={() => onChange({ ctype: t.value, key: undefined })}>
+                  {t.label}
+                </button>
+              ))}
+            </div>
+          </div>
+        )}
         {state.key !== undefined && (
           <button type="button" className="chip" onClick={() => onChange({ key: undefined })} title="Draw the charts for every row">
             charts of {state.key || '(none)'} <span aria-hidden="true">×</span>

@@ -11,7 +11,7 @@ describe('triage URL state', () => {
   });
 
   it('round-trips every filter, keeping an empty model (calls without one)', () => {
-    const s = { ...DEFAULT_STATE, tab: 'latency' as const, window: '7d' as const, repo: 'a/b', type: 'llm_request', min: -1, max: 5000, status: 'error' as const, model: '', q: 'retry', sort: 'ttft' as const, from: 1, to: 2, by: 'tool' as const, key: 'read_file' };
+    const s = { ...DEFAULT_STATE, tab: 'latency' as const, window: '7d' as const, repo: 'a/b', type: 'llm_request', min: -1, max: 5000, status: 'error' as const, model: '', q: 'retry', sort: 'ttft' as const, from: 1, to: 2, by: 'repository' as const, key: 'read_file', ctype: 'hook' as const };
     expect(parse(serializeTriageSearch(s).toString())).toEqual(s);
   });
 

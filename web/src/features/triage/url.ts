@@ -36,6 +36,8 @@ export interface TriageState {
   // latency
   by: StatsBy;
   key: string | undefined;
+  /** with by=repository: which calls */
+  ctype: CallTypeFilter;
 }
 
 export const DEFAULT_MIN = 5000;
@@ -61,6 +63,7 @@ export const DEFAULT_STATE: TriageState = {
   fsort: 'count',
   by: 'model',
   key: undefined,
+  ctype: 'llm_request',
 };
 
 const int = (s: string | null, min: number): number | undefined => {
@@ -79,6 +82,7 @@ export function parseTriageSearch(p: URLSearchParams): TriageState {
   const window = TimeWindow.safeParse(p.get('window'));
   const kind = FailureKind.safeParse(p.get('kind'));
   const by = StatsBy.safeParse(p.get('by'));
+  const ctype = p.get('ctype');
   return {
     tab: tab === 'failures' || tab === 'latency' ? tab : 'slow',
     window: window.success ? window.data : DEFAULT_STATE.window,
@@ -101,6 +105,7 @@ export function parseTriageSearch(p: URLSearchParams): TriageState {
     fsort: fsort === 'last' || fsort === 'sessions' ? fsort : 'count',
     by: by.success ? by.data : DEFAULT_STATE.by,
     key: str(p.get('key')),
+    ctype: ctype === 'tool_call' || ctype === 'subagent' || ctype === 'hook' ? ctype : 'llm_request',
   };
 }
 
@@ -129,6 +134,7 @@ export function serializeTriageSearch(s: TriageState): URLSearchParams {
   put('fsort', s.fsort, 'count');
   put('by', s.by, 'model');
   put('key', s.key);
+  put('ctype', s.ctype, 'llm_request');
   return p;
 }
 
