@@ -1,14 +1,20 @@
 import type Database from 'better-sqlite3';
-import { loadRaw } from '../ingest/process-line';
+import zlib from 'node:zlib';
 
-/** Reads archived lines' text by line id (= events.id). The one place that knows how the archive stores them. */
+/**
+ * Reads archived lines by line id (= events.id). The one place that knows how the archive stores them: in
+ * deflated chunks of consecutive lines (server/db/schema.ts). Inflated chunks are kept in a small LRU, so reading
+ * the lines of one window of the session view, or the snippets of a search page, inflates each chunk once.
+ */
 export interface RawLineReader {
+  bytes(id: number): Buffer | null;
   text(id: number): string | null;
   texts(ids: number[]): Map<number, string>;
-  /** the line parsed; null when missing or (for a bad line) not JSON */
+  /** the line parsed; null when missing or (for a bad line) not a JSON object */
   json(id: number): Record<string, unknown> | null;
 }
 
+const CACHED_CHUNKS = 64;
 const readers = new WeakMap<Database.Database, RawLineReader>();
 
 export function rawLines(db: Database.Database): RawLineReader {
@@ -21,17 +27,45 @@ export function rawLines(db: Database.Database): RawLineReader {
 }
 
 function makeReader(db: Database.Database): RawLineReader {
-  const one = db.prepare('SELECT raw, compressed FROM lines WHERE id = ?');
-  const many = db.prepare('SELECT id, raw, compressed FROM lines WHERE id IN (SELECT value FROM json_each(?))');
+  const where = db.prepare('SELECT chunk_id, chunk_pos, length FROM lines WHERE id = ?');
+  const wheres = db.prepare('SELECT id, chunk_id, chunk_pos, length FROM lines WHERE id IN (SELECT value FROM json_each(?))');
+  const chunk = db.prepare('SELECT data FROM chunks WHERE id = ?');
+  const cache = new Map<number, Buffer>();
+
+  function inflated(chunkId: number): Buffer | null {
+    const hit = cache.get(chunkId);
+    if (hit) {
+      cache.delete(chunkId); // re-insert: most recently used last
+      cache.set(chunkId, hit);
+      return hit;
+    }
+    const row = chunk.get(chunkId) as { data: Buffer } | undefined;
+    if (!row) return null;
+    const data = zlib.inflateRawSync(row.data);
+    cache.set(chunkId, data);
+    if (cache.size > CACHED_CHUNKS) cache.delete(cache.keys().next().value as number);
+    return data;
+  }
+
+  const slice = (r: { chunk_id: number; chunk_pos: number; length: number }) => inflated(r.chunk_id)?.subarray(r.chunk_pos, r.chunk_pos + r.length) ?? null;
+
   const reader: RawLineReader = {
+    bytes(id) {
+      const r = where.get(id) as { chunk_id: number; chunk_pos: number; length: number } | undefined;
+      return r ? slice(r) : null;
+    },
     text(id) {
-      const row = one.get(id) as { raw: Buffer; compressed: number } | undefined;
-      return row ? loadRaw(row.raw, row.compressed) : null;
+      return reader.bytes(id)?.toString('utf8') ?? null;
     },
     texts(ids) {
       const out = new Map<number, string>();
       if (ids.length === 0) return out;
-      for (const row of many.all(JSON.stringify(ids)) as { id: number; raw: Buffer; compressed: number }[]) out.set(row.id, loadRaw(row.raw, row.compressed));
+      const rows = wheres.all(JSON.stringify(ids)) as { id: number; chunk_id: number; chunk_pos: number; length: number }[];
+      rows.sort((a, b) => a.chunk_id - b.chunk_id); // one inflate per chunk
+      for (const r of rows) {
+        const b = slice(r);
+        if (b) out.set(r.id, b.toString('utf8'));
+      }
       return out;
     },
     json(id) {

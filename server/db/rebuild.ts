@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
-import { loadRaw, processLine, LINE_EVENT } from '../ingest/process-line';
+import { processLine, LINE_EVENT } from '../ingest/process-line';
+import { rawLines } from './raw-lines';
 import { makeSessionRefresher } from '../ingest/refresh-session';
 import type { FileRow, IngestStore } from '../ingest/store';
 
@@ -10,13 +11,16 @@ import type { FileRow, IngestStore } from '../ingest/store';
 export function rebuildDerived(db: Database.Database, store: IngestStore, onProgress?: (done: number, total: number) => void): number {
   const total = (db.prepare('SELECT count(*) n FROM lines WHERE kind = ?').get(LINE_EVENT) as { n: number }).n;
   const files = db.prepare('SELECT * FROM files ORDER BY id').all() as FileRow[];
-  const linesOf = db.prepare('SELECT id, byte_offset, raw, compressed FROM lines WHERE file_id = ? AND kind = ? ORDER BY id');
+  const linesOf = db.prepare('SELECT id, byte_offset FROM lines WHERE file_id = ? AND kind = ? ORDER BY id');
+  const raw = rawLines(db);
   let done = 0;
   for (const file of files) {
-    const rows = linesOf.all(file.id, LINE_EVENT) as { id: number; byte_offset: number; raw: Buffer; compressed: number }[];
+    const rows = linesOf.all(file.id, LINE_EVENT) as { id: number; byte_offset: number }[];
     db.transaction(() => {
       for (const r of rows) {
-        const p = processLine({ bytes: Buffer.from(loadRaw(r.raw, r.compressed), 'utf8'), byteOffset: r.byte_offset, tooLong: false });
+        const bytes = raw.bytes(r.id);
+        if (!bytes) continue;
+        const p = processLine({ bytes, byteOffset: r.byte_offset, tooLong: false });
         if (p.kind === LINE_EVENT) store.rederive(r.id, file, p);
         done++;
       }

@@ -5,6 +5,12 @@ import type Database from 'better-sqlite3';
  * with another version gets its derived tables dropped and rebuilt from the archive (never a hand-written
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  */
+/**
+ * Version of the archive's layout. The archive is never migrated in place: a database with another layout is
+ * emptied and every log is read again (what Copilot already deleted is lost, so change this rarely).
+ */
+export const ARCHIVE_VERSION = 2;
+
 export const SCHEMA_VERSION = 8;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
@@ -22,14 +28,17 @@ CREATE TABLE IF NOT EXISTS files (
   events INTEGER NOT NULL DEFAULT 0, bad_lines INTEGER NOT NULL DEFAULT 0, fragments INTEGER NOT NULL DEFAULT 0,
   deleted_at INTEGER, first_seen INTEGER, updated_at INTEGER, error TEXT
 );
--- kind: 0 event, 1 bad line, 2 fragment (the cut first line of a rewritten file).
--- raw is the line's text, deflated when long (compressed = 1). hash is of the raw bytes, for reconciling rewrites.
+-- Raw lines live in chunks: consecutive lines of one file concatenated and deflated (about 64 KB before
+-- compression). JSON lines compress about 8x together but poorly one by one, and the archive is the largest table.
+CREATE TABLE IF NOT EXISTS chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);
+-- kind: 0 event, 1 bad line, 2 fragment (the cut first line of a rewritten file). A line's bytes are
+-- chunk_pos .. chunk_pos + length of its chunk, inflated.
 CREATE TABLE IF NOT EXISTS lines (
   id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, generation INTEGER NOT NULL, line_no INTEGER NOT NULL,
-  byte_offset INTEGER NOT NULL, hash INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT,
-  raw BLOB NOT NULL, compressed INTEGER NOT NULL
+  byte_offset INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT,
+  chunk_id INTEGER NOT NULL, chunk_pos INTEGER NOT NULL, length INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS lines_file_hash ON lines (file_id, hash);
+CREATE INDEX IF NOT EXISTS lines_file ON lines (file_id);
 CREATE INDEX IF NOT EXISTS lines_problems ON lines (file_id, line_no) WHERE kind > 0;
 CREATE TABLE IF NOT EXISTS companions (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, name TEXT NOT NULL,
@@ -145,6 +154,11 @@ export function getMeta(db: Database.Database, key: string): string | null {
   return row?.value ?? null;
 }
 
+function getMetaIfAny(db: Database.Database, key: string): string | null {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'meta'").get() !== undefined;
+  return hasMeta ? getMeta(db, key) : null;
+}
+
 export function setMeta(db: Database.Database, key: string, value: string): void {
   db.prepare('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
 }
@@ -154,7 +168,15 @@ export function setMeta(db: Database.Database, key: string, value: string): void
  * Returns true when the derived tables were (re)created and must be refilled from the archive.
  */
 export function ensureSchema(db: Database.Database): boolean {
+  const archive = Number(getMetaIfAny(db, 'archive_version') ?? '0');
+  const hasArchive = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'lines'").get() !== undefined;
+  if (hasArchive && archive !== ARCHIVE_VERSION) {
+    db.transaction(() => {
+      for (const t of [...DERIVED_TABLES, 'lines', 'chunks', 'files', 'companions', 'workspaces', 'meta']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+    })();
+  }
   db.exec(ARCHIVE_DDL);
+  setMeta(db, 'archive_version', String(ARCHIVE_VERSION));
   const version = Number(getMeta(db, 'schema_version') ?? '0');
   const hasSessions = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").get() !== undefined;
   if (version === SCHEMA_VERSION && hasSessions) return false;

@@ -1,12 +1,8 @@
-import zlib from 'node:zlib';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { cjkTokens, hasCjk, indexedText } from '../search/indexed-text';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
 import type { RawLine } from './read-lines';
-
-/** Lines at least this long are stored deflated: they are few (inputMessages, big results) but most of the bytes. */
-export const COMPRESS_FROM_BYTES = 2048;
 
 export const LINE_EVENT = 0;
 export const LINE_BAD = 1;
@@ -16,26 +12,16 @@ export interface ProcessedLine {
   byteOffset: number;
   kind: typeof LINE_EVENT | typeof LINE_BAD | typeof LINE_FRAGMENT;
   reason: string | null;
-  raw: Buffer;
-  compressed: boolean;
+  /** the line's bytes as read (without its newline): what the archive keeps */
+  bytes: Buffer;
   event: NormalizedEvent | null;
   text: string;
   cjk: string;
 }
 
-export function storeRaw(bytes: Buffer): { raw: Buffer; compressed: boolean } {
-  if (bytes.length < COMPRESS_FROM_BYTES) return { raw: bytes, compressed: false };
-  return { raw: zlib.deflateRawSync(bytes, { level: 3 }), compressed: true };
-}
-
-export function loadRaw(raw: Buffer, compressed: number | boolean): string {
-  return (compressed ? zlib.inflateRawSync(raw) : raw).toString('utf8');
-}
-
 /** Decode, parse, normalize and extract the searchable text of one complete line. Never throws. */
 export function processLine(line: RawLine): ProcessedLine {
-  const { raw, compressed } = storeRaw(line.bytes);
-  const base = { byteOffset: line.byteOffset, raw, compressed, event: null, text: '', cjk: '' };
+  const base = { byteOffset: line.byteOffset, bytes: line.bytes, event: null, text: '', cjk: '' };
   if (line.tooLong) return { ...base, kind: LINE_BAD, reason: 'line longer than 64 MiB (skipped)' };
   const parsed = parseLine(decodeLine(line.bytes));
   if (!parsed.ok) return { ...base, kind: LINE_BAD, reason: parsed.reason };

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import zlib from 'node:zlib';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { responseText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
@@ -40,6 +41,9 @@ interface SessionState {
   turnBySpan: Map<string, number>;
 }
 
+/** Bytes of lines per archive chunk before compression: large enough to compress well, small enough to inflate in ~25 µs. */
+export const CHUNK_BYTES = 64 * 1024;
+
 const iso = (ts: number | null): string | null => (ts === null ? null : new Date(ts).toISOString());
 
 /**
@@ -70,9 +74,10 @@ export class IngestStore {
       fileError: db.prepare('UPDATE files SET error = ?, updated_at = ? WHERE id = ?'),
       fileDeleted: db.prepare('UPDATE files SET deleted_at = ? WHERE id = ? AND deleted_at IS NULL'),
       insertLine: db.prepare(
-        `INSERT INTO lines (file_id, generation, line_no, byte_offset, hash, kind, reason, raw, compressed)
-         VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+        `INSERT INTO lines (file_id, generation, line_no, byte_offset, kind, reason, chunk_id, chunk_pos, length)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      insertChunk: db.prepare('INSERT INTO chunks (file_id, data) VALUES (?, ?)'),
       insertEvent: db.prepare(
         `INSERT INTO events (id, session_num, file_id, type, name, span_id, parent_span_id, status, ts, dur, r_idx, model, tool,
            ttft, tokens_in, tokens_out, tokens_cached, error, dup, fail)
@@ -200,9 +205,11 @@ export class IngestStore {
     let fragments = 0;
     const write = () => {
       const fileSession = this.ensureSession(this.seedFor(file));
+      const placed = this.writeChunks(file.id, lines);
       for (let i = 0; i < lines.length; i++) {
         const l = lines[i];
-        const info = this.st.insertLine.run(file.id, progress.generation, lineNos[i], l.byteOffset, l.kind, l.reason, l.raw, l.compressed ? 1 : 0);
+        const at = placed[i];
+        const info = this.st.insertLine.run(file.id, progress.generation, lineNos[i], l.byteOffset, l.kind, l.reason, at.chunkId, at.pos, l.bytes.length);
         if (l.kind !== LINE_EVENT || l.event === null) {
           if (l.kind === 2) fragments++;
           else bad++;
@@ -240,6 +247,27 @@ export class IngestStore {
   rederive(lineId: number, file: FileRow, line: ProcessedLine): void {
     const session = this.ensureSession(this.seedFor(file));
     this.writeEvent(lineId, file, session, line);
+  }
+
+  /** Packs the lines' bytes into deflated chunks of about CHUNK_BYTES and says where each line landed. */
+  private writeChunks(fileId: number, lines: ProcessedLine[]): { chunkId: number; pos: number }[] {
+    const placed: { chunkId: number; pos: number }[] = new Array(lines.length);
+    let start = 0;
+    while (start < lines.length) {
+      let end = start;
+      let size = 0;
+      while (end < lines.length && (end === start || size + lines[end].bytes.length <= CHUNK_BYTES)) size += lines[end++].bytes.length;
+      const parts = lines.slice(start, end).map((l) => l.bytes);
+      const data = zlib.deflateRawSync(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), { level: 3 });
+      const chunkId = Number(this.st.insertChunk.run(fileId, data).lastInsertRowid);
+      let pos = 0;
+      for (let i = start; i < end; i++) {
+        placed[i] = { chunkId, pos };
+        pos += lines[i].bytes.length;
+      }
+      start = end;
+    }
+    return placed;
   }
 
   seedFor(file: FileRow): SessionSeed {

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadRaw, processLine, LINE_BAD, LINE_FRAGMENT, type ProcessedLine } from './process-line';
+import { rawLines } from '../db/raw-lines';
+import { processLine, LINE_BAD, LINE_FRAGMENT, type ProcessedLine } from './process-line';
 import { readLines } from './read-lines';
 import type { FileRow, IngestStore } from './store';
 
@@ -131,12 +132,12 @@ function reconcileRewrite(store: IngestStore, row: FileRow, fd: number, stat: fs
   const db = store.db;
   // Multiset of what is archived for this file: identical lines may legitimately repeat.
   const archived = new Map<number, number>();
-  const rows = db.prepare('SELECT raw, compressed FROM lines WHERE file_id = ? AND kind != ?').iterate(row.id, LINE_FRAGMENT) as IterableIterator<{
-    raw: Buffer;
-    compressed: number;
-  }>;
-  for (const r of rows) {
-    const h = hashBytes(Buffer.from(loadRaw(r.raw, r.compressed), 'utf8'));
+  const raw = rawLines(db);
+  const ids = db.prepare('SELECT id FROM lines WHERE file_id = ? AND kind != ? ORDER BY id').pluck().all(row.id, LINE_FRAGMENT) as number[];
+  for (const id of ids) {
+    const bytes = raw.bytes(id);
+    if (!bytes) continue;
+    const h = hashBytes(bytes);
     archived.set(h, (archived.get(h) ?? 0) + 1);
   }
   const generation = row.generation + 1;

@@ -10,7 +10,7 @@ import { openWriteDb } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { indexOnce } from '../ingest/index-once';
 import { normalizeEntry } from '../ingest/normalize';
-import { loadRaw } from '../ingest/process-line';
+import { rawLines } from '../db/raw-lines';
 import { foldWhitespace, indexedText } from './indexed-text';
 import { classifyTerm } from './query-parser';
 import { searchSessions } from './search-sessions';
@@ -64,12 +64,12 @@ beforeAll(async () => {
     if (!list) unitsByRoot.set(root, (list = []));
     list.push(text.toLowerCase());
   };
-  const lines = db.prepare('SELECT l.raw, l.compressed, f.session_id FROM lines l JOIN files f ON f.id = l.file_id WHERE l.kind = 0').all() as {
-    raw: Buffer;
-    compressed: number;
+  const lines = db.prepare('SELECT l.id, f.session_id FROM lines l JOIN files f ON f.id = l.file_id WHERE l.kind = 0').all() as {
+    id: number;
     session_id: string;
   }[];
-  for (const l of lines) add(l.session_id, indexedText(normalizeEntry(JSON.parse(loadRaw(l.raw, l.compressed)) as RawLogEntry)));
+  const raw = rawLines(db);
+  for (const l of lines) add(l.session_id, indexedText(normalizeEntry(JSON.parse(raw.text(l.id) as string) as RawLogEntry)));
   for (const s of sessions) add(s.id, foldWhitespace([s.id, s.title, s.label].filter((x) => x).join(' ')));
   for (const f of db.prepare('SELECT session_id, file_path FROM session_files').all() as { session_id: string; file_path: string }[]) add(f.session_id, f.file_path);
 }, 180_000);

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { SearchSnippet } from '../../shared/api/search';
 import type { RawLogEntry } from '../../shared/log-entry';
 import { normalizeEntry } from '../ingest/normalize';
-import { loadRaw } from '../ingest/process-line';
+import { rawLines } from '../db/raw-lines';
 import { termRegExp } from './fts-match';
 import { foldWhitespace, indexedText } from './indexed-text';
 import { statement } from './statements';
@@ -24,10 +24,9 @@ const RAW_WINDOW = 4000;
  * for a snippet, without parsing megabytes.
  */
 export function eventIndexedText(db: Database.Database, eventId: number, terms: QueryTerm[] = []): string | null {
-  const row = statement(db, 'SELECT raw, compressed FROM lines WHERE id = ?').get(eventId) as { raw: Buffer; compressed: number } | undefined;
-  if (!row) return null;
+  const raw = rawLines(db).text(eventId);
+  if (raw === null) return null;
   try {
-    const raw = loadRaw(row.raw, row.compressed);
     if (raw.length > MAX_PARSED_LINE) return rawWindow(raw, terms);
     return indexedText(normalizeEntry(JSON.parse(raw) as RawLogEntry));
   } catch {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { EventDetail } from '../../shared/api';
-import { loadRaw } from '../ingest/process-line';
+import { rawLines } from '../db/raw-lines';
 
 interface Row {
   id: number;
@@ -22,8 +22,6 @@ interface Row {
   dup: number;
   line_no: number;
   byte_offset: number;
-  raw: Buffer;
-  compressed: number;
   file_id: number;
   path: string;
   file_kind: string;
@@ -52,14 +50,14 @@ export function getEventDetail(db: Database.Database, id: number, maxChars?: num
   const r = db
     .prepare(
       `SELECT e.id, e.type, e.name, e.span_id, e.parent_span_id, e.status, e.ts, e.dur, e.r_idx, e.model, e.tool, e.ttft,
-         e.tokens_in, e.tokens_out, e.tokens_cached, e.error, e.dup, l.line_no, l.byte_offset, l.raw, l.compressed,
+         e.tokens_in, e.tokens_out, e.tokens_cached, e.error, e.dup, l.line_no, l.byte_offset,
          f.id file_id, f.path, f.kind file_kind, f.deleted_at, f.folder_session_id, s.id session_id
        FROM events e JOIN lines l ON l.id = e.id JOIN files f ON f.id = e.file_id JOIN sessions s ON s.num = e.session_num
        WHERE e.id = ?`,
     )
     .get(id) as Row | undefined;
   if (!r) return null;
-  const raw = loadRaw(r.raw, r.compressed);
+  const raw = rawLines(db).text(r.id) ?? '';
   let attrs: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(raw) as { attrs?: unknown };

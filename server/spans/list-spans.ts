@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { RequestSummary, SpanListResponse, SpanOverview, SpanRow, SpanSeekResponse, SpanView } from '../../shared/api';
 import { notFound } from '../http/errors';
-import { loadRaw } from '../ingest/process-line';
+import { rawLines } from '../db/raw-lines';
 import { normalizeQuery, spanFilter } from './span-filter';
 import { needsAttrs, spanLabel } from './span-label';
 import type { SpanNode, SpanTree } from './span-tree';
@@ -81,16 +81,14 @@ export function labelsFor(db: Database.Database, nodes: SpanNode[]): Map<number,
     else missing.push(node);
   }
   if (missing.length > 0) {
-    const raws = new Map<number, { raw: Buffer; compressed: number }>();
-    const st = db.prepare('SELECT id, raw, compressed FROM lines WHERE id IN (SELECT value FROM json_each(?))');
-    for (const r of st.all(JSON.stringify(missing.map((m) => m.entry.id))) as { id: number; raw: Buffer; compressed: number }[]) raws.set(r.id, r);
+    const raws = rawLines(db).texts(missing.map((m) => m.entry.id));
     if (cache.size + missing.length > MAX_LABELS) cache.clear();
     for (const node of missing) {
       const r = raws.get(node.entry.id);
       let attrs: Record<string, unknown> | null = null;
       if (r) {
         try {
-          const parsed = JSON.parse(loadRaw(r.raw, r.compressed)) as { attrs?: unknown };
+          const parsed = JSON.parse(r) as { attrs?: unknown };
           if (parsed.attrs && typeof parsed.attrs === 'object' && !Array.isArray(parsed.attrs)) attrs = parsed.attrs as Record<string, unknown>;
         } catch {
           /* the line parsed at ingest; a failure here only costs the label */

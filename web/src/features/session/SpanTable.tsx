@@ -3,7 +3,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type React
 import type { SpanRow, TimeAxis } from '../../../../shared/api';
 import { formatDuration } from '../../ui/format';
 import { spanKind, typeLabel } from './span-types';
-import { barGeometry, formatOffset, idleBands, rulerTicks } from './time-axis';
+import { barGeometry, formatOffset, idleBands, rulerTicks, type IdleBand } from './time-axis';
 
 export const ROW_HEIGHT = 24;
 const HEADER_HEIGHT = 26;
@@ -67,31 +67,9 @@ export function SpanTable(p: SpanTableProps) {
 
   return (
     <div className="span-table" ref={scrollRef} role="tree" aria-label="Spans of this session" aria-multiselectable="false" tabIndex={0}>
-      <div className="span-table-header" style={{ height: HEADER_HEIGHT }}>
-        <div className="span-tree-head">
-          <span>Span</span>
-          {p.headerNote}
-        </div>
-        <div className="span-ruler" aria-hidden="true">
-          {idle.map((b, i) => (
-            <div key={`idle-${i}`} className="span-idle-band" style={{ left: pct(b.x0), width: pct(b.x1 - b.x0) }} title={`idle ${formatDuration(b.ms)} (squeezed)`}>
-              {b.x1 - b.x0 > 0.04 && <span>idle {formatDuration(b.ms)}</span>}
-            </div>
-          ))}
-          {ruler?.ticks.map((t) => (
-            <div key={t.t} className="span-tick" style={{ left: pct(t.x) }}>
-              <span>{t.label}</span>
-            </div>
-          ))}
-        </div>
-      </div>
+      <TableHeader note={p.headerNote} ruler={ruler} idle={idle} />
       <div className="span-table-body" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT }}>
-        <div className="span-grid-layer" aria-hidden="true">
-          {idle.map((b, i) => (
-            <div key={`idle-${i}`} className="span-idle-column" style={{ left: pct(b.x0), width: pct(b.x1 - b.x0) }} />
-          ))}
-          {ruler?.ticks.map((t) => <div key={t.t} className="span-grid-line" style={{ left: pct(t.x) }} />)}
-        </div>
+        <GridLayer ruler={ruler} idle={idle} />
         {items.map((item) => {
           const row = p.getRow(item.index);
           const top = item.start - HEADER_HEIGHT;
@@ -118,6 +96,44 @@ export function SpanTable(p: SpanTableProps) {
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(3)}%`;
+
+type Ruler = ReturnType<typeof rulerTicks> | null;
+
+/** The column header and ruler: drawn again only when the axis, zoom or width change, not on every scroll. */
+const TableHeader = memo(function TableHeader({ note, ruler, idle }: { note: ReactNode; ruler: Ruler; idle: IdleBand[] }) {
+  return (
+    <div className="span-table-header" style={{ height: HEADER_HEIGHT }}>
+      <div className="span-tree-head">
+        <span>Span</span>
+        {note}
+      </div>
+      <div className="span-ruler" aria-hidden="true">
+        {idle.map((b, i) => (
+          <div key={`idle-${i}`} className="span-idle-band" style={{ left: pct(b.x0), width: pct(b.x1 - b.x0) }} title={`idle ${formatDuration(b.ms)} (squeezed)`}>
+            {b.x1 - b.x0 > 0.04 && <span>idle {formatDuration(b.ms)}</span>}
+          </div>
+        ))}
+        {ruler?.ticks.map((t) => (
+          <div key={t.t} className="span-tick" style={{ left: pct(t.x) }}>
+            <span>{t.label}</span>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+});
+
+/** Tick lines and idle columns behind the rows, the full height of the list. */
+const GridLayer = memo(function GridLayer({ ruler, idle }: { ruler: Ruler; idle: IdleBand[] }) {
+  return (
+    <div className="span-grid-layer" aria-hidden="true">
+      {idle.map((b, i) => (
+        <div key={`idle-${i}`} className="span-idle-column" style={{ left: pct(b.x0), width: pct(b.x1 - b.x0) }} />
+      ))}
+      {ruler?.ticks.map((t) => <div key={t.t} className="span-grid-line" style={{ left: pct(t.x) }} />)}
+    </div>
+  );
+});
 
 /** Width of the waterfall column, for choosing how many ticks fit. */
 function useWaterfallWidth(scrollRef: React.RefObject<HTMLDivElement | null>): number {

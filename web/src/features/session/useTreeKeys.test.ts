@@ -35,20 +35,20 @@ const row = (index: number, depth: number, more: Partial<SpanRow> = {}): SpanRow
 // 4 (window not fetched yet)
 const rows = [row(0, 0, { childCount: 3, descendants: 5 }), row(1, 1), row(2, 1, { childCount: 2, descendants: 2, collapsed: true }), row(3, 1)];
 
-function ctx(selectedIndex: number | null): TreeKeyContext & { select: ReturnType<typeof vi.fn>; toggle: ReturnType<typeof vi.fn> } {
+function ctx(selectedIndex: number | null) {
   return {
     total: 5,
-    getRow: (i) => rows[i],
+    getRow: (i: number) => rows[i],
     selectedIndex,
     hasSelection: selectedIndex !== null,
     onScreen: { start: 0, end: 4 },
-    select: vi.fn(),
-    toggle: vi.fn(),
-    setPaneOpen: vi.fn(),
-    seekError: vi.fn(),
-    expandAll: vi.fn(),
-    focusFilter: vi.fn(),
-  };
+    select: vi.fn<TreeKeyContext['select']>(),
+    toggle: vi.fn<TreeKeyContext['toggle']>(),
+    setPaneOpen: vi.fn<TreeKeyContext['setPaneOpen']>(),
+    seekError: vi.fn<TreeKeyContext['seekError']>(),
+    expandAll: vi.fn<TreeKeyContext['expandAll']>(),
+    focusFilter: vi.fn<TreeKeyContext['focusFilter']>(),
+  } satisfies TreeKeyContext;
 }
 
 describe('runTreeKey', () => {
