@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Options } from '../config';
 import { openWriteDbOrRecover } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
-import { ensureSchema } from '../db/schema';
+import { derivedNeedRebuild, ensureSchema } from '../db/schema';
 import { indexOnce } from '../ingest/index-once';
 import { IngestStore } from '../ingest/store';
 import { resolveDbPath, resolveRoots } from './locations';
@@ -18,7 +18,7 @@ export async function runIndex(opts: Options): Promise<number> {
   const started = performance.now();
   const { db, recovered } = openWriteDbOrRecover(dbPath);
   if (recovered) process.stderr.write(recovered + '\n');
-  if (ensureSchema(db)) {
+  if (ensureSchema(db) || derivedNeedRebuild(db)) {
     const n = rebuildDerived(db, new IngestStore(db));
     if (n > 0) process.stderr.write(`rebuilt derived tables from ${n} archived lines\n`);
   }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import type { Options } from '../config';
 import { openReadDb, openWriteDbOrRecover } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
-import { ensureSchema } from '../db/schema';
+import { derivedNeedRebuild, ensureSchema } from '../db/schema';
 import { indexOnce } from '../ingest/index-once';
 import { IngestStore } from '../ingest/store';
 import { resolveDbPath, resolveRoots } from './locations';
@@ -18,7 +18,7 @@ export async function openIndexForQuery(opts: Options): Promise<Database.Databas
     const { roots } = await resolveRoots(opts);
     const { db, recovered } = openWriteDbOrRecover(dbPath);
   if (recovered) process.stderr.write(recovered + '\n');
-    if (ensureSchema(db)) rebuildDerived(db, new IngestStore(db));
+    if (ensureSchema(db) || derivedNeedRebuild(db)) rebuildDerived(db, new IngestStore(db));
     await indexOnce(db, roots);
     db.close();
   } else if (!fs.existsSync(dbPath)) {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { processLine, LINE_EVENT } from '../ingest/process-line';
 import { rawLines } from './raw-lines';
+import { recreateDerived, setMeta } from './schema';
 import { makeSessionRefresher } from '../ingest/refresh-session';
 import type { FileRow, IngestStore } from '../ingest/store';
 
@@ -9,6 +10,9 @@ import type { FileRow, IngestStore } from '../ingest/store';
  * derived tables were lost): every archived event line is parsed again and derived exactly as at ingest.
  */
 export function rebuildDerived(db: Database.Database, store: IngestStore, onProgress?: (done: number, total: number) => void): number {
+  // A rebuild interrupted by a crash left some rows: start from empty tables, or they would be derived twice.
+  if (db.prepare('SELECT 1 FROM events LIMIT 1').get() !== undefined) recreateDerived(db);
+  store.resetCaches();
   const total = (db.prepare('SELECT count(*) n FROM lines WHERE kind = ?').get(LINE_EVENT) as { n: number }).n;
   const files = db.prepare('SELECT * FROM files ORDER BY id').all() as FileRow[];
   const linesOf = db.prepare('SELECT id, byte_offset FROM lines WHERE file_id = ? AND kind = ? ORDER BY id');
@@ -34,5 +38,6 @@ export function rebuildDerived(db: Database.Database, store: IngestStore, onProg
     for (const id of store.dirty) refresh(id);
   })();
   store.dirty.clear();
+  setMeta(db, 'derived_state', 'ready');
   return done;
 }

@@ -167,6 +167,24 @@ export function setMeta(db: Database.Database, key: string, value: string): void
  * Creates the archive if missing and makes the derived tables match SCHEMA_VERSION.
  * Returns true when the derived tables were (re)created and must be refilled from the archive.
  */
+/** Drops and recreates the derived tables, empty; marks them for a rebuild when the archive has lines to derive. */
+export function recreateDerived(db: Database.Database): void {
+  db.transaction(() => {
+    for (const t of DERIVED_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}`);
+    db.exec(DERIVED_DDL);
+    setMeta(db, 'schema_version', String(SCHEMA_VERSION));
+    // Until rebuildDerived refills them, whoever opens the database next (the ingest worker after the server's
+    // setup connection, say) must know the derived tables are empty.
+    const archived = db.prepare('SELECT 1 FROM lines LIMIT 1').get() !== undefined;
+    setMeta(db, 'derived_state', archived ? 'empty' : 'ready');
+  })();
+}
+
+/** True when the derived tables were recreated and not refilled yet (ensureSchema ran in another connection). */
+export function derivedNeedRebuild(db: Database.Database): boolean {
+  return getMetaIfAny(db, 'derived_state') === 'empty';
+}
+
 export function ensureSchema(db: Database.Database): boolean {
   const archive = Number(getMetaIfAny(db, 'archive_version') ?? '0');
   const hasArchive = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'lines'").get() !== undefined;
@@ -180,10 +198,6 @@ export function ensureSchema(db: Database.Database): boolean {
   const version = Number(getMeta(db, 'schema_version') ?? '0');
   const hasSessions = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").get() !== undefined;
   if (version === SCHEMA_VERSION && hasSessions) return false;
-  db.transaction(() => {
-    for (const t of DERIVED_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}`);
-    db.exec(DERIVED_DDL);
-    setMeta(db, 'schema_version', String(SCHEMA_VERSION));
-  })();
+  recreateDerived(db);
   return true;
 }

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { openWriteDb } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
-import { ensureSchema } from '../db/schema';
+import { derivedNeedRebuild, ensureSchema } from '../db/schema';
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
 
@@ -25,7 +25,7 @@ const post = (m: WorkerMessage) => parentPort?.postMessage(m);
 
 async function main() {
   const db = openWriteDb(input.dbPath);
-  if (ensureSchema(db)) {
+  if (ensureSchema(db) || derivedNeedRebuild(db)) {
     const lines = rebuildDerived(db, new IngestStore(db));
     if (lines > 0) post({ type: 'rebuilt', lines });
   }

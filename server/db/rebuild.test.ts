@@ -1,0 +1,46 @@
+// SCHEMA_VERSION changes: derived tables are dropped and refilled from the archive, exactly once.
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { IngestStore } from '../ingest/store';
+import { startServer } from '../serve';
+import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { rebuildDerived } from './rebuild';
+import { derivedNeedRebuild, ensureSchema, setMeta } from './schema';
+
+let fx: FixtureDb | null = null;
+afterEach(() => {
+  fx?.cleanup();
+  fx = null;
+});
+
+const ev = (sid: string, i: number) =>
+  line({ ts: 1775000000000 + i, dur: 10, sid, type: 'tool_call', name: 'read_file', spanId: `${sid}-${i}`, status: 'ok', attrs: { args: '{"filePath":"/w/a.ts"}' } });
+const facts = (f: FixtureDb) => f.db.prepare('SELECT id, event_count, (SELECT count(*) FROM events) events, (SELECT count(*) FROM session_files) files FROM sessions ORDER BY id').all();
+
+describe('rebuilding the derived tables', () => {
+  it('refills them from the archive with the same facts, and twice in a row does not double them', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': ev('s1', 0) + ev('s1', 1), 's2/main.jsonl': ev('s2', 0) });
+    const before = facts(fx);
+    setMeta(fx.db, 'schema_version', '0');
+    expect(ensureSchema(fx.db)).toBe(true);
+    expect(derivedNeedRebuild(fx.db)).toBe(true);
+    rebuildDerived(fx.db, new IngestStore(fx.db));
+    rebuildDerived(fx.db, new IngestStore(fx.db));
+    expect(facts(fx)).toEqual(before);
+    expect(derivedNeedRebuild(fx.db)).toBe(false);
+  });
+
+  it('the server refills them when its setup connection found the version changed (the worker must still rebuild)', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': ev('s1', 0) + ev('s1', 1) });
+    const before = facts(fx);
+    setMeta(fx.db, 'schema_version', '0');
+    fx.db.close();
+    const server = await startServer({ dbPath: fx.dbPath, roots: [path.join(fx.root, 'Code')], port: 0, host: '127.0.0.1', token: null, demo: false, webRoot: null, version: 't' });
+    await server.backfilled;
+    const res = (await (await fetch(server.url + '/api/sessions')).json()) as { sessions: { id: string; eventCount: number }[] };
+    expect(res.sessions.map((s) => [s.id, s.eventCount])).toEqual([['s1', 2]]);
+    await server.close();
+    fx.db = (await import('./open')).openWriteDb(fx.dbPath);
+    expect(facts(fx)).toEqual(before);
+  });
+});
