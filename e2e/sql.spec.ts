@@ -21,6 +21,7 @@ test('every example runs without an error', async ({ page }) => {
   await page.goto('/sql');
   const side = page.getByRole('complementary', { name: 'Examples and schema' });
   const examples = side.getByRole('list').first().getByRole('button');
+  await expect(examples.first()).toBeVisible(); // the list renders after the schema request; count() does not wait
   const n = await examples.count();
   expect(n).toBeGreaterThan(5);
   for (let i = 0; i < n; i++) {

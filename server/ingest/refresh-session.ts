@@ -1,19 +1,13 @@
 import type Database from 'better-sqlite3';
+import { visibleText } from '../../shared/visible-text';
 import { makeEdgeDeriver } from '../lineage/derive-edges';
 
 const TITLE_MAX = 120;
 
-// Controls, zero-width and bidi format characters: a title made of log text must not hide part of itself or
-// display in another order than it is written (an RLO in a prompt), wherever the UI shows it.
-const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-
 /** A title as Copilot's title child writes it ("Fix the retry loop", sometimes quoted), cut for display. */
 export function cleanTitle(text: string | null | undefined): string | null {
   if (!text) return null;
-  let t = text
-    .replace(/\s+/g, ' ')
-    .replace(INVISIBLE, (ch) => `\\u{${(ch.codePointAt(0) as number).toString(16).padStart(4, '0')}}`)
-    .trim();
+  let t = visibleText(text.replace(/\s+/g, ' ')).trim();
   if (t.length >= 2 && /^["'“`].*["'”`]$/.test(t)) t = t.slice(1, -1).trim();
   if (t === '') return null;
   return t.length > TITLE_MAX ? `${t.slice(0, TITLE_MAX - 1)}…` : t;

@@ -1,3 +1,4 @@
+import { visibleText } from '../../shared/visible-text';
 import type { SpanEntry } from './span-tree';
 
 /** Longest label a row carries: a glance, the detail pane has the rest. */
@@ -15,7 +16,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
 
 /** Whitespace folded, cut at LABEL_MAX with an ellipsis. Works on a prefix so a 10 MB value costs nothing. */
 export function shortText(s: string): string {
-  const t = s.slice(0, LABEL_MAX * 4).replace(/\s+/g, ' ').trim();
+  const t = visibleText(s.slice(0, LABEL_MAX * 4).replace(/\s+/g, ' ').trim());
   return t.length > LABEL_MAX ? `${t.slice(0, LABEL_MAX - 1)}…` : t;
 }
 
