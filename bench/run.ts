@@ -18,7 +18,8 @@ import { fmtMs, renderReport, type Row } from './report';
 
 const { values } = parseArgs({
   options: {
-    size: { type: 'string', default: '1g' },
+    // 1.6 GiB: the generator writes about 1.9 M events a GiB, and the issue asks for at least 3 M.
+    size: { type: 'string', default: '1.6g' },
     seed: { type: 'string', default: '42' },
     out: { type: 'string', default: 'BENCHMARKS.md' },
     port: { type: 'string', default: '7391' },
@@ -67,16 +68,18 @@ async function timeQueries(base: string, classes: QueryClass[], n: number): Prom
   return out;
 }
 
-async function baselineMs(q: QueryClass, files: string[]): Promise<number> {
-  if (!q.baseline) return NaN;
+/** The baseline's time; for jq also how many lines it selected (so its counts need no second pass). */
+async function baseline(q: QueryClass, files: string[]): Promise<{ ms: number; count: number }> {
+  if (!q.baseline) return { ms: NaN, count: NaN };
   if (q.baseline.tool === 'rg') {
     const t: number[] = [];
     for (let i = 0; i < 3; i++) t.push((await timedCommand('rg', q.baseline.args)).ms);
-    return median(t);
+    return { ms: median(t), count: NaN };
   }
   // jq skips unparseable lines like we do (fromjson?), over every log file, once (it takes seconds per GB).
   const filter = `fromjson? | select(type == "object") | ${q.baseline.args[0]} | 1`;
-  return (await timedCommand('jq', ['-R', filter, ...files])).ms;
+  const r = await timedCommand('jq', ['-R', filter, ...files]);
+  return { ms: r.ms, count: r.stdout.split('\n').filter(Boolean).length };
 }
 
 async function main() {
@@ -137,11 +140,14 @@ async function main() {
   const timings = await timeQueries(server.base, classes, runs);
   const haveRg = await hasCommand('rg');
   const haveJq = await hasCommand('jq');
+  const jqCounts = new Map<string, number>();
   for (const q of classes) {
     const t = timings.get(q.name)!;
     const usable = q.baseline && ((q.baseline.tool === 'rg' && haveRg) || (q.baseline.tool === 'jq' && haveJq));
     log(`baseline for ${q.name}`);
-    const b = usable ? await baselineMs(q, files) : NaN;
+    const base = usable ? await baseline(q, files) : { ms: NaN, count: NaN };
+    const b = base.ms;
+    if (q.baseline?.tool === 'jq') jqCounts.set(q.baseline.args[0], base.count);
     const isTriage = q.name.startsWith('triage');
     rows.push({
       measurement: q.name + (t.status !== 200 ? ` (HTTP ${t.status})` : ''),
@@ -152,9 +158,9 @@ async function main() {
       met: t.status === 200 && t.p95 <= q.target && (!usable || (isTriage ? b / t.p95 >= 100 : b > t.p95)),
     });
   }
-  if (counts && haveJq) {
-    const slowJq = (await timedCommand('jq', ['-R', 'fromjson? | select(type == "object" and (.dur // 0) > 5000) | 1', ...files])).stdout.split('\n').filter(Boolean).length;
-    const errJq = (await timedCommand('jq', ['-R', 'fromjson? | select(type == "object" and .status == "error") | 1', ...files])).stdout.split('\n').filter(Boolean).length;
+  const slowJq = jqCounts.get('select(.dur > 5000)');
+  const errJq = jqCounts.get('select(.status == "error")');
+  if (counts && slowJq !== undefined && errJq !== undefined) {
     rows.push({ measurement: 'count of slow events (dur > 5000) equals jq', ours: `${counts.slow.raw} (${counts.slow.unique} unique)`, baseline: `jq ${slowJq}`, ratio: '—', target: 'equal', met: counts.slow.raw === slowJq });
     rows.push({ measurement: 'count of errors (status error) equals jq', ours: `${counts.errors.raw} (${counts.errors.unique} unique)`, baseline: `jq ${errJq}`, ratio: '—', target: 'equal', met: counts.errors.raw === errJq });
   }
