@@ -66,7 +66,8 @@ export async function treeCounts(baseUrl: string, sessionId: string): Promise<{ 
   return { events: body.stats.events, rowsExpanded: body.total, orphans: body.stats.orphans };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Only as a script of its own: bundled into the benchmark runner, import.meta.url names the bundle.
+if (import.meta.url.endsWith("/session-view.ts") && import.meta.url === `file://${process.argv[1]}`) {
   const [baseUrl, sessionId] = process.argv.slice(2);
   if (!baseUrl || !sessionId) {
     console.error('usage: npx tsx bench/browser/session-view.ts <baseUrl> <sessionId>');
