@@ -10,8 +10,16 @@ export interface ServerProcess {
 
 /** The built server (`dist/server/main.js`) as users run it, in its own process so its RSS and CPU are its own. */
 export async function startServerProcess(opts: { roots: string[]; dbPath: string; port: number }): Promise<ServerProcess> {
+  // Another server on the port (a previous run that died) would answer for ours and every number would be its.
+  const taken = await timedGet(`http://127.0.0.1:${opts.port}`, '/api/health').then(
+    () => true,
+    () => false,
+  );
+  if (taken) throw new Error(`port ${opts.port} is already in use: stop that server or pass --port`);
   const args = [path.resolve('dist/server/main.js'), 'serve', ...opts.roots.flatMap((r) => ['--logs', r]), '--db', opts.dbPath, '--port', String(opts.port)];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  // However the benchmark ends, its server ends with it.
+  process.once('exit', () => child.kill('SIGKILL'));
   const base = `http://127.0.0.1:${opts.port}`;
   const up = await waitFor(async () => (await timedGet(base, '/api/health')).status === 200, 60_000, 20);
   if (!up) throw new Error('the server did not start within 60 s');
