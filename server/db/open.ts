@@ -11,7 +11,8 @@ export function openWriteDb(file: string): Database.Database {
   // they cover, so whatever is lost is simply read again.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -65536');
+  // 16 MB: a larger page cache bought no measurable speed on a backfill and cost its size in RSS (target 300 MB).
+  db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
   db.pragma('wal_autocheckpoint = 4000');
   return db;
@@ -21,7 +22,7 @@ export function openWriteDb(file: string): Database.Database {
 export function openReadDb(file: string): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   db.pragma('busy_timeout = 5000');
-  db.pragma('cache_size = -32768');
+  db.pragma('cache_size = -16384');
   return db;
 }
 
