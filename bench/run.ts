@@ -53,6 +53,29 @@ async function ensureCorpus(): Promise<CorpusManifest> {
   return m;
 }
 
+/** What was tried for each target this run missed (BENCHMARKS.md must say, not only that it was missed). */
+function missNotes(rows: Row[]): string[] {
+  const tried: [RegExp, string][] = [
+    [
+      /^backfill throughput/,
+      'Backfill throughput: tried and kept: plain INSERTs instead of INSERT…SELECT/RETURNING (1.7 ms → 20 µs a session row), no ' +
+        'savepoint per batch inside a group transaction, commits grouped per second, Chronicle FTS rows rewritten only when a turn ' +
+        'grew, WAL checkpointed after the backfill. The profile (node --cpu-prof on `chronoscope index`) is now spread over the ' +
+        'events insert with its indexes and the trigram FTS (about a quarter), session refresh and lineage derivation (about 15%), ' +
+        'GC, parsing and compression. Not tried yet: parsing and compressing in a second worker thread (the second core is idle ' +
+        'during a backfill), fewer indexes on events during the backfill, and deriving session facts once per file at the end.',
+    ],
+    [
+      /^peak RSS/,
+      'Peak RSS: the server process holds the ingest worker (SQLite page cache, parse batches), the HTTP thread with its read ' +
+        'connection, the triage model (typed arrays of every call, ~130 MB at 3 M events) and V8 heaps that grow before they collect. ' +
+        'Batches of 1 MB and a 16 MB page cache per connection took one 118 MB file from 363 MB to 227 MB ' +
+        '(`/usr/bin/time -v chronoscope index`). Not tried yet: V8 heap limits on the worker, a lighter triage model.',
+    ],
+  ];
+  return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);
+}
+
 const ratio = (ours: number, base: number) => (Number.isFinite(ours) && Number.isFinite(base) && ours > 0 ? `${round(base / ours, 1)}× faster` : '—');
 
 async function timeQueries(base: string, classes: QueryClass[], n: number): Promise<Map<string, { p50: number; p95: number; status: number }>> {
@@ -199,6 +222,7 @@ async function main() {
     }
   }
   await server.stop();
+  notes.push(...missNotes(rows));
 
   const report = renderReport({
     facts,
