@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody, SearchResponse } from '../../shared/api';
 import { createApp } from '../app';
-import { createBus, type AppContext } from '../app-context';
+import { testContext } from '../test-support/test-app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 
 // GET /api/search end to end through the app: the contract on success, the one error body on every refusal.
@@ -14,17 +14,7 @@ beforeAll(async () => {
   fx = await fixtureDb({
     [`${S}/main.jsonl`]: line({ ts: Date.now() - 1000, dur: 0, sid: S, type: 'user_message', name: 'user_message', spanId: 'R', status: 'ok', attrs: { content: 'fix wsReconnectLoop' } }),
   });
-  const ctx: AppContext = {
-    db: fx.db,
-    dbPath: fx.dbPath,
-    version: 'test',
-    demo: false,
-    bus: createBus(),
-    status: { progress: { state: 'idle', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 }, roots: [], lastIndexedAt: 0, problems: [] },
-    allowedHosts: ['localhost', '127.0.0.1'],
-    token: null,
-    webRoot: null,
-  };
+  const ctx = testContext(fx.db, fx.dbPath);
   app = createApp(ctx);
 });
 afterAll(() => fx.cleanup());

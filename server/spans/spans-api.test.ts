@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EventDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../shared/api';
 import { createApp } from '../app';
-import { createBus, type AppContext } from '../app-context';
+import { testContext } from '../test-support/test-app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { buildSpanTree, type SpanEntry } from './span-tree';
 import { buildTimings } from './tree-cache';
@@ -56,17 +56,7 @@ async function setup() {
     [`${P}/title-${T}.jsonl`]: TITLE,
     [`${P}/system_prompt_0.json`]: JSON.stringify({ content: 'You are an expert programmer.' }),
   });
-  const ctx: AppContext = {
-    db: fx.db,
-    dbPath: fx.dbPath,
-    version: 'test',
-    demo: false,
-    bus: createBus(),
-    status: { progress: { state: 'idle', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 }, roots: [], lastIndexedAt: 0, problems: [] },
-    allowedHosts: ['localhost', '127.0.0.1'],
-    token: null,
-    webRoot: null,
-  };
+  const ctx = testContext(fx.db, fx.dbPath);
   const app = createApp(ctx);
   const get = async <T>(url: string, status = 200): Promise<T> => {
     const res = await app.request(`http://localhost${url}`, { headers: { host: 'localhost' } });

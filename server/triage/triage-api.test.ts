@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ErrorGroupsResponse, EventListResponse, HistogramResponse, LatencyStatsResponse, ScatterResponse, TimeseriesResponse, TriageCountsResponse } from '../../shared/api';
 import { createApp } from '../app';
-import { createBus, type AppContext } from '../app-context';
+import { testContext } from '../test-support/test-app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { EventListQuery } from '../../shared/api';
 import { eventFilter } from './events';
@@ -58,17 +58,7 @@ afterEach(() => fx?.cleanup());
 
 async function setup() {
   fx = await fixtureDb({ [`${S1}/main.jsonl`]: S1_LOG, [`${S2}/main.jsonl`]: S2_LOG, [`ws2:${S3}/main.jsonl`]: S3_LOG });
-  const ctx: AppContext = {
-    db: fx.db,
-    dbPath: fx.dbPath,
-    version: 'test',
-    demo: false,
-    bus: createBus(),
-    status: { progress: { state: 'idle', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 }, roots: [], lastIndexedAt: 0, problems: [] },
-    allowedHosts: ['localhost', '127.0.0.1'],
-    token: null,
-    webRoot: null,
-  };
+  const ctx = testContext(fx.db, fx.dbPath);
   const app = createApp(ctx);
   const get = async <T>(url: string, status = 200): Promise<T> => {
     const res = await app.request(`http://localhost${url}`, { headers: { host: 'localhost' } });
