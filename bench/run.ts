@@ -30,6 +30,8 @@ const { values } = parseArgs({
   },
 });
 
+const UNDER_LOAD_MS = 90_000;
+
 const log = (m: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${m}\n`);
 const startedAt = performance.now();
 const rows: Row[] = [];
@@ -141,8 +143,11 @@ async function main() {
       const total = (s.body as { totalSessions?: number; total?: number; groups?: unknown[] } | null) ?? {};
       if (s.status === 200 && ((total.totalSessions ?? total.total ?? 0) > 0 || (Array.isArray(total.groups) && total.groups.length > 0))) firstSearchableMs = performance.now() - t0;
     }
-    if (!ready) for (const p of loadClasses) underLoad.push((await timedGet(server.base, p)).ms);
-    if (!ready) await new Promise((r) => setTimeout(r, 50));
+    // Query load for the first 90 s only: it shares the two cores with the indexer, and the throughput below is
+    // of the backfill itself. 90 s of requests is thousands of samples for "queries during the backfill".
+    const loaded = performance.now() - t0 < UNDER_LOAD_MS;
+    if (!ready && loaded) for (const p of loadClasses) underLoad.push((await timedGet(server.base, p)).ms);
+    if (!ready) await new Promise((r) => setTimeout(r, loaded ? 50 : 250));
   }
   const backfillS = (performance.now() - t0) / 1000;
   const peakRss = rss.stop();
@@ -160,7 +165,7 @@ async function main() {
   rows.push({ measurement: 'database size / log size', ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, target: '≤ 1.5×', met: dbBytes <= 1.5 * manifest.bytes });
   rows.push({ measurement: 'time until the first session is searchable', ours: fmtMs(firstSearchableMs), baseline: '—', ratio: '—', target: '—', met: null });
   const ul = summarize(underLoad);
-  rows.push({ measurement: `queries during the backfill (${underLoad.length} requests: search, slow, sessions, errors)`, ours: `p50 ${fmtMs(ul.p50)} / p95 ${fmtMs(ul.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 100 ms', met: ul.p95 <= 100 });
+  rows.push({ measurement: `queries during the backfill's first 90 s (${underLoad.length} requests: search, slow, sessions, errors)`, ours: `p50 ${fmtMs(ul.p50)} / p95 ${fmtMs(ul.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 100 ms', met: ul.p95 <= 100 });
 
   const counts = (await timedGet(server.base, '/api/triage/counts')).body as { slow: { raw: number; unique: number }; errors: { raw: number; unique: number } } | null;
   const { classes, notes: classNotes } = queryClasses(dbPath, manifest, corpusDir);
