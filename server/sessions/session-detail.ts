@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { SessionDetail } from '../../shared/api';
+import { MAX_PAGE_SIZE, type SessionDetail } from '../../shared/api';
 import { SESSION_SUMMARY_COLUMNS, toSessionSummary, type SessionRow } from './session-row';
 
 interface DetailRow extends SessionRow {
@@ -12,7 +12,10 @@ interface DetailRow extends SessionRow {
   folder_session_id: string | null;
 }
 
-/** Everything the session header shows: facts, children, files, refs, companion files and log files. */
+/**
+ * Everything the session header shows: facts, children, files, refs, companion files and log files. Each list
+ * stops at MAX_PAGE_SIZE (a session with 10,000 child logs exists); childCount says how many children there are.
+ */
 export function getSessionDetail(db: Database.Database, id: string): SessionDetail | null {
   const r = db
     .prepare(
@@ -27,11 +30,11 @@ export function getSessionDetail(db: Database.Database, id: string): SessionDeta
   const children = db
     .prepare(
       `SELECT id, label, title, event_count eventCount, error_count errorCount, parent_span_id parentSpanId
-       FROM sessions WHERE parent_id = ? ORDER BY coalesce(first_ts, 0), id`,
+       FROM sessions WHERE parent_id = ? ORDER BY coalesce(first_ts, 0), id LIMIT ?`,
     )
-    .all(id) as SessionDetail['children'];
+    .all(id, MAX_PAGE_SIZE) as SessionDetail['children'];
   const files = (
-    db.prepare('SELECT file_path, tool_name, turn_index, first_seen_at FROM session_files WHERE session_id = ? ORDER BY id LIMIT 2000').all(id) as {
+    db.prepare('SELECT file_path, tool_name, turn_index, first_seen_at FROM session_files WHERE session_id = ? ORDER BY id LIMIT ?').all(id, MAX_PAGE_SIZE) as {
       file_path: string;
       tool_name: string | null;
       turn_index: number | null;
@@ -39,7 +42,7 @@ export function getSessionDetail(db: Database.Database, id: string): SessionDeta
     }[]
   ).map((f) => ({ path: f.file_path, toolName: f.tool_name, turnIndex: f.turn_index, firstSeenAt: f.first_seen_at ? Date.parse(f.first_seen_at) : null }));
   const refs = (
-    db.prepare('SELECT ref_type, ref_value, turn_index FROM session_refs WHERE session_id = ? ORDER BY id LIMIT 2000').all(id) as {
+    db.prepare('SELECT ref_type, ref_value, turn_index FROM session_refs WHERE session_id = ? ORDER BY id LIMIT ?').all(id, MAX_PAGE_SIZE) as {
       ref_type: string;
       ref_value: string;
       turn_index: number | null;
@@ -48,7 +51,7 @@ export function getSessionDetail(db: Database.Database, id: string): SessionDeta
   // Companion files belong to the top-level folder; a child session shows its folder's files.
   const folder = r.folder_session_id ?? id;
   const companions = (
-    db.prepare('SELECT id, name, kind, n, size, deleted_at FROM companions WHERE session_id = ? ORDER BY kind, n').all(folder) as {
+    db.prepare('SELECT id, name, kind, n, size, deleted_at FROM companions WHERE session_id = ? ORDER BY kind, n LIMIT ?').all(folder, MAX_PAGE_SIZE) as {
       id: number;
       name: string;
       kind: string;
@@ -65,7 +68,7 @@ export function getSessionDetail(db: Database.Database, id: string): SessionDeta
     deleted: c.deleted_at !== null,
   }));
   const logFiles = (
-    db.prepare('SELECT id, path, kind, label, session_id, events, bad_lines, fragments, size, deleted_at FROM files WHERE session_id = ? ORDER BY id').all(id) as {
+    db.prepare('SELECT id, path, kind, label, session_id, events, bad_lines, fragments, size, deleted_at FROM files WHERE session_id = ? ORDER BY id LIMIT ?').all(id, MAX_PAGE_SIZE) as {
       id: number;
       path: string;
       kind: 'main' | 'child' | 'legacy';
