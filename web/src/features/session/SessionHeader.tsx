@@ -144,7 +144,10 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
           {d.children.length > 0 && (
             <details className="session-children" onToggle={(e) => setChildrenOpen(e.currentTarget.open)}>
               <summary>
-                Child sessions <span className="muted">({d.children.length})</span>
+                Child sessions{' '}
+                <span className="muted">
+                  {d.children.length < d.childCount ? `(showing ${d.children.length} of ${d.childCount})` : `(${d.children.length})`}
+                </span>
               </summary>
               {childrenOpen && (
                 <ul className="children-list">
