@@ -109,26 +109,5 @@ export function compareSessions(sort: SortOrder) {
   };
 }
 
-export interface Group<T> {
-  repository: string | null;
-  sessions: T[];
-}
-
-/**
- * Sessions in rank order → groups by repository, each group placed where its best session ranks, except
- * "Other" (no repository), which comes last as on the sessions page: it is a catch-all, not a project.
- */
-export function groupByRepository<T extends Rankable>(ranked: T[]): Group<T>[] {
-  const groups = new Map<string | null, Group<T>>();
-  for (const s of ranked) {
-    let g = groups.get(s.repository);
-    if (!g) {
-      g = { repository: s.repository, sessions: [] };
-      groups.set(s.repository, g);
-    }
-    g.sessions.push(s);
-  }
-  const other = groups.get(null);
-  groups.delete(null);
-  return other ? [...groups.values(), other] : [...groups.values()];
-}
+// Sessions in rank order → groups by repository, each group placed where its best session ranks; "Other" last.
+export { groupByRepository, type RepositoryGroup as Group } from '../../shared/group-by-repository';
