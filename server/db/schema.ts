@@ -28,6 +28,9 @@ CREATE TABLE IF NOT EXISTS files (
   events INTEGER NOT NULL DEFAULT 0, bad_lines INTEGER NOT NULL DEFAULT 0, fragments INTEGER NOT NULL DEFAULT 0,
   deleted_at INTEGER, first_seen INTEGER, updated_at INTEGER, error TEXT
 );
+-- A session's files (its main log and child logs), read on every refresh of the session: without it each
+-- refresh scanned the whole table, which made a backfill quadratic in the number of files.
+CREATE INDEX IF NOT EXISTS files_session ON files (session_id);
 -- Raw lines live in chunks: consecutive lines of one file concatenated and deflated (about 64 KB before
 -- compression). JSON lines compress about 8x together but poorly one by one, and the archive is the largest table.
 CREATE TABLE IF NOT EXISTS chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);

@@ -1,7 +1,7 @@
-import type Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchQuery } from '../../shared/api/search';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { planOf, recordStatements } from '../test-support/record-statements';
 import { searchSessions } from './search-sessions';
 import { clearStatements } from './statements';
 
@@ -28,41 +28,13 @@ beforeAll(async () => {
 });
 afterAll(() => fx.cleanup());
 
-interface Recorded {
-  sql: string;
-  params: unknown[];
-}
-
-/** Runs `fn` with every prepared statement's SQL and parameters recorded. */
-function recording(db: Database.Database, fn: () => void): Recorded[] {
-  const out: Recorded[] = [];
-  const original = db.prepare;
-  db.prepare = ((sql: string) => {
-    const stmt = original.call(db, sql);
-    for (const method of ['all', 'get', 'iterate'] as const) {
-      const run = stmt[method].bind(stmt) as (...a: unknown[]) => unknown;
-      (stmt as unknown as Record<string, unknown>)[method] = (...params: unknown[]) => {
-        out.push({ sql, params });
-        return run(...params);
-      };
-    }
-    return stmt;
-  }) as typeof db.prepare;
-  try {
-    fn();
-  } finally {
-    db.prepare = original;
-  }
-  return out;
-}
-
 function plans(q: string, window: 'all' | '7d' = 'all'): { sql: string; plan: string[] }[] {
   clearStatements(fx.db); // statements are cached per connection: start empty to see them all prepared
-  const recorded = recording(fx.db, () => searchSessions(fx.db, SearchQuery.parse({ q, window })));
+  const recorded = recordStatements(fx.db, () => searchSessions(fx.db, SearchQuery.parse({ q, window })));
   expect(recorded.length).toBeGreaterThan(0);
   return recorded.map((r) => ({
     sql: r.sql.replace(/\s+/g, ' '),
-    plan: (fx.db.prepare(`EXPLAIN QUERY PLAN ${r.sql}`).all(...r.params) as { detail: string }[]).map((p) => p.detail),
+    plan: planOf(fx.db, r),
   }));
 }
 
