@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -112,6 +112,10 @@ CREATE INDEX events_ttft ON events (ttft) WHERE ttft IS NOT NULL AND dup = 0;
 -- Substring search (issue 3): trigram over each event's indexed text, contentless (the text lives in the
 -- archive), explicit rowid = events.id. detail=full because a substring is a phrase of trigrams.
 CREATE VIRTUAL TABLE event_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+-- FTS5 keeps new terms in memory until a commit or this many bytes (1 MB by default), then writes them as a
+-- segment that later merges rewrite: larger segments, less merging (with 5 s backfill groups, 700 MB of logs
+-- indexed in 64 s instead of 77 s). Live, commits come every 200 ms and the hash stays small.
+INSERT INTO event_text (event_text, rank) VALUES ('hashsize', 16777216);
 -- One- and two-character CJK queries, which trigrams cannot answer: each CJK character one token.
 CREATE VIRTUAL TABLE event_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
 -- Session titles and other session-level text, rowid = sessions.num.

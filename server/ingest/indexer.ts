@@ -24,6 +24,12 @@ export interface IndexerOptions {
 }
 
 /** Hands work back to the event loop between batches so that watcher events and messages are handled. */
+const LIVE_GROUP_MS = 200;
+const FIRST_BACKFILL_GROUP_MS = 1000;
+const BACKFILL_GROUP_MS = 5000;
+/** A group also commits after this many bytes of logs, bounding the transaction's memory and the redo after a crash. */
+const GROUP_MAX_BYTES = 64 * 1024 * 1024;
+
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -168,6 +174,19 @@ export class Indexer {
    * ~200 ms or 32 MB instead of one per file): commits, not parsing, dominated a backfill of many small sessions.
    */
   private group: { files: string[]; started: number; bytes: number } | null = null;
+  private backfillCommits = 0;
+
+  /**
+   * How long a group may stay open. Live, the queue empties and the group commits at once, so an append is
+   * visible as soon as it is read. During a backfill, the first group commits within a second (the newest
+   * sessions become searchable at once), later ones every few seconds: each commit flushes the trigram index's
+   * pending terms as a new segment that must be merged later, and rewrites the pages every group touches.
+   * 1 s → 5 s with a 16 MB FTS hash took a 700 MB backfill from 77 s to 64 s.
+   */
+  private groupMs(): number {
+    if (this.progress.state !== 'running') return LIVE_GROUP_MS;
+    return this.backfillCommits === 0 ? FIRST_BACKFILL_GROUP_MS : BACKFILL_GROUP_MS;
+  }
 
   private beginGroup(): void {
     if (this.group && this.db.inTransaction) return;
@@ -178,7 +197,10 @@ export class Indexer {
   /** Commits the group, then tells the server: a reader notified before the commit would not see the rows. */
   private commitGroup(): void {
     this.refreshDirty();
-    if (this.db.inTransaction) this.db.exec('COMMIT');
+    if (this.db.inTransaction) {
+      this.db.exec('COMMIT');
+      if (this.progress.state === 'running') this.backfillCommits++;
+    }
     this.group = null;
     this.notify();
   }
@@ -220,11 +242,8 @@ export class Indexer {
         } else if (backfill) {
           this.progress.filesDone++;
         }
-        // During a backfill, larger groups (fewer commits, bigger FTS segments); live, the queue empties and
-        // the group commits at once, so an append is visible as soon as it is read.
         const g = this.group;
-        const maxMs = this.progress.state === 'running' ? 1000 : 200;
-        if (!g || Date.now() - g.started > maxMs || g.bytes > 64 * 1024 * 1024) this.commitGroup();
+        if (!g || Date.now() - g.started > this.groupMs() || g.bytes > GROUP_MAX_BYTES) this.commitGroup();
         await yieldToLoop();
       }
       this.commitGroup();
