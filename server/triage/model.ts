@@ -63,10 +63,14 @@ export function subjectOf(type: string, name: string | null, model: string | nul
   return name ?? '';
 }
 
-function grow<T extends Float64Array | Int32Array | Uint8Array | Uint16Array>(a: T, need: number): T {
+/**
+ * A column with room for `need` rows. Grows by half, not double: the model is the largest thing the server
+ * holds (tens of bytes a call, millions of calls), and doubling left up to half of it empty.
+ */
+function grow<T extends Float64Array | Int32Array | Uint32Array | Uint8Array | Uint16Array>(a: T, need: number): T {
   if (need <= a.length) return a;
   let cap = a.length || 1024;
-  while (cap < need) cap *= 2;
+  while (cap < need) cap = Math.ceil(cap * 1.5);
   const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;
@@ -110,7 +114,8 @@ export class TriageModel {
 
   // Rows: one per canonical event that is a call, took time, failed or is a failure, in id order.
   n = 0;
-  cId = new Float64Array(0);
+  /** event ids are line ids, which stay far below 2^32 (4 billion archived lines), so 4 bytes each */
+  cId = new Uint32Array(0);
   cTs = new Float64Array(0); // NaN when the line had no ts
   cDur = new Float64Array(0);
   cStatus = new Uint8Array(0);
@@ -128,7 +133,7 @@ export class TriageModel {
 
   // Model calls: the columns only they have. NaN = absent.
   ln = 0;
-  lId = new Float64Array(0);
+  lId = new Uint32Array(0);
   lTtft = new Float64Array(0);
   lIn = new Float64Array(0);
   lOut = new Float64Array(0);
@@ -137,7 +142,7 @@ export class TriageModel {
   // Failures: their row and event id, in id order.
   fn = 0;
   fRow = new Int32Array(0);
-  fId = new Float64Array(0);
+  fId = new Uint32Array(0);
   readonly failGroups: FailGroupKey[] = [];
   private readonly failGroupIds = new Map<string, number>();
 
