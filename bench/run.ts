@@ -62,18 +62,24 @@ function missNotes(rows: Row[]): string[] {
     [
       /^backfill throughput/,
       'Backfill throughput: tried and kept: plain INSERTs instead of INSERT…SELECT/RETURNING (1.7 ms → 20 µs a session row), no ' +
-        'savepoint per batch inside a group transaction, commits grouped per second, Chronicle FTS rows rewritten only when a turn ' +
-        'grew, WAL checkpointed after the backfill. The profile (node --cpu-prof on `chronoscope index`) is now spread over the ' +
-        'events insert with its indexes and the trigram FTS (about a quarter), session refresh and lineage derivation (about 15%), ' +
-        'GC, parsing and compression. Not tried yet: parsing and compressing in a second worker thread (the second core is idle ' +
-        'during a backfill), fewer indexes on events during the backfill, and deriving session facts once per file at the end.',
+        'savepoint per batch inside a group transaction, grouped commits, Chronicle FTS rows rewritten only when a turn grew, WAL ' +
+        'checkpointed after the backfill; then an index on files(session_id) (every session refresh scanned the files table: the ' +
+        'backfill was quadratic, 1.6 GB went from 325 s to 202 s in `chronoscope index`), and backfill commits every 5 s after the ' +
+        'first second with a 16 MB FTS5 hash (fewer, larger trigram segments: a 700 MB corpus 77 s → 64 s). Tried and dropped: a ' +
+        '64 MB page cache, a 256 MB autocheckpoint, dropping the events_ts/events_dur indexes (each within the ±10% noise of this ' +
+        'machine). What is left: the row above measures the part no FTS5 design avoids — our line processing plus a bare trigram ' +
+        'FTS5 insert of the same text, on one thread — and it is itself below the 50 MB/s target. Running the FTS5 insert on the ' +
+        'second core (a search database of its own, written by a thread behind the main one) would hide at most that insert: ' +
+        'about a third of a backfill. Reaching 50 MB/s on two cores needs a cheaper substring index than FTS5 trigram.',
     ],
     [
       /^peak RSS/,
-      'Peak RSS: the server process holds the ingest worker (SQLite page cache, parse batches), the HTTP thread with its read ' +
-        'connection, the triage model (typed arrays of every call, ~130 MB at 3 M events) and V8 heaps that grow before they collect. ' +
-        'Batches of 1 MB and a 16 MB page cache per connection took one 118 MB file from 363 MB to 227 MB ' +
-        '(`/usr/bin/time -v chronoscope index`). Not tried yet: V8 heap limits on the worker, a lighter triage model.',
+      'Peak RSS: the server process holds the ingest worker (SQLite page cache, a 16 MB FTS5 hash, parse batches, a V8 heap that ' +
+        'grows before it collects), the HTTP thread with its read connection, and the triage model (typed arrays of every call, ' +
+        'kept warm during the backfill; its ids now take 4 bytes and its columns grow by half, not double). Measured on 700 MB ' +
+        '(scratch runs of the built server): 442 MB without queries; a 128 MB old-generation limit on the worker brought it to ' +
+        '263 MB but made the backfill 33% slower, and with 64 MB the backfill stalled at 80% (a heap too small for the largest lines), so no limit is set. ' +
+        'The triage model grows with the corpus by design; a bound independent of corpus size needs it on disk.',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);
