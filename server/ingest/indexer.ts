@@ -170,8 +170,8 @@ export class Indexer {
   }
 
   /**
-   * Files processed since the open transaction began. Small files are committed together (one commit per
-   * ~200 ms or 32 MB instead of one per file): commits, not parsing, dominated a backfill of many small sessions.
+   * Files processed since the open transaction began. Files are committed together (see groupMs and
+   * GROUP_MAX_BYTES) instead of one commit per file: commits, not parsing, dominated a backfill of many small sessions.
    */
   private group: { files: string[]; started: number; bytes: number } | null = null;
   private backfillCommits = 0;
