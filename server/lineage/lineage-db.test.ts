@@ -7,6 +7,7 @@ import type { AppContext } from '../app-context';
 import { handleError } from '../http/errors';
 import { lineageRoutes } from '../routes/lineage';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { recordStatements } from '../test-support/record-statements';
 import { lineageForest } from './forest';
 import { traceLineage } from './lineage-db';
 import { lineageFiles } from './lineage-fixture';
@@ -48,6 +49,14 @@ describe('traceLineage on an indexed family (lineage-fixture.ts)', () => {
     expect(c1).toMatchObject({ eventCount: 5, errorCount: 1, childCount: 1, hasLog: true, durationMs: 2005 + 7900 - 2000 }); // its subagent span ends last
     expect(t.descendants[2]).toMatchObject({ kind: 'fork' });
     expect(t.descendants[2].descendants[0]).toMatchObject({ id: 'K', kind: 'continuation' });
+  });
+
+  it('reads the descendants one level at a time, not one query per session', async () => {
+    fx = await fixtureDb(lineageFiles());
+    const db = fx.db;
+    const reads = recordStatements(db, () => traceLineage(db, 'P', ALL));
+    // the target, then one read per level: P's children (T C1 F), theirs (C2 K), theirs (none)
+    expect(reads.map((r) => (r.sql.includes('json_each') ? 'level' : 'session'))).toEqual(['session', 'level', 'level', 'level']);
   });
 
   it('a fork whose parent is not in the index: complete false with that parent', async () => {

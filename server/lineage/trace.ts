@@ -53,6 +53,8 @@ export function traceSession<N extends TraceNode>(
   getChildren: (id: string) => N[],
   id: string,
   limits: TraceLimits,
+  /** told the sessions of each level before their children are asked for, to read them all in one query */
+  prefetchChildren?: (ids: string[]) => void,
 ): Trace<N> | null {
   const target = getSession(id);
   if (!target) return null;
@@ -84,6 +86,7 @@ export function traceSession<N extends TraceNode>(
   let level: Tree<N>[] = [top];
   for (let depth = 1; level.length > 0; depth++) {
     const next: Tree<N>[] = [];
+    prefetchChildren?.(level.map((n) => n.id));
     for (const parent of level) {
       const children = getChildren(parent.id).slice().sort(bySiblingOrder);
       if (children.length === 0) continue;
