@@ -28,6 +28,18 @@ export interface CachedTree {
   textMatches: Map<string, Set<number>>;
   /** computed on first use */
   overview: SpanOverview | null;
+  /** the database's state when the stamp was last checked (see dbState) */
+  checkedAt: string;
+}
+
+/**
+ * A token that changes whenever anything was committed to the database: by another connection (the ingest
+ * worker: PRAGMA data_version) or by this one (total_changes(): tests and the CLI index and read on one
+ * connection). While it stays the same, a cached tree is current without computing its scope and stamp again,
+ * which for the largest family (1,400 sessions, 230k events) cost 30 of a request's 33 ms.
+ */
+function dbState(db: Database.Database): string {
+  return `${db.pragma('data_version', { simple: true })}:${db.prepare('SELECT total_changes()').pluck().get()}`;
 }
 
 /** Trees kept per connection: a few sessions open in tabs; a 100k-event tree is some tens of MB. */
@@ -129,7 +141,7 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
   const axis = buildTimeAxis(starts, ends);
   const histogram = axisHistogram(axis, starts, timed.map((n) => n.entry.status));
   lap('axis');
-  return { version: versionOf(stamp), stamp, entries, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null };
+  return { version: versionOf(stamp), stamp, entries, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null, checkedAt: '' };
 }
 
 /**
@@ -138,17 +150,24 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
  * session grows (live), only the new rows are read and the tree is rebuilt in memory.
  */
 export function sessionTree(db: Database.Database, sessionId: string): CachedTree | null {
-  const scope = sessionScope(db, sessionId);
-  if (!scope) return null;
-  const stamp = stampOf(db, scope);
   let cache = caches.get(db);
   if (!cache) {
     cache = new Map();
     caches.set(db, cache);
   }
+  const state = dbState(db);
   const hit = cache.get(sessionId);
+  if (hit && hit.checkedAt === state) {
+    cache.delete(sessionId);
+    cache.set(sessionId, hit);
+    return hit;
+  }
+  const scope = sessionScope(db, sessionId);
+  if (!scope) return null;
+  const stamp = stampOf(db, scope);
   cache.delete(sessionId);
   const current = hit && hit.stamp.scopeKey === stamp.scopeKey && hit.stamp.count === stamp.count && hit.stamp.maxId === stamp.maxId ? hit : build(db, scope, stamp, hit);
+  current.checkedAt = state;
   cache.set(sessionId, current);
   while (cache.size > MAX_TREES) cache.delete(cache.keys().next().value as string);
   return current;
