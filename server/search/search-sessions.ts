@@ -15,7 +15,7 @@ import {
   type QueryTerm,
 } from './query-parser';
 import { WEIGHTS, compareSessions, groupByRepository, kindOf, relevance, weightClassOf, type WeightClass } from './rank';
-import { SessionDirectory, type SessionInfo } from './session-directory';
+import { sessionDirectory, type SessionDirectory, type SessionInfo } from './session-directory';
 import { fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, type FileHit, type RefHit } from './side-hits';
 import { eventIndexedText, makeSnippet } from './snippet';
 import { plucked } from './statements';
@@ -103,7 +103,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   let limits: ScanLimits = input.depth === 'all' ? UNLIMITED : firstPage;
   if (floor !== null) limits = floor > 0 ? { ...UNLIMITED, floor, chunk: firstPage.chunk } : { ...UNLIMITED, chunk: firstPage.chunk };
 
-  const dir = new SessionDirectory(db);
+  const dir = sessionDirectory(db);
   const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits) : { groups: [], events: 0, exhausted: true, scanned: 0, floor: 0 };
   dir.loadNums(scan.groups.map((h) => h.sessionNum));
 

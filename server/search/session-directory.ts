@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { dbState } from '../db/db-state';
 import { statement } from './statements';
 
 export interface SessionInfo {
@@ -91,4 +92,20 @@ export class SessionDirectory {
     this.roots.set(num, s);
     return s;
   }
+}
+
+const directories = new WeakMap<Database.Database, { state: string; dir: SessionDirectory }>();
+
+/**
+ * The connection's directory, kept from one search to the next while nothing is committed: searches typed one
+ * after another touch mostly the same sessions, and loading them cost a fifth of a common identifier's search.
+ * At most every session of the index (a few MB); a commit by the indexer starts a new one.
+ */
+export function sessionDirectory(db: Database.Database): SessionDirectory {
+  const state = dbState(db);
+  const hit = directories.get(db);
+  if (hit && hit.state === state) return hit.dir;
+  const dir = new SessionDirectory(db);
+  directories.set(db, { state, dir });
+  return dir;
 }

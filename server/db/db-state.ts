@@ -1,0 +1,10 @@
+import type Database from 'better-sqlite3';
+
+/**
+ * A token that changes whenever anything was committed to the database: by another connection (the ingest
+ * worker: PRAGMA data_version) or by this one (total_changes(): tests and the CLI index and read on one
+ * connection). While it stays the same, whatever a reader derived from the database is still current.
+ */
+export function dbState(db: Database.Database): string {
+  return `${db.pragma('data_version', { simple: true })}:${db.prepare('SELECT total_changes()').pluck().get()}`;
+}
