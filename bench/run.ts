@@ -65,7 +65,7 @@ function missNotes(rows: Row[]): string[] {
       'Backfill throughput: tried and kept: plain INSERTs instead of INSERT…SELECT/RETURNING (1.7 ms → 20 µs a session row), no ' +
         'savepoint per batch inside a group transaction, grouped commits, Chronicle FTS rows rewritten only when a turn grew, WAL ' +
         'checkpointed after the backfill; then an index on files(session_id) (every session refresh scanned the files table: the ' +
-        'backfill was quadratic, 1.6 GB went from 325 s to 202 s in `chronoscope index`), and backfill commits every 5 s after the ' +
+        'backfill was quadratic, 1.6 GB went from 325 s to 202 s through the indexer alone, in one thread), and backfill commits every 5 s after the ' +
         'first second with a 16 MB FTS5 hash (fewer, larger trigram segments: a 700 MB corpus 77 s → 64 s). Tried and dropped: a ' +
         '64 MB page cache, a 256 MB autocheckpoint, dropping the events_ts/events_dur indexes (each within the ±10% noise of this ' +
         'machine). What is left: the row "the unavoidable part" measures what no FTS5 design avoids — our line processing plus a bare trigram ' +
