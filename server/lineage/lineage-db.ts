@@ -54,8 +54,7 @@ function toNode(r: NodeRow): LineageNode {
 
 export interface LineageReader {
   getSession(id: string): LineageNode | undefined;
-  getChildren(id: string): LineageNode[];
-  /** the children of many sessions at once, in getChildren's order; sessions without children are absent */
+  /** the children of many sessions at once, each list by creation time then id; sessions without children are absent */
   getChildrenOfMany(ids: string[]): Map<string, LineageNode[]>;
   getMany(ids: string[]): Map<string, LineageNode>;
 }
@@ -63,12 +62,9 @@ export interface LineageReader {
 /** Ids per json_each query: bounded so one level of a very wide tree is a few statements, not one huge one. */
 const IDS_PER_QUERY = 5000;
 
-/** The thin DB side of the trace: one indexed lookup per session and per parent. */
+/** The thin DB side of the trace: one indexed lookup per session, one per level of parents. */
 export function lineageReader(db: Database.Database): LineageReader {
   const one = db.prepare(`SELECT ${NODE_COLUMNS} FROM sessions s LEFT JOIN session_edges e ON e.child_id = s.id WHERE s.id = ?`);
-  const children = db.prepare(
-    `SELECT ${NODE_COLUMNS} FROM session_edges e JOIN sessions s ON s.id = e.child_id WHERE e.parent_id = ? ORDER BY e.created_ts, e.child_id`,
-  );
   const childrenOfMany = db.prepare(
     `SELECT ${NODE_COLUMNS} FROM session_edges e JOIN sessions s ON s.id = e.child_id
      WHERE e.parent_id IN (SELECT value FROM json_each(?)) ORDER BY e.parent_id, e.created_ts, e.child_id`,
@@ -81,7 +77,6 @@ export function lineageReader(db: Database.Database): LineageReader {
       const r = one.get(id) as NodeRow | undefined;
       return r ? toNode(r) : undefined;
     },
-    getChildren: (id) => (children.all(id) as NodeRow[]).map(toNode),
     getChildrenOfMany: (ids) => {
       const out = new Map<string, LineageNode[]>();
       for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
@@ -108,8 +103,7 @@ export function traceLineage(db: Database.Database, id: string, q: LineageTraceQ
   const r = lineageReader(db);
   // One query per level of the tree instead of one per session: a 1,400-session family was 1,400 statements.
   let level = new Map<string, LineageNode[]>();
-  const children = (sessionId: string) => (level.has(sessionId) ? (level.get(sessionId) as LineageNode[]) : []);
-  return traceSession(r.getSession, children, id, q, (ids) => {
+  return traceSession(r.getSession, (sessionId) => level.get(sessionId) ?? [], id, q, (ids) => {
     level = r.getChildrenOfMany(ids);
   });
 }
