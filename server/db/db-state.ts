@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { plucked } from './statements';
 
 /**
  * A token that changes whenever anything was committed to the database: by another connection (the ingest
@@ -6,5 +7,5 @@ import type Database from 'better-sqlite3';
  * connection). While it stays the same, whatever a reader derived from the database is still current.
  */
 export function dbState(db: Database.Database): string {
-  return `${db.pragma('data_version', { simple: true })}:${db.prepare('SELECT total_changes()').pluck().get()}`;
+  return `${db.pragma('data_version', { simple: true })}:${plucked(db, 'SELECT total_changes()').get()}`;
 }

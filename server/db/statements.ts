@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 
 /**
- * Prepared statements kept per connection: a search runs the same few statements (and the snippet ones once
- * per shown session), and preparing an FTS5 statement reads the table's structure each time. The SQL text is
- * the key; texts differ only by which filters a query has, so the set stays small (capped all the same).
+ * Prepared statements kept per connection, for read paths run on every request: a search runs the same few
+ * statements (and the snippet ones once per shown session), and preparing an FTS5 statement reads the table's
+ * structure each time; the read caches check dbState on every request. The SQL text is the key; texts differ
+ * only by which filters a query has, so the set stays small (capped all the same).
  */
 const caches = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 const MAX_STATEMENTS = 256;

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { exclusionExpression, matchExpression, requiredExpression } from './fts-match';
 import { TYPE_FILTERS, positiveTerms, type ParsedQuery } from './query-parser';
-import { plucked, statement } from './statements';
+import { plucked, statement } from '../db/statements';
 
 /** Matching events of one session with one type and status: how many, and the earliest of them. */
 export interface HitGroup {

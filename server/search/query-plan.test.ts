@@ -3,7 +3,7 @@ import { SearchQuery } from '../../shared/api/search';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { planOf, recordStatements } from '../test-support/record-statements';
 import { searchSessions } from './search-sessions';
-import { clearStatements } from './statements';
+import { clearStatements } from '../db/statements';
 
 // The measured shape of every statement a search runs (issue 3: "it must come from an index, not a scan of
 // every row"). Each statement is recorded with its parameters while a search runs, then EXPLAIN QUERY PLAN'd:

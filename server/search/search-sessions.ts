@@ -18,7 +18,7 @@ import { WEIGHTS, compareSessions, groupByRepository, kindOf, relevance, weightC
 import { sessionDirectory, type SessionDirectory, type SessionInfo } from './session-directory';
 import { fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, type FileHit, type RefHit } from './side-hits';
 import { eventIndexedText, makeSnippet } from './snippet';
-import { plucked } from './statements';
+import { plucked } from '../db/statements';
 
 /** Hits listed per session (the first is the snippet shown); each links to its event. */
 const HITS_PER_SESSION = 3;

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { dbState } from '../db/db-state';
-import { statement } from './statements';
+import { statement } from '../db/statements';
 
 export interface SessionInfo {
   num: number;

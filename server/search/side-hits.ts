@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { matchExpression, textMatches, trigramPhrase } from './fts-match';
 import { foldWhitespace } from './indexed-text';
 import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
-import { statement } from './statements';
+import { statement } from '../db/statements';
 
 /**
  * Matches that are not events: a session's id/title/label (`meta`), the paths it touched (`file`) and the

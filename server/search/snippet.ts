@@ -5,7 +5,7 @@ import { normalizeEntry } from '../ingest/normalize';
 import { rawLines } from '../db/raw-lines';
 import { termRegExp } from './fts-match';
 import { foldWhitespace, indexedText } from './indexed-text';
-import { statement } from './statements';
+import { statement } from '../db/statements';
 import type { QueryTerm } from './query-parser';
 
 export const SNIPPET_CHARS = 220;
