@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATE, eventQueryOf, groupFilter, parseTriageSearch, serializeTriageSearch, triageHref } from './url';
+import { CLEARED_EVENT_FILTERS, DEFAULT_STATE, eventQueryOf, groupFilter, parseTriageSearch, serializeTriageSearch, triageHref } from './url';
 
 const parse = (qs: string) => parseTriageSearch(new URLSearchParams(qs));
 
 describe('triage URL state', () => {
+  it('"clear filters" resets every event-list filter to its default and keeps tab, window and repository', () => {
+    expect(CLEARED_EVENT_FILTERS).toEqual({
+      type: undefined,
+      min: 5000,
+      max: undefined,
+      status: undefined,
+      model: undefined,
+      tool: undefined,
+      name: undefined,
+      q: '',
+      from: undefined,
+      to: undefined,
+      sig: undefined,
+    });
+    expect(Object.keys(CLEARED_EVENT_FILTERS).sort()).toEqual(['from', 'max', 'min', 'model', 'name', 'q', 'sig', 'status', 'to', 'tool', 'type']);
+  });
+
   it('no parameters: the slowest calls over 5 s, all time', () => {
     expect(parse('')).toEqual(DEFAULT_STATE);
     expect(serializeTriageSearch(DEFAULT_STATE).toString()).toBe('');

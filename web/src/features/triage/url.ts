@@ -138,20 +138,10 @@ export function serializeTriageSearch(s: TriageState): URLSearchParams {
   return p;
 }
 
-/** The event-list filters of the state, reset: what "clear filters" goes back to (tab, window, repo kept). */
-export const CLEARED_EVENT_FILTERS: Partial<TriageState> = {
-  type: undefined,
-  min: DEFAULT_MIN,
-  max: undefined,
-  status: undefined,
-  model: undefined,
-  tool: undefined,
-  name: undefined,
-  q: '',
-  from: undefined,
-  to: undefined,
-  sig: undefined,
-};
+const EVENT_FILTERS = ['type', 'min', 'max', 'status', 'model', 'tool', 'name', 'q', 'from', 'to', 'sig'] as const satisfies readonly (keyof TriageState)[];
+
+/** The event-list filters of the state at their defaults: what "clear filters" goes back to (tab, window, repo kept). */
+export const CLEARED_EVENT_FILTERS: Partial<TriageState> = Object.fromEntries(EVENT_FILTERS.map((k) => [k, DEFAULT_STATE[k]]));
 
 /** GET /api/events parameters of a state (the list's query). */
 export function eventQueryOf(s: TriageState): EventListQuery {
