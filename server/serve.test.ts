@@ -81,6 +81,25 @@ describe('the running server', () => {
     req.destroy();
   });
 
+  it('follows files inside a session folder: a new child log, a size-cap rewrite renamed over main.jsonl, a deleted file', async () => {
+    const folder = path.join(logsOf('w1'), 's1');
+    fs.writeFileSync(path.join(folder, 'runSubagent-c1.jsonl'), ev('c1', 0));
+    await until(() => get<SessionListResponse>('/api/sessions?children=1'), (x) => x.sessions.some((s) => s.id === 'c1'));
+
+    const main = path.join(folder, 'main.jsonl');
+    const before = (await get<SessionDetail>('/api/sessions/s1')).eventCount;
+    // FORMAT §4.2: the newest 60% streamed to main.jsonl.tmp, then renamed over the original; a line follows.
+    const kept = fs.readFileSync(main, 'utf8').split('\n').slice(-3).join('\n');
+    fs.writeFileSync(main + '.tmp', kept + ev('s1', 60));
+    fs.renameSync(main + '.tmp', main);
+    const d = await until(() => get<SessionDetail>('/api/sessions/s1'), (x) => x.eventCount === before + 1);
+    expect(d.eventCount).toBe(before + 1);
+
+    fs.rmSync(path.join(folder, 'runSubagent-c1.jsonl'));
+    const c1 = await until(() => get<SessionDetail>('/api/sessions/c1'), (x) => x.logDeleted);
+    expect([c1.logDeleted, c1.eventCount]).toEqual([true, 1]);
+  });
+
   it('marks a session whose folder was deleted, keeping its events', async () => {
     fs.rmSync(path.join(logsOf('w1'), 's2'), { recursive: true });
     const d = await until(() => get<SessionDetail>('/api/sessions/s2'), (x) => x.logDeleted);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { BackfillProgress } from '../../shared/api';
 import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, type LogRoot, type WorkspaceLogs } from './discover';
+import { FolderWatch } from './folder-watch';
 import { classifyLogPath } from './log-paths';
 import { makeSessionRefresher } from './refresh-session';
 import { IngestStore } from './store';
@@ -40,6 +41,7 @@ export class Indexer {
   private store: IngestStore;
   private refresh: (id: string) => void;
   private watcher: FSWatcher | null = null;
+  private folders: FolderWatch | null = null;
   private queue = new Set<string>();
   private workspaceOfLogs = new Map<string, WorkspaceLogs>(); // debugLogsDir → workspace
   private running = false;
@@ -104,6 +106,7 @@ export class Indexer {
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.settleTimers.values()) clearTimeout(t);
+    this.folders?.close();
     await this.watcher?.close();
   }
 
@@ -291,22 +294,32 @@ export class Indexer {
 
   private async startWatcher(targets: string[]): Promise<void> {
     if (targets.length === 0) return;
-    this.watcher = chokidar.watch(targets, {
-      ignoreInitial: true,
-      depth: 5,
-      ignored: (p: string) => !isInteresting(p),
-    });
     const enqueue = (p: string) => {
       this.queue.add(p);
       void this.drain(false);
       this.scheduleSettleCheck(p);
     };
+    this.folders = new FolderWatch(
+      (file) => this.onFileEvent(file, enqueue),
+      (folder) => listLogFilesBelow(folder).forEach(enqueue),
+    );
+    for (const logs of this.workspaceOfLogs.keys()) for (const f of logFoldersBelow(logs)) this.folders.watch(f);
+    // The folder tree only: the files inside the log folders are followed by `folders` (see FolderWatch for why).
+    this.watcher = chokidar.watch(targets, {
+      ignoreInitial: true,
+      depth: 5,
+      ignored: (p: string) => !isInteresting(p) || isInsideLogFolder(p),
+    });
     this.watcher.on('add', enqueue);
     this.watcher.on('change', enqueue);
     this.watcher.on('unlink', (p) => this.onUnlink(p));
-    this.watcher.on('unlinkDir', (p) => this.onUnlinkDir(p));
+    this.watcher.on('unlinkDir', (p) => {
+      this.folders?.unwatch(p);
+      this.onUnlinkDir(p);
+    });
     this.watcher.on('addDir', (p) => {
-      // A new session folder or workspace: files inside may have been written before the watch saw them.
+      // A new session folder or workspace: files inside may have been written before its watch began.
+      for (const f of logFoldersBelow(p)) this.folders?.watch(f);
       for (const f of listLogFilesBelow(p)) enqueue(f);
     });
     this.watcher.on('error', () => {
@@ -314,6 +327,19 @@ export class Indexer {
     });
     const watcher = this.watcher;
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  /** A file in a watched log folder changed, appeared or went away (a rename over it is all three). */
+  private onFileEvent(file: string, enqueue: (p: string) => void): void {
+    if (!isInteresting(file)) return;
+    let st: fs.Stats | null = null;
+    try {
+      st = fs.statSync(file);
+    } catch {
+      st = null;
+    }
+    if (st === null) this.onUnlink(file);
+    else if (st.isFile()) enqueue(file);
   }
 
   private settleTimers = new Map<string, NodeJS.Timeout>();
@@ -369,6 +395,18 @@ function isInteresting(p: string): boolean {
   return below === 2 && parts[ws + 2].toLowerCase() === 'github.copilot-chat';
 }
 
+/**
+ * A path inside a debug-logs folder that is not itself a session folder: a file of a session folder, or a file
+ * directly in debug-logs (legacy flat logs, `.tmp` files). Decided by the name, since chokidar asks before it stats.
+ */
+function isInsideLogFolder(p: string): boolean {
+  const parts = p.split(/[\\/]/);
+  const logs = parts.lastIndexOf('debug-logs');
+  if (logs < 0) return false;
+  const below = parts.length - 1 - logs;
+  return below >= 2 || (below === 1 && /\.(jsonl|json|tmp)$/i.test(p));
+}
+
 function safeStat(f: string): fs.Stats | null {
   try {
     return fs.statSync(f);
@@ -397,6 +435,18 @@ export function listLogFiles(debugLogsDir: string): string[] {
     }
   }
   return out;
+}
+
+/** The folders whose files must be watched at or below `dir`: debug-logs folders and their session folders. */
+function logFoldersBelow(dir: string): string[] {
+  const inLogs = (logs: string) => [logs, ...safeReaddir(logs).filter((e) => e.isDirectory()).map((e) => path.join(logs, e.name))];
+  if (path.basename(dir) === 'debug-logs') return inLogs(dir);
+  const parts = dir.split(path.sep);
+  if (parts[parts.length - 2] === 'debug-logs') return [dir];
+  const nested = path.join(dir, 'GitHub.copilot-chat', 'debug-logs');
+  if (fs.existsSync(nested)) return inLogs(nested);
+  const logs = path.join(dir, 'debug-logs');
+  return fs.existsSync(logs) ? inLogs(logs) : [];
 }
 
 function listLogFilesBelow(dir: string): string[] {
