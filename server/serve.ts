@@ -1,15 +1,13 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { BackfillProgress } from '../shared/api';
 import { createApp } from './app';
 import { createBus, type AppContext } from './app-context';
 import { LOOPBACK_HOSTS } from './config';
 import { openReadDb, openWriteDbOrRecover } from './db/open';
 import { ensureSchema } from './db/schema';
-import type { WorkerInput, WorkerMessage } from './ingest/worker';
+import { superviseIngestWorker } from './ingest/supervise-worker';
+import type { WorkerMessage } from './ingest/worker';
 
 export interface ServeOptions {
   dbPath: string;
@@ -30,16 +28,6 @@ export interface RunningServer {
   /** resolves when the first backfill is done */
   backfilled: Promise<void>;
   close(): Promise<void>;
-}
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-
-/** The worker script: the bundled `worker.js` beside this file, or the TypeScript source run through tsx. */
-function startWorker(input: WorkerInput): Worker {
-  if (import.meta.url.endsWith('.ts')) {
-    return new Worker(path.join(here, 'ingest', 'worker-from-source.mjs'), { workerData: input });
-  }
-  return new Worker(path.join(here, 'worker.js'), { workerData: input });
 }
 
 /** Starts the ingest worker and the HTTP server on the read-only connection. */
@@ -67,10 +55,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     token: o.token,
     webRoot: o.webRoot,
   };
-  const worker = startWorker({ dbPath: o.dbPath, roots: o.roots, watch: true });
   let markBackfilled: () => void = () => {};
   const backfilled = new Promise<void>((resolve) => (markBackfilled = resolve));
-  worker.on('message', (m: WorkerMessage) => {
+  const onMessage = (m: WorkerMessage) => {
     switch (m.type) {
       case 'indexed':
         ctx.status.lastIndexedAt = m.at;
@@ -94,8 +81,15 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         console.error(m.message);
         break;
     }
+  };
+  const worker = superviseIngestWorker({
+    input: { dbPath: o.dbPath, roots: o.roots, watch: true },
+    onMessage,
+    onProblem: (reason) => {
+      o.log?.(reason);
+      ctx.status.problems.push({ fileId: null, path: o.dbPath, lineNo: null, byteOffset: null, kind: 'indexer', reason, at: Date.now() });
+    },
   });
-  worker.on('error', (err) => console.error('indexer worker failed:', err));
   const app = createApp(ctx);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: o.port, hostname: o.host }, () => resolve(s));

@@ -5,7 +5,7 @@ export const Problem = z.object({
   path: z.string(),
   lineNo: z.number().nullable(),
   byteOffset: z.number().nullable(),
-  kind: z.enum(['bad_line', 'fragment', 'unreadable', 'io']),
+  kind: z.enum(['bad_line', 'fragment', 'unreadable', 'io', 'indexer']),
   reason: z.string(),
   at: z.number(),
 });

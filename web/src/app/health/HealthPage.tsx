@@ -31,6 +31,7 @@ const KIND_LABEL: Record<Problem['kind'], string> = {
   fragment: 'fragment',
   unreadable: 'unreadable',
   io: 'I/O error',
+  indexer: 'indexer',
 };
 
 export function HealthReport({ health: h }: { health: Health }) {
