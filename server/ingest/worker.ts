@@ -1,3 +1,5 @@
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openWriteDb } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
@@ -23,6 +25,18 @@ export type WorkerMessage =
 const input = workerData as WorkerInput;
 const post = (m: WorkerMessage) => parentPort?.postMessage(m);
 
+/**
+ * A full collection after every GC_EVERY_BYTES of logs backfilled. What the worker keeps between batches is under
+ * 15 MB, but V8 sizes a heap by how fast it allocates, not by what survives: parse garbage let it grow to about
+ * 120 MB before it collected. A hard limit (resourceLimits) bounds it too but is fatal to the whole process when
+ * a single line needs more than the limit (V8 aborts instead of throwing), so the heap is emptied on schedule
+ * instead: one collection of a small live heap takes a few ms, every 5 s commit group.
+ */
+const GC_EVERY_BYTES = 32 * 1024 * 1024;
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
+let collectedAt = 0;
+
 async function main() {
   const db = openWriteDb(input.dbPath);
   if (ensureSchema(db) || derivedNeedRebuild(db)) {
@@ -34,7 +48,13 @@ async function main() {
     { roots: input.roots, watch: input.watch },
     {
       indexed: (sessionIds, events) => post({ type: 'indexed', sessionIds, events, at: Date.now() }),
-      progress: (p) => post({ type: 'progress', ...p }),
+      progress: (p) => {
+        post({ type: 'progress', ...p });
+        if (p.bytesDone - collectedAt >= GC_EVERY_BYTES) {
+          collectedAt = p.bytesDone;
+          collectGarbage();
+        }
+      },
       roots: (roots) => post({ type: 'roots', roots: roots.map((r) => ({ path: r.path, exists: r.exists, error: r.error })) }),
     },
   );
