@@ -75,12 +75,16 @@ function missNotes(rows: Row[]): string[] {
     ],
     [
       /^peak RSS/,
-      'Peak RSS: the server process holds the ingest worker (SQLite page cache, a 16 MB FTS5 hash, parse batches, a V8 heap that ' +
-        'grows before it collects), the HTTP thread with its read connection, and the triage model (typed arrays of every call, ' +
-        'kept warm during the backfill; its ids now take 4 bytes and its columns grow by half, not double). Measured on 700 MB ' +
-        '(scratch runs of the built server): 442 MB without queries; a 128 MB old-generation limit on the worker brought it to ' +
-        '263 MB but made the backfill 33% slower, and with 64 MB the backfill stalled at 80% (a heap too small for the largest lines), so no limit is set. ' +
-        'The triage model grows with the corpus by design; a bound independent of corpus size needs it on disk.',
+      'Peak RSS: found and fixed this run: chokidar stat\'ed and watched every file (77 MB of heap for the 19,131 files of this ' +
+        'corpus, 128 MB at its peak): files are now followed by one fs.watch per log folder; and the ingest worker\'s heap grew to ' +
+        '~120 MB of parse garbage (it keeps < 15 MB): it now collects after every 32 MB backfilled, with a 24 MB young generation. ' +
+        'Together 468 → ~350 MB at 0.25× and 672 → ~530 MB at 1× in scratch runs under a heavier query load than this one. ' +
+        'Tried and dropped: a hard old-generation limit on the worker (64 MB: 306 MB at 0.25×, but one 60 MB line made V8 abort the ' +
+        'whole process, not the worker), a 6 MB young generation (35% slower), a fixed main-thread semi-space (no change). What is ' +
+        'left, from /proc/PID/smaps at 0.25×: 43 MB of node binary, ~50 MB main malloc arena (read connection), ~63 MB worker ' +
+        'arena (16 MB page cache, 16 MB FTS5 hash, statements, line buffers), ~135–170 MB of V8 heaps and typed arrays. The triage ' +
+        'model (typed arrays of every call, ~60 bytes each: ~100 MB at 1.5 M calls) grows with the corpus by design; a bound ' +
+        'independent of corpus size needs it on disk.',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);
