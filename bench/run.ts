@@ -78,7 +78,7 @@ function missNotes(rows: Row[]): string[] {
       'Peak RSS: found and fixed this run: chokidar stat\'ed and watched every file (77 MB of heap for the 19,131 files of this ' +
         'corpus, 128 MB at its peak): files are now followed by one fs.watch per log folder; and the ingest worker\'s heap grew to ' +
         '~120 MB of parse garbage (it keeps < 15 MB): it now collects after every 32 MB backfilled, with a 24 MB young generation. ' +
-        'Together 468 → ~350 MB at 0.25× and 672 → ~530 MB at 1× in scratch runs under a heavier query load than this one. ' +
+        'Before them this file said 672 MB at 1× and 468 MB at 0.25× (1.44× for 4× the logs). ' +
         'Tried and dropped: a hard old-generation limit on the worker (64 MB: 306 MB at 0.25×, but one 60 MB line made V8 abort the ' +
         'whole process, not the worker), a 6 MB young generation (35% slower), a fixed main-thread semi-space (no change). What is ' +
         'left, from /proc/PID/smaps at 0.25×: 43 MB of node binary, ~50 MB main malloc arena (read connection), ~63 MB worker ' +

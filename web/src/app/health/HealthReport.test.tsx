@@ -52,6 +52,14 @@ describe('health', () => {
     expect(t).toContain('1,234');
   });
 
+  it('an indexer restart warns and is listed with its kind and reason', () => {
+    const reason = 'The indexer stopped (boom) and was restarted; it resumed from its last commit.';
+    const h: Health = { ...HEALTHY, problems: [{ fileId: null, path: '/tmp/x.db', lineNo: null, byteOffset: null, kind: 'indexer', reason, at: 1 }] };
+    expect(healthLevel(h)).toBe('warn');
+    const t = text(renderToStaticMarkup(<MemoryRouter><HealthReport health={h} /></MemoryRouter>));
+    expect(t).toContain(` indexer /tmp/x.db — ${reason} `);
+  });
+
   it('says so when there are no problems', () => {
     const html = renderToStaticMarkup(
       <MemoryRouter>
