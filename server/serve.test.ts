@@ -106,6 +106,16 @@ describe('the running server', () => {
     expect([d.logDeleted, d.eventCount]).toEqual([true, 1]);
   });
 
+  it('follows a session folder recreated under the same name, and appends to it', async () => {
+    const folder = path.join(logsOf('w1'), 's2');
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'main.jsonl'), ev('s2', 1));
+    await until(() => get<SessionDetail>('/api/sessions/s2'), (x) => x.eventCount === 2 && !x.logDeleted);
+    fs.appendFileSync(path.join(folder, 'main.jsonl'), ev('s2', 2));
+    const d = await until(() => get<SessionDetail>('/api/sessions/s2'), (x) => x.eventCount === 3);
+    expect([d.eventCount, d.logDeleted]).toEqual([3, false]);
+  });
+
   it('answers errors in the one error body', async () => {
     const res = await fetch(server.url + '/api/sessions/nope');
     expect(res.status).toBe(404);

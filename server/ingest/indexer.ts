@@ -318,7 +318,9 @@ export class Indexer {
       this.onUnlinkDir(p);
     });
     this.watcher.on('addDir', (p) => {
-      // A new session folder or workspace: files inside may have been written before its watch began.
+      // A new session folder or workspace: files inside may have been written before its watch began. A folder
+      // recreated under a watched path is a new inode that an old watcher would not see: watch it afresh.
+      this.folders?.unwatch(p);
       for (const f of logFoldersBelow(p)) this.folders?.watch(f);
       for (const f of listLogFilesBelow(p)) enqueue(f);
     });
