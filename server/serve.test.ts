@@ -116,6 +116,17 @@ describe('the running server', () => {
     expect([d.eventCount, d.logDeleted]).toEqual([3, false]);
   });
 
+  it('follows a session folder deleted and created again at once (before any event of the deletion is handled)', async () => {
+    const folder = path.join(logsOf('w2'), 's3');
+    fs.rmSync(folder, { recursive: true });
+    fs.mkdirSync(folder);
+    fs.writeFileSync(path.join(folder, 'main.jsonl'), ev('s3', 5));
+    const d = await until(() => get<SessionDetail>('/api/sessions/s3'), (x) => x.eventCount === 3 && !x.logDeleted);
+    fs.appendFileSync(path.join(folder, 'main.jsonl'), ev('s3', 6));
+    const after = await until(() => get<SessionDetail>('/api/sessions/s3'), (x) => x.eventCount === 4);
+    expect([d.eventCount, after.eventCount, after.logDeleted]).toEqual([3, 4, false]);
+  });
+
   it('answers errors in the one error body', async () => {
     const res = await fetch(server.url + '/api/sessions/nope');
     expect(res.status).toBe(404);

@@ -316,14 +316,11 @@ export class Indexer {
     this.watcher.on('unlinkDir', (p) => {
       this.folders?.unwatch(p);
       this.onUnlinkDir(p);
+      // Deleted and created again before this event arrived (chokidar reports late, and may not report the new
+      // folder at all): follow the new one.
+      if (fs.existsSync(p)) this.followFolder(p, enqueue);
     });
-    this.watcher.on('addDir', (p) => {
-      // A new session folder or workspace: files inside may have been written before its watch began. A folder
-      // recreated under a watched path is a new inode that an old watcher would not see: watch it afresh.
-      this.folders?.unwatch(p);
-      for (const f of logFoldersBelow(p)) this.folders?.watch(f);
-      for (const f of listLogFilesBelow(p)) enqueue(f);
-    });
+    this.watcher.on('addDir', (p) => this.followFolder(p, enqueue));
     this.watcher.on('error', () => {
       /* a vanished or unreadable folder: the next event or restart recovers */
     });
@@ -342,6 +339,18 @@ export class Indexer {
     }
     if (st === null) this.onUnlink(file);
     else if (st.isFile()) enqueue(file);
+    else if (st.isDirectory()) this.followFolder(file, enqueue); // a session folder created in a debug-logs folder
+  }
+
+  /**
+   * A new session folder or workspace: watch its log folders and read its files, which may have been written
+   * before the watch began. A folder created again under a watched path is a new inode that the old watcher
+   * does not see, so it is always watched afresh.
+   */
+  private followFolder(dir: string, enqueue: (p: string) => void): void {
+    this.folders?.unwatch(dir);
+    for (const f of logFoldersBelow(dir)) this.folders?.watch(f);
+    for (const f of listLogFilesBelow(dir)) enqueue(f);
   }
 
   private settleTimers = new Map<string, NodeJS.Timeout>();
