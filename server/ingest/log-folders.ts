@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+// What lies under the log folders: which paths matter, which folders to watch and which files to read. Names
+// decide (the watcher asks before it stats); a folder that vanished or cannot be read lists as empty.
+
+/** Only the Copilot folders are worth watching inside a workspaceStorage with hundreds of other extensions. */
+export function isInteresting(p: string): boolean {
+  const parts = p.split(/[\\/]/);
+  const logs = parts.lastIndexOf('debug-logs');
+  if (logs >= 0) return parts.length - 1 - logs <= 2 && !p.endsWith('.tmp');
+  const ws = parts.lastIndexOf('workspaceStorage');
+  if (ws < 0) return true; // a watch target above the layout (an ancestor root)
+  const below = parts.length - 1 - ws;
+  if (below <= 1) return true;
+  return below === 2 && parts[ws + 2].toLowerCase() === 'github.copilot-chat';
+}
+
+/**
+ * A path inside a debug-logs folder that is not itself a session folder: a file of a session folder, or a file
+ * directly in debug-logs (legacy flat logs, `.tmp` files). Decided by the name, since chokidar asks before it stats.
+ */
+export function isInsideLogFolder(p: string): boolean {
+  const parts = p.split(/[\\/]/);
+  const logs = parts.lastIndexOf('debug-logs');
+  if (logs < 0) return false;
+  const below = parts.length - 1 - logs;
+  return below >= 2 || (below === 1 && /\.(jsonl|json|tmp)$/i.test(p));
+}
+
+function safeReaddir(dir: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/** Every log and companion file of one debug-logs folder (session folders one level down, legacy files at top). */
+export function listLogFiles(debugLogsDir: string): string[] {
+  const out: string[] = [];
+  for (const e of safeReaddir(debugLogsDir)) {
+    const p = path.join(debugLogsDir, e.name);
+    if (e.isDirectory()) {
+      for (const c of safeReaddir(p)) if (c.isFile() && !c.name.endsWith('.tmp')) out.push(path.join(p, c.name));
+    } else if (e.isFile() && e.name.endsWith('.jsonl')) {
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+/** The folders whose files must be watched at or below `dir`: debug-logs folders and their session folders. */
+export function logFoldersBelow(dir: string): string[] {
+  const inLogs = (logs: string) => [logs, ...safeReaddir(logs).filter((e) => e.isDirectory()).map((e) => path.join(logs, e.name))];
+  if (path.basename(dir) === 'debug-logs') return inLogs(dir);
+  const parts = dir.split(path.sep);
+  if (parts[parts.length - 2] === 'debug-logs') return [dir];
+  const nested = path.join(dir, 'GitHub.copilot-chat', 'debug-logs');
+  if (fs.existsSync(nested)) return inLogs(nested);
+  const logs = path.join(dir, 'debug-logs');
+  return fs.existsSync(logs) ? inLogs(logs) : [];
+}
+
+export function listLogFilesBelow(dir: string): string[] {
+  if (path.basename(dir) === 'debug-logs') return listLogFiles(dir);
+  const parts = dir.split(path.sep);
+  if (parts[parts.length - 2] === 'debug-logs') {
+    return safeReaddir(dir)
+      .filter((c) => c.isFile() && !c.name.endsWith('.tmp'))
+      .map((c) => path.join(dir, c.name));
+  }
+  const nested = path.join(dir, 'GitHub.copilot-chat', 'debug-logs');
+  if (fs.existsSync(nested)) return listLogFiles(nested);
+  const logs = path.join(dir, 'debug-logs');
+  return fs.existsSync(logs) ? listLogFiles(logs) : [];
+}
