@@ -25,13 +25,14 @@ export interface IndexerOptions {
   refreshEveryMs?: number;
 }
 
-/** Hands work back to the event loop between batches so that watcher events and messages are handled. */
+/** How long a commit group may stay open, live and during a backfill (see groupMs). */
 const LIVE_GROUP_MS = 200;
 const FIRST_BACKFILL_GROUP_MS = 1000;
 const BACKFILL_GROUP_MS = 5000;
 /** A group also commits after this many bytes of logs, bounding the transaction's memory and the redo after a crash. */
 const GROUP_MAX_BYTES = 64 * 1024 * 1024;
 
+/** Hands work back to the event loop between batches so that watcher events and messages are handled. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -332,12 +333,7 @@ export class Indexer {
   /** A file in a watched log folder changed, appeared or went away (a rename over it is all three). */
   private onFileEvent(file: string, enqueue: (p: string) => void): void {
     if (!isInteresting(file)) return;
-    let st: fs.Stats | null = null;
-    try {
-      st = fs.statSync(file);
-    } catch {
-      st = null;
-    }
+    const st = safeStat(file);
     if (st === null) this.onUnlink(file);
     else if (st.isFile()) enqueue(file);
     else if (st.isDirectory()) this.followFolder(file, enqueue); // a session folder created in a debug-logs folder

@@ -37,7 +37,6 @@ export interface CachedTree {
   checkedAt: string;
 }
 
-
 /** Trees kept per connection: a few sessions open in tabs; a 100k-event tree is some tens of MB. */
 const MAX_TREES = 3;
 const caches = new WeakMap<Database.Database, Map<string, CachedTree>>();
