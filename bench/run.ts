@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { removeDatabaseFiles } from '../server/db/open';
 import { generateCorpus, type CorpusManifest } from './corpus/generate';
 import { parseSize } from './corpus/size';
 import { hasCommand, timedCommand } from './lib/command';
@@ -15,7 +16,7 @@ import { measureAppendLatency } from './measure/incremental';
 import { ftsCeiling } from './measure/fts-ceiling';
 import { jsonParseCeiling } from './measure/json-parse-ceiling';
 import { queryClasses, type QueryClass } from './measure/query-classes';
-import { startServerProcess } from './measure/server-process';
+import { awaitBackfill, startServerProcess } from './measure/server-process';
 import { fmtMs, renderReport, type Row } from './report';
 
 const { values } = parseArgs({
@@ -152,7 +153,7 @@ async function main() {
   const fts = ftsCeiling(files, `${dbPath}.fts-ceiling`);
 
   log('backfill through the server (fresh database)');
-  for (const ext of ['', '-wal', '-shm']) fs.rmSync(dbPath + ext, { force: true });
+  removeDatabaseFiles(dbPath);
   const port = Number(values.port);
   const t0 = performance.now();
   const server = await startServerProcess({ roots: [corpusDir], dbPath, port });
@@ -161,21 +162,19 @@ async function main() {
   let firstSearchableMs = NaN;
   const underLoad: number[] = [];
   const loadClasses = ['/api/search?q=' + encodeURIComponent(probeWord), '/api/events?min=5000&sort=dur', '/api/sessions?limit=100', '/api/errors/groups'];
-  let ready = false;
-  while (!ready) {
-    const r = await timedGet(server.base, '/api/ready');
-    ready = r.status === 200;
-    if (Number.isNaN(firstSearchableMs)) {
+  // Query load for the first 90 s only: it shares the two cores with the indexer, and the throughput below is
+  // of the backfill itself. 90 s of requests is thousands of samples for "queries during the backfill".
+  await awaitBackfill(server.base, t0, {
+    loadPaths: loadClasses,
+    loadMs: UNDER_LOAD_MS,
+    onLoad: (ms) => underLoad.push(ms),
+    onPoll: async () => {
+      if (!Number.isNaN(firstSearchableMs)) return;
       const s = await timedGet(server.base, loadClasses[0]);
       const total = (s.body as { totalSessions?: number; total?: number; groups?: unknown[] } | null) ?? {};
       if (s.status === 200 && ((total.totalSessions ?? total.total ?? 0) > 0 || (Array.isArray(total.groups) && total.groups.length > 0))) firstSearchableMs = performance.now() - t0;
-    }
-    // Query load for the first 90 s only: it shares the two cores with the indexer, and the throughput below is
-    // of the backfill itself. 90 s of requests is thousands of samples for "queries during the backfill".
-    const loaded = performance.now() - t0 < UNDER_LOAD_MS;
-    if (!ready && loaded) for (const p of loadClasses) underLoad.push((await timedGet(server.base, p)).ms);
-    if (!ready) await new Promise((r) => setTimeout(r, loaded ? 50 : 250));
-  }
+    },
+  });
   const backfillS = (performance.now() - t0) / 1000;
   const peakRss = rss.stop();
   const dbBytes = ['', '-wal'].reduce((n, ext) => n + (fs.existsSync(dbPath + ext) ? fs.statSync(dbPath + ext).size : 0), 0);

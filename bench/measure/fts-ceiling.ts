@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import { removeDatabaseFiles } from '../../server/db/open';
 import { processLine } from '../../server/ingest/process-line';
 import { readLines } from '../../server/ingest/read-lines';
 
@@ -22,7 +23,7 @@ export interface FtsCeiling {
  * Both run on the same files in the benchmark's process, like the JSON.parse ceiling.
  */
 export function ftsCeiling(files: string[], dbFile: string): FtsCeiling {
-  for (const ext of ['', '-wal', '-shm']) fs.rmSync(dbFile + ext, { force: true });
+  removeDatabaseFiles(dbFile);
   const db = new Database(dbFile);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
@@ -75,6 +76,6 @@ export function ftsCeiling(files: string[], dbFile: string): FtsCeiling {
   }
   if (batch.length > 0) insertBatch();
   db.close();
-  for (const ext of ['', '-wal', '-shm']) fs.rmSync(dbFile + ext, { force: true });
+  removeDatabaseFiles(dbFile);
   return { parseSeconds: parseMs / 1000, ftsSeconds: ftsMs / 1000, textBytes, lines };
 }

@@ -34,3 +34,23 @@ export async function startServerProcess(opts: { roots: string[]; dbPath: string
       }),
   };
 }
+
+/**
+ * Polls /api/ready until the backfill is done. During the first `loadMs` after `t0`, each poll is followed by
+ * the `loadPaths` requests one after another (their times go to `onLoad`) and polls are 50 ms apart, 250 ms
+ * after that. `onPoll` runs after every poll, the last one included.
+ */
+export async function awaitBackfill(
+  base: string,
+  t0: number,
+  o: { loadPaths: string[]; loadMs: number; onLoad?: (ms: number) => void; onPoll?: () => Promise<void> },
+): Promise<void> {
+  for (;;) {
+    const ready = (await timedGet(base, '/api/ready')).status === 200;
+    await o.onPoll?.();
+    if (ready) return;
+    const loaded = performance.now() - t0 < o.loadMs;
+    if (loaded) for (const p of o.loadPaths) o.onLoad?.((await timedGet(base, p)).ms);
+    await new Promise((r) => setTimeout(r, loaded ? 50 : 250));
+  }
+}

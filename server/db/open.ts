@@ -26,6 +26,11 @@ export function openReadDb(file: string): Database.Database {
   return db;
 }
 
+/** Deletes a database file with its write-ahead log and shared-memory index (a fresh start; tests and the bench). */
+export function removeDatabaseFiles(file: string): void {
+  for (const ext of ['', '-wal', '-shm']) fs.rmSync(file + ext, { force: true });
+}
+
 const CORRUPTION = /malformed|file is not a database|not a database|disk image|database corrupt/i;
 
 export function isCorruption(err: unknown): boolean {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openWriteDb, openWriteDbOrRecover } from '../db/open';
+import { openWriteDb, openWriteDbOrRecover, removeDatabaseFiles } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { recentProblems } from '../health/health';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
@@ -323,7 +323,7 @@ describe('crashes and a lost database', () => {
   it('a deleted database file is rebuilt from the logs', async () => {
     fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });
     fx.db.close();
-    for (const ext of ['', '-wal', '-shm']) fs.rmSync(fx.dbPath + ext, { force: true });
+    removeDatabaseFiles(fx.dbPath);
     const { db, recovered } = openWriteDbOrRecover(fx.dbPath);
     expect(recovered).toBeNull();
     ensureSchema(db);
