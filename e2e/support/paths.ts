@@ -10,7 +10,8 @@ export const E2E_CORPUS = path.join(E2E_CACHE, 'corpus');
 /** A second user-data tree of hand-written fixtures (`e2e/fixtures/*.ts`): hostile content, live appends. */
 export const E2E_FIXTURES = path.join(E2E_CACHE, 'fixtures', 'Code');
 export const E2E_DB = path.join(E2E_CACHE, 'e2e.db');
-export const E2E_PORT = 7398;
+/** Overridable so two checkouts can run the browser tests at once. */
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 7398);
 
 /** The debug-logs folder of a fixture workspace, created by `fixtureWorkspace`. */
 export function fixtureLogsDir(workspace: string): string {
