@@ -1,6 +1,7 @@
 import type { CommandSpec } from './command';
 import { runErrors } from './errors';
 import { runIndex } from './index-command';
+import { runMcp } from './mcp';
 import { runSearch } from './search';
 import { runServe } from './serve-command';
 import { runSlow } from './slow';
@@ -16,5 +17,6 @@ export const COMMANDS: Record<string, CommandSpec> = {
   errors: { run: runErrors, usage: 'errors [--json]', summary: 'failures grouped by cause' },
   stats: { run: runStats, usage: 'stats [--by model|tool] [--json]', summary: 'latency percentiles per model or tool' },
   trace: { run: runTrace, usage: 'trace SESSION_ID [--json]', summary: 'ancestors and descendants of a session' },
+  mcp: { run: runMcp, usage: 'mcp [--db FILE] [--logs DIR]... [--no-index] [--port 7311]', summary: 'a read-only MCP server over stdio, for agents (VS Code, Copilot CLI)' },
   sql: { run: runSql, usage: 'sql "SELECT …" [--json]', summary: 'one read-only SELECT against the index' },
 };

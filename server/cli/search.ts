@@ -2,6 +2,7 @@ import { SearchQuery } from '../../shared/api/search';
 import type { Options } from '../config';
 import { ApiError } from '../http/errors';
 import { formatSearch } from '../search/format-cli';
+import { withRepoFilter } from '../search/repo-filter';
 import { searchSessions } from '../search/search-sessions';
 import { openIndexForQuery } from './open-index';
 
@@ -10,11 +11,9 @@ function flag(opts: Options, name: string): string | undefined {
   return typeof v === 'string' ? v : Array.isArray(v) ? v[v.length - 1] : undefined;
 }
 
-/** `--repo R` is the query's repo: filter (quoted, so that a name with spaces stays one value). */
+/** `--repo R` is the query's repo: filter. */
 export function queryText(opts: Options): string {
-  const words = opts.positionals.join(' ');
-  const repo = flag(opts, 'repo');
-  return repo === undefined ? words : `${words} repo:"${repo.replace(/"/g, '""')}"`;
+  return withRepoFilter(opts.positionals.join(' '), flag(opts, 'repo'));
 }
 
 /**

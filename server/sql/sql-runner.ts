@@ -178,7 +178,7 @@ export class SqlRunner {
     if (this.child && this.child.connected) return Promise.resolve(this.child);
     if (this.starting) return this.starting;
     const child = fork(processScript(), [this.o.dbPath], {
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', 2, 'inherit', 'ipc'], // its stdout to our stderr: under `mcp`, stdout is the protocol
       serialization: 'advanced',
       // Not the parent's flags (a test runner's or tsx's); a bounded JS heap for building results.
       execArgv: ['--max-old-space-size=512'],
