@@ -11,6 +11,7 @@ import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
 import { spanRoutes } from './routes/spans';
 import { sqlRoutes } from './routes/sql';
+import { usageRoutes } from './routes/usage';
 import { streamRoutes } from './routes/stream';
 import { triageRoutes } from './routes/triage';
 
@@ -26,6 +27,7 @@ function apiRoutes(ctx: AppContext) {
     .route('/', spanRoutes(ctx))
     .route('/', triageRoutes(ctx))
     .route('/', lineageRoutes(ctx))
+    .route('/', usageRoutes(ctx))
     .route('/', sqlRoutes(ctx));
 }
 

@@ -8,3 +8,5 @@ export * from './api/lineage';
 export * from './api/sql';
 export * from './api/triage';
 export * from './api/search';
+export * from './api/usage';
+export * from './api/customizations';

@@ -56,6 +56,8 @@ export interface NormalizedEvent {
   tokensIn: number | null;
   tokensOut: number | null;
   tokensCached: number | null;
+  /** AI credits × 10⁹ (`copilotUsageNanoAiu`, INTEROP §5); null when the call carries none */
+  creditsNano: number | null;
   error: string | null;
   attrs: Record<string, unknown>;
 }

@@ -8,6 +8,7 @@ import { runSlow } from './slow';
 import { runSql } from './sql';
 import { runStats } from './stats';
 import { runTrace } from './trace';
+import { runUsage } from './usage';
 
 export const COMMANDS: Record<string, CommandSpec> = {
   serve: { run: runServe, usage: 'serve [--logs DIR]... [--port 7311] [--host H --token T] [--db FILE] [--open] [--demo]', summary: 'index, watch and serve the dashboard (default)' },
@@ -16,6 +17,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   slow: { run: runSlow, usage: 'slow [--min 5000] [--type llm_request] [--json]', summary: 'the slowest calls across all sessions' },
   errors: { run: runErrors, usage: 'errors [--json]', summary: 'failures grouped by cause' },
   stats: { run: runStats, usage: 'stats [--by model|tool] [--json]', summary: 'latency percentiles per model or tool' },
+  usage: { run: runUsage, usage: 'usage [--window 7d] [--repo R] [--by model|repository|day] [--json]', summary: 'requests, model calls, tokens and AI credits' },
   trace: { run: runTrace, usage: 'trace SESSION_ID [--json]', summary: 'ancestors and descendants of a session' },
   mcp: { run: runMcp, usage: 'mcp [--db FILE] [--logs DIR]... [--no-index] [--port 7311]', summary: 'a read-only MCP server over stdio, for agents (VS Code, Copilot CLI)' },
   sql: { run: runSql, usage: 'sql "SELECT …" [--json]', summary: 'one read-only SELECT against the index' },

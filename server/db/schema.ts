@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -58,6 +58,7 @@ CREATE TABLE sessions (
   is_child INTEGER NOT NULL DEFAULT 0, workspace_dir TEXT, folder_session_id TEXT, log_deleted INTEGER NOT NULL DEFAULT 0,
   first_ts INTEGER, last_ts INTEGER, event_count INTEGER NOT NULL DEFAULT 0, error_count INTEGER NOT NULL DEFAULT 0,
   tokens_in INTEGER NOT NULL DEFAULT 0, tokens_out INTEGER NOT NULL DEFAULT 0, tokens_cached INTEGER NOT NULL DEFAULT 0,
+  credits_nano INTEGER, credited_calls INTEGER NOT NULL DEFAULT 0,
   model_ms INTEGER NOT NULL DEFAULT 0, models TEXT, counts TEXT, copilot_version TEXT, vscode_version TEXT,
   child_count INTEGER NOT NULL DEFAULT 0, slowest_event INTEGER, refreshed_at INTEGER
 );
@@ -97,7 +98,7 @@ CREATE TABLE events (
   id INTEGER PRIMARY KEY, session_num INTEGER NOT NULL, file_id INTEGER NOT NULL, type TEXT NOT NULL, name TEXT,
   span_id TEXT, parent_span_id TEXT, status INTEGER NOT NULL, ts INTEGER, dur INTEGER NOT NULL, r_idx INTEGER NOT NULL,
   model TEXT, tool TEXT, ttft INTEGER, tokens_in INTEGER, tokens_out INTEGER, tokens_cached INTEGER, error TEXT,
-  dup INTEGER NOT NULL DEFAULT 0, fail TEXT
+  dup INTEGER NOT NULL DEFAULT 0, fail TEXT, credits_nano INTEGER
 );
 CREATE INDEX events_session_ts ON events (session_num, ts);
 CREATE INDEX events_dur ON events (dur) WHERE dur > 0 AND dup = 0;
@@ -108,6 +109,8 @@ CREATE INDEX events_replayable_span ON events (span_id) WHERE type IN ('discover
 -- resultKind and discovery skip reasons live in attrs, not in columns); NULL when the event is not a failure.
 CREATE INDEX events_fail ON events (fail, ts) WHERE fail IS NOT NULL AND dup = 0;
 CREATE INDEX events_ttft ON events (ttft) WHERE ttft IS NOT NULL AND dup = 0;
+-- Usage (issue 17): canonical model calls by start time, for token and credit totals over a window.
+CREATE INDEX events_model_calls ON events (ts) WHERE type = 'llm_request' AND dup = 0;
 
 -- Substring search (issue 3): trigram over each event's indexed text, contentless (the text lives in the
 -- archive), explicit rowid = events.id. detail=full because a substring is a phrase of trigrams.

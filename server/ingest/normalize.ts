@@ -63,6 +63,7 @@ export function normalizeEntry(raw: RawLogEntry): NormalizedEvent {
     tokensOut: type === 'llm_request' ? num(attrs.outputTokens) : null,
     // EVT reads `cacheReadTokens ?? cachedTokens` (FORMAT §3.3).
     tokensCached: type === 'llm_request' ? (num(attrs.cacheReadTokens) ?? num(attrs.cachedTokens)) : null,
+    creditsNano: type === 'llm_request' ? num(attrs.copilotUsageNanoAiu) : null,
     error: errorText,
     attrs,
   };

@@ -23,7 +23,8 @@ export function makeSessionRefresher(db: Database.Database) {
     aggregate: db.prepare(
       `SELECT count(*) n, sum(status) errors, min(ts) first_ts, max(ts + dur) last_ts,
               sum(coalesce(tokens_in, 0)) tin, sum(coalesce(tokens_out, 0)) tout, sum(coalesce(tokens_cached, 0)) tcached,
-              sum(CASE WHEN type = 'llm_request' THEN dur ELSE 0 END) model_ms
+              sum(CASE WHEN type = 'llm_request' THEN dur ELSE 0 END) model_ms,
+              sum(credits_nano) credits_nano, count(credits_nano) credited_calls
        FROM events WHERE session_num = ? AND dup < 2`,
     ),
     byType: db.prepare('SELECT type, count(*) n FROM events WHERE session_num = ? AND dup < 2 GROUP BY type'),
@@ -42,7 +43,7 @@ export function makeSessionRefresher(db: Database.Database) {
     update: db.prepare(
       `UPDATE sessions SET event_count = @n, error_count = @errors, first_ts = @first_ts, last_ts = @last_ts,
          created_at = @created_at, updated_at = @updated_at, tokens_in = @tin, tokens_out = @tout, tokens_cached = @tcached,
-         model_ms = @model_ms, counts = @counts, models = @models, slowest_event = @slowest, title = @title, summary = @summary,
+         model_ms = @model_ms, credits_nano = @credits_nano, credited_calls = @credited_calls, counts = @counts, models = @models, slowest_event = @slowest, title = @title, summary = @summary,
          child_count = @children, log_deleted = @log_deleted, refreshed_at = @now
        WHERE num = @num`,
     ),
@@ -92,6 +93,8 @@ export function makeSessionRefresher(db: Database.Database) {
       tout: agg.tout ?? 0,
       tcached: agg.tcached ?? 0,
       model_ms: agg.model_ms ?? 0,
+      credits_nano: agg.credits_nano ?? null,
+      credited_calls: agg.credited_calls ?? 0,
       counts: JSON.stringify(counts),
       models: JSON.stringify(models),
       slowest: slowest?.id ?? null,

@@ -80,8 +80,8 @@ export class IngestStore {
       insertChunk: db.prepare('INSERT INTO chunks (file_id, data) VALUES (?, ?)'),
       insertEvent: db.prepare(
         `INSERT INTO events (id, session_num, file_id, type, name, span_id, parent_span_id, status, ts, dur, r_idx, model, tool,
-           ttft, tokens_in, tokens_out, tokens_cached, error, dup, fail)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           ttft, tokens_in, tokens_out, tokens_cached, error, dup, fail, credits_nano)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertText: db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)'),
       insertCjk: db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)'),
@@ -291,7 +291,7 @@ export class IngestStore {
     this.st.insertEvent.run(
       id, session.num, file.id, ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type, ev.name, ev.spanId, ev.parentSpanId,
       ev.status === 'error' ? 1 : 0, ev.ts, ev.dur, ev.rIdx, ev.model, ev.tool, ev.ttft, ev.tokensIn, ev.tokensOut,
-      ev.tokensCached, ev.error, dup, failureSignature(ev),
+      ev.tokensCached, ev.error, dup, failureSignature(ev), ev.creditsNano,
     );
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
     if (l.text !== '') this.st.insertText.run(id, l.text);

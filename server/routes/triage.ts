@@ -1,6 +1,6 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { ChartQuery, ErrorGroupsQuery, EventListQuery, LatencyStatsQuery, ScatterQuery, TimeseriesQuery } from '../../shared/api';
+import { ChartQuery, ErrorGroupsQuery, EventListQuery, LatencyStatsQuery, ScatterQuery, TimeseriesQuery, TriageCountsQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
 import { validationHook } from '../http/errors';
 import { callTimeseries, durationHistogram, ttftScatter } from '../triage/charts';
@@ -40,8 +40,8 @@ export function triageRoutes(ctx: AppContext) {
       await triageReady(ctx);
       return c.json(ttftScatter(ctx.db, c.req.valid('query')), 200);
     })
-    .get('/triage/counts', async (c) => {
+    .get('/triage/counts', zValidator('query', TriageCountsQuery, validationHook), async (c) => {
       await triageReady(ctx);
-      return c.json(triageCounts(ctx.db), 200);
+      return c.json(triageCounts(ctx.db, c.req.valid('query')), 200);
     });
 }

@@ -1,8 +1,8 @@
-import type { SessionSummary } from '../../shared/api';
+import { creditsOf, type SessionSummary } from '../../shared/api';
 
 /** The columns of `sessions` that make a SessionSummary; selected with the `s` alias. */
 export const SESSION_SUMMARY_COLUMNS = `s.id, s.title, s.repository, s.branch, s.cwd, s.first_ts, s.last_ts, s.event_count, s.error_count,
-  s.is_child, s.parent_id, s.label, s.log_deleted, s.models, s.tokens_in, s.tokens_out, s.child_count, s.num`;
+  s.is_child, s.parent_id, s.label, s.log_deleted, s.models, s.tokens_in, s.tokens_out, s.credits_nano, s.child_count, s.num`;
 
 export interface SessionRow {
   id: string;
@@ -21,6 +21,7 @@ export interface SessionRow {
   models: string | null;
   tokens_in: number;
   tokens_out: number;
+  credits_nano: number | null;
   child_count: number;
   num: number;
 }
@@ -43,6 +44,7 @@ export function toSessionSummary(r: SessionRow): SessionSummary {
     models: r.models ? (JSON.parse(r.models) as string[]) : [],
     tokensIn: r.tokens_in,
     tokensOut: r.tokens_out,
+    credits: creditsOf(r.credits_nano),
     childCount: r.child_count,
   };
 }

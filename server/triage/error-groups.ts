@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { rawLines } from '../db/raw-lines';
 import type { ErrorGroup, ErrorGroupsParams, ErrorGroupsResponse, FailureKind } from '../../shared/api/triage';
 import { cachedResult, windowStart } from './cache';
 import { triageModel, type FailGroupKey, type TriageModel } from './model';
@@ -47,6 +48,7 @@ export function errorGroups(db: Database.Database, q: ErrorGroupsParams, now = D
       eventId: g.latestId,
       sessionId: m.sessions.get(g.latestSession)?.id ?? '',
       message: (message.get(g.latestId) as { error: string | null } | undefined)?.error ?? null,
+      result: resultText(db, g.latestId),
     },
   }));
   return {
@@ -59,6 +61,16 @@ export function errorGroups(db: Database.Database, q: ErrorGroupsParams, now = D
     nextOffset: offset + limit < c.groups.length ? offset + limit : null,
     version: m.lastId,
   };
+}
+
+const RESULT_CHARS = 500;
+
+/** The result attr of a failed call, from its archived line (only the page's latest occurrences are read). */
+function resultText(db: Database.Database, eventId: number): string | null {
+  const r = rawLines(db).json(eventId)?.attrs as Record<string, unknown> | undefined;
+  const v = r?.result;
+  if (typeof v !== 'string' || v.trim() === '') return null;
+  return v.length > RESULT_CHARS ? `${v.slice(0, RESULT_CHARS)}…` : v;
 }
 
 function groupMatches(key: FailGroupKey, q: ErrorGroupsParams, needle: string | null): boolean {

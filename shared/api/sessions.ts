@@ -19,6 +19,8 @@ export const SessionSummary = z.object({
   models: z.array(z.string()),
   tokensIn: z.number(),
   tokensOut: z.number(),
+  /** AI credits of its model calls (Σ copilotUsageNanoAiu / 10⁹); null when no call carries credit data */
+  credits: z.number().nullable(),
   childCount: z.number(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;

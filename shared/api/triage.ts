@@ -127,7 +127,13 @@ export const ErrorGroup = z.object({
   /** occurrences per bucket of the response's [sparkFrom, sparkFrom + buckets × bucketMs) */
   sparkline: z.array(z.number()),
   /** the most recent occurrence: its id, session and full error text (cut to 500 characters) */
-  latest: z.object({ eventId: z.number(), sessionId: z.string(), message: z.string().nullable() }),
+  latest: z.object({
+    eventId: z.number(),
+    sessionId: z.string(),
+    message: z.string().nullable(),
+    /** the call's result text (what the tool or model answered: often the real cause), cut to 500 characters */
+    result: z.string().nullable(),
+  }),
 });
 export type ErrorGroup = z.infer<typeof ErrorGroup>;
 
@@ -236,6 +242,14 @@ export const ScatterResponse = z.object({
 export type ScatterResponse = z.infer<typeof ScatterResponse>;
 
 /** GET /api/triage/counts: the headline counts, canonical and raw (every line, as jq counts them). */
+/** GET /api/triage/counts: the headline numbers of the window and repository the page shows. */
+export const TriageCountsQuery = z.object({
+  window: TimeWindow.default('all'),
+  repo: z.string().max(400).optional(),
+});
+export type TriageCountsQuery = z.input<typeof TriageCountsQuery>;
+export type TriageCountsParams = z.output<typeof TriageCountsQuery>;
+
 export const TriageCountsResponse = z.object({
   slow: z.object({ minDur: z.number(), unique: z.number(), raw: z.number(), jq: z.string() }),
   errors: z.object({ unique: z.number(), raw: z.number(), jq: z.string() }),

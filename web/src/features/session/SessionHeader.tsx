@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { SessionDetail, SpanOverview } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
-import { formatCompact, formatCount, formatDateTime, formatDuration } from '../../ui/format';
+import { formatCompact, formatCount, formatCredits, formatDateTime, formatDuration } from '../../ui/format';
 
 export interface SessionHeaderProps {
   detail: SessionDetail;
@@ -71,6 +71,11 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
           }
         />
         <Stat label="Tokens" value={`${formatCompact(d.tokensIn)} in · ${formatCompact(d.tokensOut)} out`} title={`${formatCount(d.tokensIn)} in, ${formatCount(d.tokensOut)} out, ${formatCount(d.tokensCached)} cached`} />
+        <Stat
+          label="Credits"
+          value={formatCredits(d.credits)}
+          title={d.credits === null ? 'no model call of this session carries credit data (copilotUsageNanoAiu)' : `${formatCredits(d.credits)} AI credits ≈ US$${(d.credits * 0.01).toFixed(2)}`}
+        />
         {d.models.length > 0 && <Stat label="Models" value={d.models.join(', ')} />}
         {d.slowest && (
           <Stat

@@ -23,6 +23,7 @@ function session(over: Partial<SessionSummary> & { id: string }): SessionSummary
     models: [],
     tokensIn: 0,
     tokensOut: 0,
+    credits: null,
     childCount: 0,
     ...over,
   };

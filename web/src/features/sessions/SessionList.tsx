@@ -2,7 +2,7 @@ import { useId, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { SessionSummary } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
-import { formatCount, plural, shortId } from '../../ui/format';
+import { formatCompact, formatCount, formatCredits, plural, shortId } from '../../ui/format';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { groupByRepository, repositoryLabel } from './group-by-repository';
 
@@ -72,6 +72,8 @@ function SessionListHeader() {
       <span>Last activity</span>
       <span className="num">Events</span>
       <span className="num">Errors</span>
+      <span className="num col-tokens">Tokens</span>
+      <span className="num col-credits">Credits</span>
       <span className="col-models">Models</span>
       <span className="num col-children">Children</span>
     </div>
@@ -112,6 +114,15 @@ export function SessionRow({ session: s }: { session: SessionSummary }) {
       </span>
       <span className={s.errorCount > 0 ? 'num has-errors' : 'num muted'} title={plural(s.errorCount, 'error')}>
         {formatCount(s.errorCount)}
+      </span>
+      <span className={s.tokensIn + s.tokensOut > 0 ? 'num col-tokens' : 'num col-tokens muted'} title={`${formatCount(s.tokensIn)} tokens in, ${formatCount(s.tokensOut)} out`}>
+        {formatCompact(s.tokensIn + s.tokensOut)}
+      </span>
+      <span
+        className={s.credits === null ? 'num col-credits muted' : 'num col-credits'}
+        title={s.credits === null ? 'no credit data in these logs' : `${formatCredits(s.credits)} AI credits (US$${(s.credits * 0.01).toFixed(2)})`}
+      >
+        {formatCredits(s.credits)}
       </span>
       <span className="col-models cell-models" title={s.models.join('\n') || undefined}>
         {firstModel ?? <span className="muted">—</span>}

@@ -20,6 +20,7 @@ function session(id: string, repository: string | null, updatedAt: number): Sess
     models: [],
     tokensIn: 0,
     tokensOut: 0,
+    credits: null,
     childCount: 0,
   };
 }

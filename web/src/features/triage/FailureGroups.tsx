@@ -11,6 +11,7 @@ import { Spinner } from '../../ui/Spinner';
 import { KIND_LABEL, sparklinePoints } from './format';
 import { errorGroupsOptions, occurrencesOptions } from './triage.queries';
 import { errorGroupsQueryOf, sessionEventHref, triageHref, type TriageState } from './url';
+import { visibleText } from '../../ui/visible-text';
 
 const KINDS: FailureKind[] = ['tool', 'model', 'hook', 'subagent', 'discovery', 'other'];
 
@@ -83,8 +84,16 @@ function GroupRow({ g, r, state }: { g: ErrorGroup; r: ErrorGroupsResponse; stat
         <span className="error-group-subject mono" title={g.subject}>
           {g.subject || '(none)'}
         </span>
-        <button type="button" className="error-group-signature mono" onClick={() => setOpen(!open)} title={g.latest.message ?? g.signature}>
-          {g.signature}
+        {/* The latest error as written (names, paths and numbers that tell occurrences apart); the normalized
+            signature that groups them is in the tooltip and the occurrences heading. */}
+        <button
+          type="button"
+          className="error-group-signature mono"
+          onClick={() => setOpen(!open)}
+          title={`${g.latest.message ?? g.signature}${g.latest.result ? `\nresult: ${g.latest.result}` : ''}\ngrouped as: ${g.signature}`}
+        >
+          {visibleText(g.latest.message ?? g.signature)}
+          {g.latest.result && <span className="error-group-result"> — result: {visibleText(g.latest.result)}</span>}
         </button>
         <span className="error-group-spark">
           <Sparkline values={g.sparkline} from={r.sparkFrom} bucketMs={r.bucketMs} label={`${formatCount(g.count)} over time`} />

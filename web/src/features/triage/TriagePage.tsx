@@ -72,16 +72,19 @@ function WindowPicker({ value, onChange }: { value: TimeWindow; onChange: (w: Ti
 
 /** The headline numbers over every session, each a link to the events behind it. */
 function Headline({ state }: { state: TriageState }) {
-  const q = useQuery(countsOptions());
+  const q = useQuery(countsOptions({ window: state.window, repo: state.repo }));
   if (!q.data) return null;
   const c = q.data;
-  const base = { ...DEFAULT_STATE, window: 'all' as const };
+  // Each card links to the list whose total it shows: same window, same repository.
+  const base = { ...DEFAULT_STATE, window: state.window, repo: state.repo };
+  const allTime = state.window === 'all' && state.repo === undefined;
+  const rawNote = (raw: number, jq: string) => (allTime ? `${formatCount(raw)} lines counting replayed copies (what ${jq} counts over the files)` : undefined);
   return (
     <dl className="stat-grid triage-headline">
       <div className="stat">
         <dt>Slower than 5 s</dt>
         <dd>
-          <Link to={triageHref(base)} title={`${formatCount(c.slow.raw)} lines counting replayed copies (what ${c.slow.jq} counts over the files)`}>
+          <Link to={triageHref(base)} title={rawNote(c.slow.raw, c.slow.jq)}>
             {formatCount(c.slow.unique)}
           </Link>
         </dd>
@@ -89,7 +92,7 @@ function Headline({ state }: { state: TriageState }) {
       <div className="stat">
         <dt>Errors</dt>
         <dd>
-          <Link className="text-danger" to={triageHref({ ...base, min: -1, status: 'error', sort: 'ts' })} title={`${formatCount(c.errors.raw)} lines counting replayed copies (jq: ${c.errors.jq})`}>
+          <Link className="text-danger" to={triageHref({ ...base, min: -1, status: 'error', sort: 'ts' })} title={rawNote(c.errors.raw, c.errors.jq)}>
             {formatCount(c.errors.unique)}
           </Link>
         </dd>
@@ -97,7 +100,7 @@ function Headline({ state }: { state: TriageState }) {
       <div className="stat">
         <dt>Failures (incl. warnings)</dt>
         <dd>
-          <Link to={triageHref({ ...base, tab: 'failures', window: state.window, repo: state.repo })} title="errors, non-blocking hook errors and discovery skips">
+          <Link to={triageHref({ ...base, tab: 'failures' })} title="errors, non-blocking hook errors and discovery skips">
             {formatCount(c.failures.unique)}
           </Link>
         </dd>

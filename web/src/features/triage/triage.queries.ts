@@ -12,6 +12,7 @@ import type {
   ScatterResponse,
   TimeseriesResponse,
   TimeWindow,
+  TriageCountsQuery,
   TriageCountsResponse,
 } from '../../../../shared/api';
 import { getJson, type QueryParams } from '../../api/client';
@@ -24,7 +25,7 @@ const params = (o: object): QueryParams => o as QueryParams;
 /** Hierarchical keys: invalidating `triageKeys.all` (new lines indexed) refreshes every triage query. */
 export const triageKeys = {
   all: ['triage'] as const,
-  counts: () => [...triageKeys.all, 'counts'] as const,
+  counts: (q: TriageCountsQuery) => [...triageKeys.all, 'counts', q] as const,
   events: (q: EventListQuery) => [...triageKeys.all, 'events', q] as const,
   occurrences: (q: EventListQuery) => [...triageKeys.all, 'occurrences', q] as const,
   errorGroups: (q: ErrorGroupsQuery) => [...triageKeys.all, 'errors', q] as const,
@@ -35,10 +36,11 @@ export const triageKeys = {
   repositories: (window: TimeWindow) => [...triageKeys.all, 'repositories', window] as const,
 };
 
-export function countsOptions() {
+export function countsOptions(q: TriageCountsQuery) {
   return queryOptions({
-    queryKey: triageKeys.counts(),
-    queryFn: ({ signal }) => getJson<TriageCountsResponse>('/api/triage/counts', undefined, { signal }),
+    queryKey: triageKeys.counts(q),
+    queryFn: ({ signal }) => getJson<TriageCountsResponse>('/api/triage/counts', params(q), { signal }),
+    placeholderData: keepPreviousData,
   });
 }
 

@@ -1,0 +1,25 @@
+import type { UsageResponse, UsageTotals } from '../../shared/api';
+import { table } from '../triage/format-cli';
+
+// Plain text for `chronoscope usage`. Pure: the command prints what this returns.
+
+const n = (v: number) => v.toLocaleString('en-US');
+const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
+const credits = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
+const usd = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+
+function cells(key: string, t: UsageTotals, withRequests: boolean): string[] {
+  return [key, withRequests ? n(t.requests) : '—', n(t.modelCalls), n(t.tokensIn), n(t.tokensOut), n(t.tokensCached), pct(t.cacheHitRatio), credits(t.credits), usd(t.usd), n(t.callsWithoutCredits)];
+}
+
+export function formatUsage(r: UsageResponse): string {
+  const head = [r.by, 'requests', 'model calls', 'tokens in', 'tokens out', 'cached', 'cache hit', 'credits', 'US$', 'no credit data'];
+  const rows = r.rows.map((x) => cells(x.key ?? (r.by === 'repository' ? '(no repository)' : '(unknown model)'), x, r.by !== 'model'));
+  rows.push(cells('total', r.totals, true));
+  const right = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  const note =
+    r.totals.callsWithoutCredits > 0
+      ? `${n(r.totals.callsWithoutCredits)} model calls carry no credit data (copilotUsageNanoAiu): counted apart, not estimated.\n`
+      : '';
+  return `Usage, ${r.window === 'all' ? 'all time' : `last ${r.window}`}, by ${r.by} (1 credit = US$0.01)\n\n${table(head, rows, right)}${note}`;
+}

@@ -1,0 +1,82 @@
+import type Database from 'better-sqlite3';
+import { creditsOf, USD_PER_CREDIT, WINDOW_MS, type UsageParams, type UsageResponse, type UsageRow, type UsageTotals } from '../../shared/api';
+
+interface Agg {
+  key: string | null;
+  calls: number;
+  tin: number | null;
+  tout: number | null;
+  tcached: number | null;
+  nano: number | null;
+  credited: number;
+}
+
+const KEY_SQL = {
+  model: 'e.model',
+  repository: 's.repository',
+  day: "strftime('%Y-%m-%d', e.ts / 1000, 'unixepoch')",
+} as const;
+
+function totalsOf(a: Omit<Agg, 'key'>, requests: number): UsageTotals {
+  const tokensIn = a.tin ?? 0;
+  const tokensCached = a.tcached ?? 0;
+  const credits = creditsOf(a.nano ?? 0)!;
+  return {
+    requests,
+    modelCalls: a.calls,
+    tokensIn,
+    tokensOut: a.tout ?? 0,
+    tokensCached,
+    cacheHitRatio: tokensIn > 0 ? tokensCached / tokensIn : null,
+    credits,
+    creditsNano: a.nano ?? 0,
+    creditsEstimated: 0,
+    usd: credits * USD_PER_CREDIT,
+    callsWithoutCredits: a.calls - a.credited,
+  };
+}
+
+/**
+ * GET /api/usage and `chronoscope usage`: the counting rules are in shared/api/usage.ts. Model calls are read
+ * through `events_model_calls` (canonical llm_request by start time); requests are canonical user messages.
+ */
+export function usage(db: Database.Database, q: UsageParams, now = Date.now()): UsageResponse {
+  const span = WINDOW_MS[q.window];
+  const where = ['e.dup = 0', 'e.ts >= @since'];
+  const params: Record<string, unknown> = { since: span === null ? -1e15 : now - span };
+  if (q.repo !== undefined) {
+    where.push(q.repo === '' ? 's.repository IS NULL' : 's.repository = @repo');
+    if (q.repo !== '') params.repo = q.repo;
+  }
+  const calls = `FROM events e JOIN sessions s ON s.num = e.session_num WHERE e.type = 'llm_request' AND ${where.join(' AND ')}`;
+  const sums = 'count(*) calls, sum(e.tokens_in) tin, sum(e.tokens_out) tout, sum(e.tokens_cached) tcached, sum(e.credits_nano) nano, count(e.credits_nano) credited';
+  const requestsBy = (key: string | null) =>
+    key === null
+      ? `SELECT count(*) n FROM events e JOIN sessions s ON s.num = e.session_num WHERE e.type = 'user_message' AND ${where.join(' AND ')}`
+      : `SELECT ${key} key, count(*) n FROM events e JOIN sessions s ON s.num = e.session_num WHERE e.type = 'user_message' AND ${where.join(' AND ')} GROUP BY 1`;
+
+  const total = db.prepare(`SELECT ${sums} ${calls}`).get(params) as Agg;
+  const requests = (db.prepare(requestsBy(null)).get(params) as { n: number }).n;
+  const key = KEY_SQL[q.by];
+  const groups = db.prepare(`SELECT ${key} key, ${sums} ${calls} GROUP BY 1`).all(params) as Agg[];
+  // A request has no model: per model, requests are 0 and only the totals count them.
+  const reqByKey = new Map<string | null, number>();
+  if (q.by !== 'model') for (const r of db.prepare(requestsBy(key)).all(params) as { key: string | null; n: number }[]) reqByKey.set(r.key, r.n);
+  const keys = new Set<string | null>([...groups.map((g) => g.key), ...reqByKey.keys()]);
+  const byKey = new Map(groups.map((g) => [g.key, g]));
+  const rows: UsageRow[] = [...keys].map((k) => ({ key: k, ...totalsOf(byKey.get(k) ?? { calls: 0, tin: 0, tout: 0, tcached: 0, nano: 0, credited: 0 }, reqByKey.get(k) ?? 0) }));
+  rows.sort(q.by === 'day' ? (a, b) => String(b.key).localeCompare(String(a.key)) : (a, b) => b.credits - a.credits || b.modelCalls - a.modelCalls || String(a.key).localeCompare(String(b.key)));
+
+  const daily = (
+    db.prepare(`SELECT ${KEY_SQL.day} day, e.model model, sum(e.credits_nano) nano, sum(e.tokens_in) tin, sum(e.tokens_out) tout, count(*) calls ${calls} GROUP BY 1, 2 ORDER BY 1, 2`).all(params) as {
+      day: string;
+      model: string | null;
+      nano: number | null;
+      tin: number | null;
+      tout: number | null;
+      calls: number;
+    }[]
+  ).map((d) => ({ day: d.day, model: d.model, credits: creditsOf(d.nano ?? 0)!, tokensIn: d.tin ?? 0, tokensOut: d.tout ?? 0, modelCalls: d.calls }));
+
+  return { window: q.window, by: q.by, totals: totalsOf(total, requests), rows, daily };
+}
