@@ -84,7 +84,8 @@ function buildRun(rng: Rng, start: number, hooks: boolean): CoreRun {
   add(
     'discovery',
     'Load Skills',
-    `Discovered ${SKILLS.length} skills, loaded ${skills.length}. loaded: ${list(skills)} skipped: [{"path": ".github/skills/release/SKILL.md", "reason": "name-mismatch"}]`,
+    // seed 004's example: folder `testing`, `name: testing2` in its SKILL.md
+    `Discovered ${SKILLS.length + 1} skills, loaded ${skills.length}. loaded: ${list(skills)} skipped: [{"name": "testing2", "path": ".github/skills/testing/SKILL.md", "reason": "name-mismatch"}]`,
     'discovery',
     root,
   );

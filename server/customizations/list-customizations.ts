@@ -8,13 +8,18 @@ export const MAX_DISCOVERY_EVENTS = 20_000;
 const SESSIONS_NAMED = 10;
 
 /** What to do about a skip, in plain words, when its reason is known (seed 004's "folder testing, name: testing2"). */
-export function fixFor(kind: CustomizationKind, reason: string): string | null {
+export function fixFor(kind: CustomizationKind, reason: string, name?: string, path?: string): string | null {
   const r = reason.toLowerCase();
-  if (r.includes('name-mismatch') || r.includes('name mismatch'))
-    return `the name in its front matter (\`name:\`) differs from its folder's name: make them the same (rename the folder or change \`name:\`), then start a new chat`;
-  if (r.includes('missing-description') || r.includes('no description')) return 'add a `description:` line to its front matter';
-  if (r.includes('missing-name')) return 'add a `name:` line to its front matter, the same as its folder name';
-  if (r.includes('parse') || r.includes('yaml') || r.includes('front matter') || r.includes('frontmatter')) return 'its front matter is not valid YAML: fix the syntax between the `---` lines';
+  if (r.includes('name-mismatch') || r.includes('name mismatch')) {
+    // ".github/skills/testing/SKILL.md" → the folder is "testing"
+    const folder = path?.replace(/\\/g, '/').split('/').slice(-2, -1)[0];
+    if (folder && name && folder !== name)
+      return `its folder is "${folder}" but its file says name: ${name}; they must match: change it to name: ${folder}, or rename the folder to ${name}/, then start a new chat`;
+    return 'the name: in its front matter differs from its folder name; make them the same (rename the folder or change name:), then start a new chat';
+  }
+  if (r.includes('missing-description') || r.includes('no description')) return 'add a description: line to its front matter';
+  if (r.includes('missing-name')) return 'add a name: line to its front matter, the same as its folder name';
+  if (r.includes('parse') || r.includes('yaml') || r.includes('front matter') || r.includes('frontmatter')) return 'its front matter is not valid YAML: fix the syntax between the --- lines';
   if (r.includes('not found') || r.includes('enoent') || r.includes('missing file')) return `the ${kind} file it names does not exist at that path`;
   if (r.includes('disabled')) return `it is turned off in settings: enable it to load it`;
   return null;
@@ -83,11 +88,11 @@ export function listCustomizations(db: Database.Database, q: CustomizationsQuery
   const texts = rawLines(db).texts(events.map((e) => e.id));
   const byKey = new Map<string, CustomizationRow & { seen: Set<string> }>();
   const folders = new Map<string, Set<string>>();
-  const note = (e: EventRow, kind: CustomizationKind, name: string, status: CustomizationRow['status'], reason: string | null) => {
+  const note = (e: EventRow, kind: CustomizationKind, name: string, status: CustomizationRow['status'], reason: string | null, path?: string) => {
     const key = JSON.stringify([kind, name, status, reason]);
     let row = byKey.get(key);
     if (!row) {
-      row = { kind, name, status, reason, fix: reason ? fixFor(kind, reason) : null, sessions: 0, sessionIds: [], lastSeen: e.ts, eventId: e.id, seen: new Set() };
+      row = { kind, name, status, reason, fix: reason && status === 'skipped' ? fixFor(kind, reason, name, path) : null, sessions: 0, sessionIds: [], lastSeen: e.ts, eventId: e.id, seen: new Set() };
       byKey.set(key, row);
     }
     if (!row.seen.has(e.session_id)) {
@@ -111,7 +116,7 @@ export function listCustomizations(db: Database.Database, q: CustomizationsQuery
       folders.set(f.kind, set);
     }
     if (!q.skippedOnly) for (const name of f.loaded) note(e, f.kind, name, 'loaded', null);
-    for (const s of f.skipped) note(e, f.kind, s.name, 'skipped', s.reason);
+    for (const s of f.skipped) note(e, f.kind, s.name, 'skipped', s.reason, s.path);
     if (f.error) note(e, f.kind, e.name, 'failed', f.error);
   }
   const order = { failed: 0, skipped: 1, loaded: 2 };

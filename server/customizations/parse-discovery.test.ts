@@ -37,7 +37,7 @@ describe('parseDiscovery', () => {
 
   it('prefers a skip object\'s name over its path', () => {
     expect(parseDiscovery('Load Skills', 'skipped: [{"name": "testing2", "path": "/w/.github/skills/testing/SKILL.md", "reason": "name-mismatch"}]', 'ok').skipped).toEqual([
-      { name: 'testing2', reason: 'name-mismatch' },
+      { name: 'testing2', reason: 'name-mismatch', path: '/w/.github/skills/testing/SKILL.md' },
     ]);
   });
 
@@ -76,5 +76,16 @@ describe('parseDiscovery', () => {
     expect(parseDiscovery('Load Hooks', 'loaded: [".github/hooks/guard.json"] events: ["PreToolUse", "Stop"]', 'ok')).toMatchObject({ kind: 'hook', loaded: ['.github/hooks/guard.json'] });
     expect(parseDiscovery('MCP Servers Started', 'started: ["github"]', 'ok').kind).toBe('other');
     expect(parseDiscovery('Load Skills', undefined, 'ok')).toEqual({ kind: 'skill', folders: [], loaded: [], skipped: [], error: null });
+  });
+});
+
+describe('fixFor', () => {
+  it('names the folder and the name when the skip says both (seed 004: folder testing, name: testing2)', async () => {
+    const { fixFor } = await import('./list-customizations');
+    expect(fixFor('skill', 'name-mismatch', 'testing2', '.github/skills/testing/SKILL.md')).toBe(
+      'its folder is "testing" but its file says name: testing2; they must match: change it to name: testing, or rename the folder to testing2/, then start a new chat',
+    );
+    expect(fixFor('skill', 'missing-description')).toBe('add a description: line to its front matter');
+    expect(fixFor('agent', 'something new')).toBeNull();
   });
 });

@@ -13,6 +13,8 @@ export interface SkippedCustomization {
   /** the name or path the user has to find (the folder name, the `name:` value, the file) */
   name: string;
   reason: string;
+  /** the file, when the entry names it apart from the name */
+  path?: string;
 }
 
 export interface DiscoveryFacts {
@@ -82,7 +84,8 @@ function skippedItems(body: string | null): SkippedCustomization[] {
     for (const obj of body.matchAll(/\{([^{}]*)\}?/g)) {
       const field = (k: string) => new RegExp(`"?${k}"?\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"`, 'i').exec(obj[1])?.[1];
       const name = field('name') ?? field('path') ?? field('file') ?? field('uri');
-      if (name) out.push({ name, reason: field('reason') ?? 'unknown reason' });
+      const path = field('path') ?? field('file') ?? field('uri');
+      if (name) out.push({ name, reason: field('reason') ?? 'unknown reason', ...(path && path !== name ? { path } : {}) });
     }
     return out;
   }

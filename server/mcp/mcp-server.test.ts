@@ -205,7 +205,7 @@ describe('chronoscope mcp', () => {
     const { body } = await call('customizations', { skipped_only: true });
     expect(body.customizations).toHaveLength(1);
     expect(body.customizations[0]).toMatchObject({ kind: 'skill', name: 'testing2', status: 'skipped', reason: 'name-mismatch', sessions: 1, session_ids: [A] });
-    expect(body.customizations[0].fix).toContain('`name:`');
+    expect(body.customizations[0].fix).toBe('the name: in its front matter differs from its folder name; make them the same (rename the folder or change name:), then start a new chat');
     const all = await call('customizations', { session_id: A });
     expect(all.body.customizations.map((c: Json) => [c.name, c.status])).toEqual([
       ['testing2', 'skipped'],

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { creditsOf, USD_PER_CREDIT, WINDOW_MS, type UsageParams, type UsageResponse, type UsageRow, type UsageTotals } from '../../shared/api';
+import { creditsOf, NANO_PER_CREDIT, USD_PER_CREDIT, WINDOW_MS, type UsageParams, type UsageResponse, type UsageRow, type UsageTotals } from '../../shared/api';
 
 interface Agg {
   key: string | null;
@@ -31,7 +31,7 @@ function totalsOf(a: Omit<Agg, 'key'>, requests: number): UsageTotals {
     credits,
     creditsNano: a.nano ?? 0,
     creditsEstimated: 0,
-    usd: credits * USD_PER_CREDIT,
+    usd: (a.nano ?? 0) / (NANO_PER_CREDIT / USD_PER_CREDIT),
     callsWithoutCredits: a.calls - a.credited,
   };
 }

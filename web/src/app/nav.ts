@@ -4,6 +4,8 @@ export const NAV_ITEMS = [
   { to: '/search', label: 'Search', key: 'f', matches: (p: string) => p.startsWith('/search') },
   { to: '/triage', label: 'Triage', key: 't', matches: (p: string) => p.startsWith('/triage') },
   { to: '/lineage', label: 'Lineage', key: 'l', matches: (p: string) => p.startsWith('/lineage') },
+  { to: '/usage', label: 'Usage', key: 'u', matches: (p: string) => p.startsWith('/usage') },
+  { to: '/customizations', label: 'Customizations', key: 'c', matches: (p: string) => p.startsWith('/customizations') },
   { to: '/sql', label: 'SQL', key: 'q', matches: (p: string) => p.startsWith('/sql') },
 ] as const;
 

@@ -1,10 +1,12 @@
 import { createBrowserRouter } from 'react-router';
+import { CustomizationsPage } from '../features/customizations/CustomizationsPage';
 import { LineagePage } from '../features/lineage/LineagePage';
 import { SearchPage } from '../features/search/SearchPage';
 import { SessionPage } from '../features/session/SessionPage';
 import { SessionsPage } from '../features/sessions/SessionsPage';
 import { SqlPage } from '../features/sql/SqlPage';
 import { TriagePage } from '../features/triage/TriagePage';
+import { UsagePage } from '../features/usage/UsagePage';
 import { HealthPage } from './health/HealthPage';
 import { Layout } from './Layout';
 import { NotFound, RouteError } from './RouteError';
@@ -24,6 +26,8 @@ export function createRouter() {
             { path: '/triage', element: <TriagePage /> },
             { path: '/lineage', element: <LineagePage /> },
             { path: '/lineage/:id', element: <LineagePage /> },
+            { path: '/usage', element: <UsagePage /> },
+            { path: '/customizations', element: <CustomizationsPage /> },
             { path: '/sql', element: <SqlPage /> },
             { path: '/health', element: <HealthPage /> },
             { path: '*', element: <NotFound /> },

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { SessionDetail, SpanOverview } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
 import { formatCompact, formatCount, formatCredits, formatDateTime, formatDuration } from '../../ui/format';
+import { CustomizationsPanel } from '../customizations/CustomizationsPanel';
 
 export interface SessionHeaderProps {
   detail: SessionDetail;
@@ -90,8 +91,7 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
         {stats && stats.orphans > 0 && <Stat label="Orphans" value={formatCount(stats.orphans)} title="Events whose parent span is not in this session: shown as roots" />}
         {stats && stats.hiddenRepeats > 0 && <Stat label="Repeats hidden" value={formatCount(stats.hiddenRepeats)} title="Lines repeated within the same file (dup = 2)" />}
       </dl>
-      {(requests.length > 0 || d.children.length > 0) && (
-        <div className="session-lists">
+      <div className="session-lists">
           {requests.length > 0 && (
             <details className="session-requests" onToggle={(e) => setRequestsOpen(e.currentTarget.open)}>
               <summary>
@@ -171,8 +171,8 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
               )}
             </details>
           )}
-        </div>
-      )}
+          <CustomizationsPanel sessionId={d.id} />
+      </div>
     </header>
   );
 }

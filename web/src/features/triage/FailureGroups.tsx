@@ -8,10 +8,10 @@ import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, formatDateTime, plural } from '../../ui/format';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { Spinner } from '../../ui/Spinner';
+import { visibleText } from '../../ui/visible-text';
 import { KIND_LABEL, sparklinePoints } from './format';
 import { errorGroupsOptions, occurrencesOptions } from './triage.queries';
 import { errorGroupsQueryOf, sessionEventHref, triageHref, type TriageState } from './url';
-import { visibleText } from '../../ui/visible-text';
 
 const KINDS: FailureKind[] = ['tool', 'model', 'hook', 'subagent', 'discovery', 'other'];
 

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { dailyBars } from './daily-series';
+
+describe('dailyBars', () => {
+  const daily = [
+    { day: '2026-11-30', model: 'gpt-4.1', credits: 1.5, tokensIn: 100, tokensOut: 10, modelCalls: 2 },
+    { day: '2026-11-29', model: 'gpt-4.1', credits: 0.5, tokensIn: 50, tokensOut: 5, modelCalls: 1 },
+    { day: '2026-11-30', model: null, credits: 0, tokensIn: 900, tokensOut: 0, modelCalls: 1 },
+  ];
+  it('one row per day in order, every model present, stacked most-used first', () => {
+    expect(dailyBars(daily, 'credits')).toEqual({
+      models: ['gpt-4.1', '(unknown model)'],
+      rows: [
+        { day: '2026-11-29', 'gpt-4.1': 0.5, '(unknown model)': 0 },
+        { day: '2026-11-30', 'gpt-4.1': 1.5, '(unknown model)': 0 },
+      ],
+    });
+    expect(dailyBars(daily, 'tokens').models).toEqual(['(unknown model)', 'gpt-4.1']);
+    expect(dailyBars(daily, 'tokens').rows[1]).toEqual({ day: '2026-11-30', 'gpt-4.1': 110, '(unknown model)': 900 });
+  });
+});

@@ -1,0 +1,34 @@
+import { useId } from 'react';
+
+export interface SegmentedOption<T extends string> {
+  value: T;
+  label: string;
+  title?: string;
+}
+
+/** A labelled group of toggle buttons, one pressed: the window, grouping and metric pickers. */
+export function Segmented<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: readonly SegmentedOption<T>[]; onChange: (v: T) => void }) {
+  const id = useId();
+  return (
+    <div className="field">
+      <span className="field-label" id={id}>
+        {label}
+      </span>
+      <div className="segmented" role="group" aria-labelledby={id}>
+        {options.map((o) => (
+          <button key={o.value} type="button" className="segmented-btn" aria-pressed={value === o.value} title={o.title} onClick={() => onChange(o.value)}>
+            {o.label}
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export const WINDOW_OPTIONS = [
+  { value: '24h', label: '24h', title: 'Last 24 hours' },
+  { value: '7d', label: '7d', title: 'Last 7 days' },
+  { value: '30d', label: '30d', title: 'Last 30 days' },
+  { value: '90d', label: '90d', title: 'Last 90 days' },
+  { value: 'all', label: 'All', title: 'All time' },
+] as const;
