@@ -1,0 +1,58 @@
+import { expect, test } from '@playwright/test';
+
+// Usage, customizations and the triage cards against the real server on the generated corpus: the page shows
+// the API's numbers, the skipped skill is named with its reason and fix, and the cards follow the window.
+
+interface UsageTotals {
+  requests: number;
+  modelCalls: number;
+  credits: number;
+  callsWithoutCredits: number;
+}
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+test('the Usage page shows the totals of /api/usage and groups by repository', async ({ page }) => {
+  const api = (await (await page.request.get('/api/usage?window=all')).json()) as { totals: UsageTotals; rows: { key: string | null }[] };
+  expect(api.totals.modelCalls).toBeGreaterThan(0);
+  await page.goto('/usage?window=all');
+  await expect(page.getByRole('heading', { level: 1, name: 'Usage' })).toBeVisible();
+  const stat = (name: string) => page.locator('.usage-totals .stat').filter({ has: page.getByText(name, { exact: true }) }).locator('dd');
+  await expect(stat('Model calls')).toHaveText(fmt(api.totals.modelCalls));
+  await expect(stat('Requests')).toHaveText(fmt(api.totals.requests));
+  await expect(stat('Calls without credit data')).toHaveText(fmt(api.totals.callsWithoutCredits));
+  await expect(page.getByRole('figure', { name: 'AI credits per day by model' })).toBeVisible();
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(api.rows.length + 1);
+
+  await page.getByRole('group', { name: 'Group by' }).getByRole('button', { name: 'Repository' }).click();
+  await expect(page).toHaveURL(/by=repository/);
+  const byRepo = (await (await page.request.get('/api/usage?window=all&by=repository')).json()) as { rows: { key: string | null }[] };
+  await expect(page.getByRole('table').getByRole('row')).toHaveCount(byRepo.rows.length + 1);
+});
+
+test('the Customizations page lists testing2 as skipped for name-mismatch, with the fix and its sessions', async ({ page }) => {
+  await page.goto('/customizations');
+  await expect(page.getByText(/entries read/)).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Skipped only' }).check();
+  await expect(page).toHaveURL(/skipped=1/);
+  const skills = page.getByRole('region', { name: 'Skills' });
+  const item = skills.getByRole('listitem').filter({ hasText: 'testing2' });
+  await expect(item).toContainText('skipped');
+  await expect(item).toContainText('name-mismatch');
+  await expect(item).toContainText('its folder is "testing" but its file says name: testing2');
+  await expect(item.getByRole('link').first()).toHaveAttribute('href', /^\/session\//);
+});
+
+test('the triage cards count the window shown, and equal the list they open', async ({ page }) => {
+  const counts = async (q: string) => (await (await page.request.get(`/api/triage/counts${q}`)).json()) as { slow: { unique: number }; errors: { unique: number } };
+  const all = await counts('');
+  const day = await counts('?window=24h');
+  expect(day.slow.unique).toBeLessThan(all.slow.unique);
+  await page.goto('/triage');
+  const card = (name: string) => page.locator('.triage-headline .stat').filter({ has: page.getByText(name, { exact: true }) }).getByRole('link');
+  await expect(card('Slower than 5 s')).toHaveText(fmt(all.slow.unique));
+  await page.getByRole('group', { name: 'Time window' }).getByRole('button', { name: '24h' }).click();
+  await expect(card('Slower than 5 s')).toHaveText(fmt(day.slow.unique));
+  await expect(card('Errors')).toHaveText(fmt(day.errors.unique));
+  const list = (await (await page.request.get('/api/events?window=24h&limit=1')).json()) as { total: number };
+  expect(list.total).toBe(day.slow.unique);
+});
