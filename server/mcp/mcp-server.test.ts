@@ -31,7 +31,7 @@ function sessionA(): string {
     line({ ts: T + 5, dur: 0, sid, type: 'discovery', name: 'Load Skills', spanId: id(9), status: 'ok', attrs: { details: 'Resolved 2 skills in 0.1ms | loaded: [troubleshoot] | skipped: testing2 (name-mismatch) | folders: [/w/.github/skills]', category: 'discovery', source: 'core' } }),
     line({ ts: T + 10, dur: 0, sid, type: 'user_message', name: 'user_message', spanId: id(1), status: 'ok', attrs: { content: 'why does wsReconnectLoop spin forever?' } }),
     line({ ts: T + 11, dur: 0, sid, type: 'turn_start', name: 'turn_start:0', spanId: `turn_start-${id(1)}-0`, parentSpanId: id(1), status: 'ok', attrs: { turnId: '0' } }),
-    line({ ts: T + 20, dur: 61_000, sid, type: 'llm_request', name: 'chat:gpt-4.1', spanId: id(2), parentSpanId: id(1), status: 'ok', attrs: { model: 'gpt-4.1', inputTokens: 18000, outputTokens: 240, ttft: 900 } }),
+    line({ ts: T + 20, dur: 61_000, sid, type: 'llm_request', name: 'chat:gpt-4.1', spanId: id(2), parentSpanId: id(1), status: 'ok', attrs: { model: 'gpt-4.1', inputTokens: 18000, outputTokens: 240, ttft: 900, copilotUsageNanoAiu: 2_500_000_000 } }),
     line({ ts: T + 61_100, dur: 35, sid, type: 'tool_call', name: 'run_in_terminal', spanId: id(3), parentSpanId: id(1), status: 'error', attrs: { args: '{"command":"npm test"}', result: 'ERROR: conpty.node missing', error: 'A native exception occurred during launch' } }),
     line({ ts: T + 61_200, dur: 9000, sid, type: 'tool_call', name: 'runSubagent', spanId: id(4), parentSpanId: id(1), status: 'ok', attrs: { args: '{"agentName":"Explore"}', result: 'found it' } }),
     line({ ts: T + 61_150, dur: 0, sid, type: 'child_session_ref', name: 'runSubagent-Explore', spanId: `child-ref-${CHILD}`, parentSpanId: id(4), status: 'ok', attrs: { childSessionId: CHILD, childLogFile: `runSubagent-Explore-${CHILD}.jsonl`, label: 'runSubagent-Explore' } }),
@@ -143,7 +143,7 @@ describe('chronoscope mcp', () => {
 
   it('get_session gives the facts and the requests with iterations from both turn-id forms', async () => {
     const { body } = await call('get_session', { session_id: A });
-    expect(body).toMatchObject({ session_id: A, repository: 'ws1', models: ['gpt-4.1'], copilot_version: '0.67.0', credits: null, requests_total: 1, children_total: 1 });
+    expect(body).toMatchObject({ session_id: A, repository: 'ws1', models: ['gpt-4.1'], copilot_version: '0.67.0', credits: 2.5, requests_total: 1, children_total: 1 });
     expect(body.tokens).toEqual({ input: 37000, output: 320, cached: 0 });
     expect(body.children).toEqual([{ session_id: CHILD, label: 'runSubagent-Explore', title: null, events: 4, errors: 0 }]);
     expect(body.requests).toHaveLength(1);

@@ -51,8 +51,8 @@ export const getSessionTool = defineTool({
         events: s.eventCount,
         errors: s.errorCount,
         tokens: { input: s.tokensIn, output: s.tokensOut, cached: s.tokensCached },
-        // Credits (copilotUsageNanoAiu) are not in the index yet: null says "unknown", never 0.
-        credits: null,
+        // Σ copilotUsageNanoAiu / 10⁹ of its model calls; null when none carries credit data (unknown, not 0).
+        credits: s.credits,
         model_time_ms: s.modelMs,
         slowest_call: s.slowest ? { event_id: s.slowest.eventId, name: s.slowest.name, duration_ms: s.slowest.dur, link: ctx.links.session(s.id, s.slowest.eventId) } : null,
         parent: s.parentId ? { session_id: s.parentId, label: s.label, link: ctx.links.session(s.parentId) } : null,
