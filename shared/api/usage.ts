@@ -64,3 +64,46 @@ export const UsageResponse = z.object({
   daily: z.array(z.object({ day: z.string(), model: z.string().nullable(), credits: z.number(), tokensIn: z.number(), tokensOut: z.number(), modelCalls: z.number() })),
 });
 export type UsageResponse = z.infer<typeof UsageResponse>;
+
+/**
+ * GET /api/usage/cache: the cached share of input tokens per model call (cachedTokens / inputTokens) and the
+ * cache breaks: calls whose share fell by at least CACHE_BREAK_DROP below the previous call of the same
+ * conversation. A conversation is one session's log and one model: subagents and utility requests (title,
+ * summarize) have logs of their own, so they are never compared with the main conversation, and a model
+ * switch starts a new cache rather than breaking one. Calls with no cachedTokens, or under 1,024 input
+ * tokens (too small to cache), are not compared.
+ */
+export const CACHE_BREAK_DROP = 0.3;
+export const CACHE_BREAK_FROM = 0.5;
+export const CACHE_MIN_TOKENS = 1024;
+
+export const CacheQuery = z.object({
+  window: TimeWindow.default('7d'),
+  repo: z.string().max(400).optional(),
+  session: z.string().max(200).optional(),
+});
+export type CacheQuery = z.input<typeof CacheQuery>;
+export type CacheParams = z.output<typeof CacheQuery>;
+
+export const CacheBreak = z.object({
+  eventId: z.number(),
+  sessionId: z.string(),
+  sessionTitle: z.string().nullable(),
+  ts: z.number().nullable(),
+  model: z.string().nullable(),
+  tokensIn: z.number(),
+  share: z.number(),
+  previousShare: z.number(),
+  previousEventId: z.number(),
+});
+export type CacheBreak = z.infer<typeof CacheBreak>;
+
+export const CacheResponse = z.object({
+  /** calls compared with the one before them in their conversation */
+  callsCompared: z.number(),
+  totalBreaks: z.number(),
+  /** the newest breaks first, at most 200 */
+  breaks: z.array(CacheBreak),
+  byModel: z.array(z.object({ model: z.string().nullable(), calls: z.number(), tokensIn: z.number(), tokensCached: z.number(), share: z.number().nullable(), breaks: z.number() })),
+});
+export type CacheResponse = z.infer<typeof CacheResponse>;

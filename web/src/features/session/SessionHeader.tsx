@@ -72,6 +72,9 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
           }
         />
         <Stat label="Tokens" value={`${formatCompact(d.tokensIn)} in · ${formatCompact(d.tokensOut)} out`} title={`${formatCount(d.tokensIn)} in, ${formatCount(d.tokensOut)} out, ${formatCount(d.tokensCached)} cached`} />
+        {d.tokensIn > 0 && (
+          <Stat label="Cached input" value={`${Math.round((d.tokensCached / d.tokensIn) * 100)}%`} title={`${formatCount(d.tokensCached)} of ${formatCount(d.tokensIn)} input tokens were read from the prompt cache`} />
+        )}
         <Stat
           label="Credits"
           value={formatCredits(d.credits)}

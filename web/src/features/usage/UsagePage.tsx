@@ -12,6 +12,7 @@ import { visibleText } from '../../ui/visible-text';
 import { repositoryListOptions } from '../sessions/sessions.queries';
 import { RepositorySelect } from '../sessions/SessionFilters';
 import { DEFAULT_STATE as TRIAGE_DEFAULTS, triageHref } from '../triage/url';
+import { CacheBreaks } from './CacheBreaks';
 import { UsageChart } from './UsageChart';
 import { usageKeys, usageOptions } from './usage.queries';
 import { useUsageState, type UsageState } from './url';
@@ -191,6 +192,7 @@ export function UsagePage() {
             />
           </div>
           <UsageTable rows={q.data.rows} state={state} />
+          <CacheBreaks query={{ window: state.window, repo: state.repo }} />
         </>
       )}
     </section>
