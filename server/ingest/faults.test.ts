@@ -1,6 +1,7 @@
 // Fault injection (issue 8 item 1): every fault the writer and the disk can produce. Each case asserts exact
 // event counts before and after: no crash, no duplicate, no lost event that is still on disk, and the problem
 // visible where /api/health reads it (recentProblems).
+import Database from 'better-sqlite3';
 import { spawnSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -285,12 +286,26 @@ describe('crashes and a lost database', () => {
     return sessions * linesEach;
   }
 
+  /** Events committed so far by another process (0 while the schema is not there yet). */
+  function committedEvents(dbPath: string): number {
+    if (!fs.existsSync(dbPath)) return 0;
+    const peek = new Database(dbPath, { readonly: true, fileMustExist: true });
+    try {
+      return (peek.prepare('SELECT count(*) n FROM events').get() as { n: number }).n;
+    } catch {
+      return 0;
+    } finally {
+      peek.close();
+    }
+  }
+
   it('SIGKILL in the middle of a backfill, then a restart: every event exactly once', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-kill-'));
     const total = bigCorpus(root, 12, 8000);
     const db = path.join(root, 'index.db');
     const child = spawn(process.execPath, ['--import', 'tsx', cli, 'index', '--logs', root, '--db', db], { stdio: 'ignore' });
-    await new Promise((r) => setTimeout(r, 2500));
+    // Kill once the first batch is committed (not after a fixed time: on a busy machine start-up alone takes seconds).
+    for (let waited = 0; waited < 60_000 && committedEvents(db) === 0; waited += 100) await new Promise((r) => setTimeout(r, 100));
     child.kill('SIGKILL');
     await new Promise((r) => child.on('exit', r));
     const killed = openWriteDb(db);
