@@ -1,6 +1,8 @@
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { cjkPhrase, matchExpression, termRegExp, textMatches, trigramPhrase } from './fts-match';
-import { QuerySyntaxError, classifyTerm, formatQuery, parseQuery, parseRefValue, type QueryTerm } from './query-parser';
+import { hashSeed, hostileString, PROTOTYPE_NAMES, queryLanguageText, Rng } from '../test-support/hostile-values';
+import { cjkPhrase, exclusionExpression, matchExpression, requiredExpression, termRegExp, textMatches, trigramPhrase } from './fts-match';
+import { QuerySyntaxError, TYPE_FILTERS, classifyTerm, formatQuery, parseQuery, parseRefValue, type QueryTerm } from './query-parser';
 
 const terms = (q: string) => parseQuery(q).terms.map((t) => `${t.exclude ? '-' : ''}${t.phrase ? 'P' : 'W'}[${t.text}]${t.index === 'cjk' ? 'cjk' : ''}`);
 const fails = (q: string) => {
@@ -149,5 +151,49 @@ describe('FTS5 escaping', () => {
     expect(textMatches('Retry with backoff', [t('retry'), t('test', true)])).toBe(true);
     expect(textMatches('retry test', [t('retry'), t('test', true)])).toBe(false);
     expect(termRegExp('a-b/c').test('A-B/C')).toBe(true);
+  });
+});
+
+describe('fuzz: the query language over hostile text (seeded)', () => {
+  // An in-memory copy of the two event indexes: every expression the parser lets through must be one FTS5 accepts.
+  const db = new Database(':memory:');
+  db.exec("CREATE VIRTUAL TABLE event_text USING fts5 (text, tokenize = 'trigram'); CREATE VIRTUAL TABLE event_cjk USING fts5 (text, tokenize = 'unicode61')");
+  db.prepare('INSERT INTO event_text (text) VALUES (?)').run('retry loop 落盘 __proto__ constructor');
+  db.prepare('INSERT INTO event_cjk (text) VALUES (?)').run('落 盘');
+  const matchOn = { trigram: db.prepare('SELECT count(*) FROM event_text WHERE event_text MATCH ?').pluck(), cjk: db.prepare('SELECT count(*) FROM event_cjk WHERE event_cjk MATCH ?').pluck() };
+
+  it('parses or refuses with a QuerySyntaxError, never anything else; what it accepts FTS5 runs and formatQuery gives back', () => {
+    const rng = new Rng(hashSeed('query-language-fuzz'));
+    let accepted = 0;
+    let refused = 0;
+    for (let i = 0; i < 3000; i++) {
+      const input = i % 2 === 0 ? queryLanguageText(rng) : hostileString(rng);
+      let q: ReturnType<typeof parseQuery>;
+      try {
+        q = parseQuery(input);
+      } catch (e) {
+        expect(e, JSON.stringify(input)).toBeInstanceOf(QuerySyntaxError);
+        expect((e as Error).message.length, JSON.stringify(input)).toBeGreaterThan(10);
+        refused++;
+        continue;
+      }
+      accepted++;
+      for (const t of q.type) expect(Object.hasOwn(TYPE_FILTERS, t), JSON.stringify(input)).toBe(true);
+      for (const index of ['trigram', 'cjk'] as const) {
+        for (const expr of [matchExpression(q.terms, index), exclusionExpression(q.terms, index), requiredExpression(q.terms, index)]) {
+          if (expr !== null) expect(() => matchOn[index].get(expr), `${JSON.stringify(input)} → ${expr}`).not.toThrow();
+        }
+      }
+      // the page title and the CLI header write the query back: it must read as the same query
+      expect(parseQuery(formatQuery(q)), JSON.stringify(input)).toEqual(q);
+    }
+    // both sides were exercised (the generator is not all refusals)
+    expect(accepted).toBeGreaterThan(300);
+    expect(refused).toBeGreaterThan(300);
+  });
+
+  it('refuses a NUL anywhere, and the prototype names as types', () => {
+    for (const q of ['retry\u0000', '"a\u0000bc"', 'file:x\u0000y retry', '\u0000']) expect(fails(q), JSON.stringify(q)).toBe('A NUL character (\\u0000) cannot be searched for: remove it.');
+    for (const name of PROTOTYPE_NAMES) expect(fails(`retry type:${name}`)).toMatch(new RegExp(`^type:${name} is not a type: use one of user, response,`));
   });
 });

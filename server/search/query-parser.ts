@@ -1,3 +1,4 @@
+import { NUL_REFUSAL } from '../../shared/api/common';
 import { foldWhitespace } from './indexed-text';
 
 /**
@@ -125,7 +126,8 @@ function addFilter(q: ParsedQuery, key: FilterKey, rawValue: string): void {
     switch (key) {
       case 'type': {
         const t = v.toLowerCase();
-        if (!(t in TYPE_FILTERS)) throw new QuerySyntaxError(`type:${v} is not a type: use one of ${Object.keys(TYPE_FILTERS).join(', ')}.`);
+        // own keys only: `in` would find __proto__, constructor, toString… on Object.prototype
+        if (!Object.hasOwn(TYPE_FILTERS, t)) throw new QuerySyntaxError(`type:${v} is not a type: use one of ${Object.keys(TYPE_FILTERS).join(', ')}.`);
         if (!q.type.includes(t as TypeFilter)) q.type.push(t as TypeFilter);
         break;
       }
@@ -150,6 +152,7 @@ function addFilter(q: ParsedQuery, key: FilterKey, rawValue: string): void {
 /** Parses the query text. Throws QuerySyntaxError with a message that says what to fix. */
 export function parseQuery(input: string): ParsedQuery {
   const q: ParsedQuery = { terms: [], repo: [], branch: [], type: [], tool: [], model: [], status: [], file: [], ref: [] };
+  if (input.includes('\u0000')) throw new QuerySyntaxError(`${NUL_REFUSAL[0].toUpperCase()}${NUL_REFUSAL.slice(1)}.`);
   const s = input;
   let i = 0;
   while (i < s.length) {

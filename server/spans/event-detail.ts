@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { EventDetail } from '../../shared/api';
+import { boundJsonDepth, setOwn } from '../../shared/json-depth';
 import { rawLines } from '../db/raw-lines';
 
 interface Row {
@@ -42,8 +43,8 @@ function cutString(s: string, max: number): string {
 const COMPANION_ATTRS = ['systemPromptFile', 'toolsFile'];
 
 /**
- * GET /api/events/:id: one event whole: every attr, the raw line, where it came from, and for a model call
- * the companion files in effect. With `maxChars`, every string (attrs, raw) is cut there and `cut` names
+ * GET /api/events/:id: one event whole: every attr (nested at most MAX_JSON_DEPTH levels), the raw line, where
+ * it came from, and for a model call the companion files in effect. With `maxChars`, every string (attrs, raw) is cut there and `cut` names
  * what was cut with its full length, so a 10 MB value never has to cross the wire to be looked at.
  */
 export function getEventDetail(db: Database.Database, id: number, maxChars?: number): EventDetail | null {
@@ -61,7 +62,7 @@ export function getEventDetail(db: Database.Database, id: number, maxChars?: num
   let attrs: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(raw) as { attrs?: unknown };
-    if (parsed.attrs && typeof parsed.attrs === 'object' && !Array.isArray(parsed.attrs)) attrs = parsed.attrs as Record<string, unknown>;
+    if (parsed.attrs && typeof parsed.attrs === 'object' && !Array.isArray(parsed.attrs)) attrs = boundJsonDepth(parsed.attrs) as Record<string, unknown>;
   } catch {
     /* archived as an event, so it parsed once; keep the raw line as the only content */
   }
@@ -70,7 +71,7 @@ export function getEventDetail(db: Database.Database, id: number, maxChars?: num
     for (const [k, v] of Object.entries(attrs)) {
       if (typeof v === 'string' && v.length > maxChars) {
         cut[k] = v.length;
-        attrs[k] = cutString(v, maxChars);
+        setOwn(attrs, k, cutString(v, maxChars));
       }
     }
   }

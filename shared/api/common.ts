@@ -26,3 +26,13 @@ export const WINDOW_MS: Record<TimeWindow, number | null> = {
 export const MAX_PAGE_SIZE = 500;
 
 export const PageLimit = z.coerce.number().int().min(1).max(MAX_PAGE_SIZE);
+
+/** FTS5 reads a query string only up to a NUL character, so text that becomes one must not hold any. */
+export const NUL_REFUSAL = 'a NUL character (\\u0000) cannot be searched for: remove it';
+
+/** Free text that becomes an FTS5 query (the text filters of the session view and of triage). */
+export const SearchableText = (maxChars: number) =>
+  z
+    .string()
+    .max(maxChars)
+    .refine((s) => !s.includes('\u0000'), NUL_REFUSAL);

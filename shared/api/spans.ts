@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE } from './common';
+import { MAX_PAGE_SIZE, SearchableText } from './common';
 
 /** Event types the in-session filter accepts (the `events.type` values, plus raw types of unknown entries). */
 const typeList = z
@@ -26,7 +26,7 @@ export const SpanViewQuery = z.object({
   model: z.string().max(200).optional(),
   tool: z.string().max(200).optional(),
   /** text: matches the event's searchable text (substring), its name, tool and model */
-  q: z.string().max(500).optional(),
+  q: SearchableText(500).optional(),
   fold: z.enum(['default', 'none']).default('default'),
   toggled: idList.optional(),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, TimeWindow } from './common';
+import { MAX_PAGE_SIZE, SearchableText, TimeWindow } from './common';
 
 // Triage (issue 5): the slowest calls, failures grouped by cause and latency statistics across every session.
 //
@@ -47,7 +47,7 @@ export const EventListQuery = z.object({
   from: Ms.optional(),
   to: Ms.optional(),
   /** substring of the event's searchable text (3 characters or more use the trigram index) */
-  q: z.string().max(500).optional(),
+  q: SearchableText(500).optional(),
   /** failures only: '1' = every failure (error, non-blocking hook error, discovery skip) */
   failed: z.enum(['1']).optional(),
   /** failures with this signature (an error group's `signature`) */
