@@ -180,22 +180,47 @@ describe('a server with --token', () => {
     expect(sse.body).toContain('event: progress');
   });
 
-  it('opening the printed URL with ?token= sets an HttpOnly SameSite=Strict cookie and drops the token from the address', async () => {
+  it('opening the printed URL with ?token= sets an HttpOnly SameSite=Strict cookie for this port, for 30 days, and drops the token from the address', async () => {
     const r = await rawRequest(t.port, { path: `/session/abc?tab=1&token=${TOKEN}` });
     expect(r.status).toBe(303);
     expect(r.headers.location).toBe('/session/abc?tab=1');
     const cookie = String(r.headers['set-cookie']);
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
+    expect(cookie).toBe(`chronoscope_token_${t.port}=${tokenCookieValue(TOKEN)}; Max-Age=2592000; Path=/; HttpOnly; SameSite=Strict`);
     expect(cookie).not.toContain(TOKEN);
     const pair = cookie.split(';')[0];
     const ui = await rawRequest(t.port, { path: '/session/abc', headers: { Cookie: pair } });
     expect(ui.status).toBe(200);
     const api = await rawRequest(t.port, { path: '/api/sessions', headers: { Cookie: pair } });
     expect(api.status).toBe(200);
-    const forged = await rawRequest(t.port, { path: '/api/sessions', headers: { Cookie: `chronoscope_token=${TOKEN}` } });
+    const forged = await rawRequest(t.port, { path: '/api/sessions', headers: { Cookie: `chronoscope_token_${t.port}=${TOKEN}` } });
     expect(forged.status, 'the cookie holds a digest, not the token').toBe(401);
   });
+
+  it('a cookie is good for its own port only: not under the old unscoped name, not for another port of the host', async () => {
+    const digest = tokenCookieValue(TOKEN);
+    const unscoped = await rawRequest(t.port, { path: '/api/sessions', headers: { Cookie: `chronoscope_token=${digest}` } });
+    expect(unscoped.status).toBe(401);
+    // the same server reached through another port (a forwarded one): the browser keeps another cookie for it
+    const otherPort = await rawRequest(t.port, { path: '/api/sessions', host: `127.0.0.1:${t.port + 1}`, headers: { Cookie: `chronoscope_token_${t.port}=${digest}` } });
+    expect(otherPort.status).toBe(401);
+    const noPort = await rawRequest(t.port, { path: `/?token=${TOKEN}`, host: '127.0.0.1' });
+    expect(String(noPort.headers['set-cookie'])).toMatch(/^chronoscope_token_80=/);
+  });
+
+  it('two servers on one host, each with its own token, keep their cookies apart (the browser sends both to each)', async () => {
+    const other = await startTestServer({ token: 'tok-another-server-0001' });
+    try {
+      const mine = String((await rawRequest(t.port, { path: `/?token=${TOKEN}` })).headers['set-cookie']).split(';')[0];
+      const theirs = String((await rawRequest(other.port, { path: '/?token=tok-another-server-0001' })).headers['set-cookie']).split(';')[0];
+      expect(mine.split('=')[0]).not.toBe(theirs.split('=')[0]);
+      const jar = `${mine}; ${theirs}`;
+      expect((await rawRequest(t.port, { path: '/api/sessions', headers: { Cookie: jar } })).status).toBe(200);
+      expect((await rawRequest(other.port, { path: '/api/sessions', headers: { Cookie: jar } })).status).toBe(200);
+      expect((await rawRequest(other.port, { path: '/api/sessions', headers: { Cookie: mine } })).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  }, 60_000);
 
   it('checks the Host before the token: the right token does not open the door to a rebinding name', async () => {
     const r = await rawRequest(t.port, { path: '/api/sessions', host: 'evil.example', headers: { Authorization: `Bearer ${TOKEN}` } });

@@ -36,8 +36,22 @@ export const SECURITY_HEADERS: Record<string, string> = {
   'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), usb=(), payment=()',
 };
 
-/** Set by a valid `?token=` so that the UI, its fetches and its EventSource carry the token without code. */
-export const TOKEN_COOKIE = 'chronoscope_token';
+/**
+ * Set by a valid `?token=` so that the UI, its fetches and its EventSource carry the token without code. A
+ * browser sends a host's cookies to every port of it, so the name carries the port the browser used (two
+ * servers on one host, each with its own token, would otherwise overwrite each other's), and it lapses after
+ * TOKEN_COOKIE_MAX_AGE_S: opening the printed URL again renews it.
+ */
+export function tokenCookieName(hostHeader: string): string {
+  return `chronoscope_token_${portOf(hostHeader)}`;
+}
+
+export const TOKEN_COOKIE_MAX_AGE_S = 30 * 24 * 3600;
+
+/** The port of a `Host` header; 80 when it names none (the browser's default for http:). */
+function portOf(hostHeader: string): string {
+  return /:(\d{1,5})$/.exec(hostHeader.trim())?.[1] ?? '80';
+}
 
 /** Addresses that listen on every interface: the Host a client uses cannot be known in advance. */
 const WILDCARD_HOSTS = ['0.0.0.0', '::', '[::]'];
@@ -128,7 +142,8 @@ export function securityMiddleware(ctx: AppContext): MiddlewareHandler {
       const auth = c.req.header('authorization');
       const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
       const queryToken = c.req.query('token');
-      const cookie = getCookie(c, TOKEN_COOKIE);
+      const cookieName = tokenCookieName(hostHeader);
+      const cookie = getCookie(c, cookieName);
       const ok =
         tokenMatches(ctx.token, bearer) ||
         tokenMatches(ctx.token, queryToken) ||
@@ -139,7 +154,7 @@ export function securityMiddleware(ctx: AppContext): MiddlewareHandler {
         const url = new URL(c.req.url);
         url.searchParams.delete('token');
         for (const [k, v] of Object.entries(SECURITY_HEADERS)) c.header(k, v);
-        c.header('Set-Cookie', `${TOKEN_COOKIE}=${tokenCookieValue(ctx.token)}; Path=/; HttpOnly; SameSite=Strict`);
+        c.header('Set-Cookie', `${cookieName}=${tokenCookieValue(ctx.token)}; Max-Age=${TOKEN_COOKIE_MAX_AGE_S}; Path=/; HttpOnly; SameSite=Strict`);
         c.header('Cache-Control', 'no-store');
         return c.redirect(url.pathname + url.search, 303);
       }
