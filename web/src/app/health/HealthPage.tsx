@@ -7,6 +7,7 @@ import { formatBytes, formatCount, formatDateTime, formatDuration } from '../../
 import { RelativeTime } from '../../ui/RelativeTime';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { visibleText } from '../../ui/visible-text';
 import { backfillFraction } from './BackfillIndicator';
 import { healthQueryOptions } from './health.queries';
 
@@ -87,7 +88,7 @@ export function HealthReport({ health: h }: { health: Health }) {
           <tbody>
             {h.roots.map((r) => (
               <tr key={r.path}>
-                <td className="mono wrap">{r.path}</td>
+                <td className="mono wrap">{visibleText(r.path)}</td>
                 <td>{r.error ? <span className="text-danger">{r.error}</span> : r.exists ? 'watching' : <span className="text-warn">does not exist</span>}</td>
               </tr>
             ))}
@@ -127,10 +128,10 @@ export function HealthReport({ health: h }: { health: Health }) {
                   <Badge tone={p.kind === 'bad_line' || p.kind === 'fragment' ? 'warn' : 'danger'}>{KIND_LABEL[p.kind]}</Badge>
                 </td>
                 <td className="mono wrap" title={p.byteOffset === null ? undefined : `byte offset ${formatCount(p.byteOffset)}`}>
-                  {p.path}
+                  {visibleText(p.path)}
                 </td>
                 <td className="num">{p.lineNo === null ? '—' : formatCount(p.lineNo)}</td>
-                <td className="wrap">{p.reason}</td>
+                <td className="wrap">{visibleText(p.reason)}</td>
                 <td className="nowrap" title={formatDateTime(p.at)}>
                   <RelativeTime ts={p.at} />
                 </td>

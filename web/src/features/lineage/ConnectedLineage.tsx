@@ -5,6 +5,7 @@ import type { LineageTraceResponse } from '../../../../shared/api';
 import { ApiRequestError } from '../../api/client';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, plural, shortId } from '../../ui/format';
+import { visibleText } from '../../ui/visible-text';
 import { Spinner } from '../../ui/Spinner';
 import { LineageGraph } from './LineageGraph';
 import { lineageTraceOptions } from './lineage.queries';
@@ -20,12 +21,12 @@ export function TraceSummary({ trace, onShowAll }: { trace: LineageTraceResponse
         ) : (
           <span>
             {plural(trace.ancestors.length, 'ancestor')} up to the root{' '}
-            <Link to={lineagePath(trace.root.id)}>{trace.root.title ?? shortId(trace.root.id)}</Link>.
+            <Link to={lineagePath(trace.root.id)}>{visibleText(trace.root.title ?? shortId(trace.root.id))}</Link>.
           </span>
         )
       ) : (
         <span className="lineage-unresolved-note">
-          Incomplete: parent <code title={trace.unresolvedParentId}>{shortId(trace.unresolvedParentId)}</code> is not in the index
+          Incomplete: parent <code title={visibleText(trace.unresolvedParentId)}>{visibleText(shortId(trace.unresolvedParentId))}</code> is not in the index
           {trace.ancestors.length > 0 ? ` (after ${plural(trace.ancestors.length, 'ancestor')})` : ''}.
         </span>
       )}{' '}
@@ -81,7 +82,7 @@ export function ConnectedLineage({
             {cycle.map((id) => (
               <li key={id}>
                 <Link to={sessionPath(id)} className="mono">
-                  {id}
+                  {visibleText(id)}
                 </Link>
               </li>
             ))}

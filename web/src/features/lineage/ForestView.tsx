@@ -7,6 +7,7 @@ import { Badge } from '../../ui/Badge';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, formatDuration, plural, shortId } from '../../ui/format';
+import { visibleText } from '../../ui/visible-text';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { Spinner } from '../../ui/Spinner';
 import { forestRows, type ForestRow } from './forest-rows';
@@ -26,7 +27,7 @@ function TreeHeading({ tree }: { tree: LineageTree }) {
   return (
     <div className="forest-tree-heading">
       <h2 className="forest-tree-title">
-        <Link to={lineagePath(tree.root.id)}>{tree.root.title ?? shortId(tree.root.id)}</Link>
+        <Link to={lineagePath(tree.root.id)}>{visibleText(tree.root.title ?? shortId(tree.root.id))}</Link>
       </h2>
       <span className="forest-tree-stats">{parts.join(' · ')}</span>
       {s.errors > 0 && (
@@ -34,7 +35,7 @@ function TreeHeading({ tree }: { tree: LineageTree }) {
           {plural(s.errors, 'error')} in {plural(s.sessionsWithErrors, 'session')}
         </Badge>
       )}
-      {tree.cycle && <Badge tone="warn" title={tree.cycle.join(' → ')}>parent links loop</Badge>}
+      {tree.cycle && <Badge tone="warn" title={visibleText(tree.cycle.join(' → '))}>parent links loop</Badge>}
       <span className="forest-tree-when muted">
         <RelativeTime ts={s.lastActivity} />
       </span>
@@ -74,13 +75,13 @@ function Row({ row }: { row: ForestRow }) {
     <div className={`forest-row tone-${relationTone(n)}${n.errorCount > 0 ? ' is-failing' : ''}`} style={n.errorCount > 0 ? { ['--heat' as string]: heat.toFixed(2) } : undefined}>
       <Guides guides={row.guides} depth={row.depth} last={row.last} />
       {row.unresolvedParentId && (
-        <span className="forest-unresolved" title={`parent ${row.unresolvedParentId} is not in the index`}>
+        <span className="forest-unresolved" title={`parent ${visibleText(row.unresolvedParentId)} is not in the index`}>
           ⋯ not in the index ›
         </span>
       )}
       {badge && <span className="forest-badge">{badge}</span>}
-      <Link to={sessionPath(n.id)} className="forest-title" title={n.id}>
-        {n.title ?? n.label ?? shortId(n.id)}
+      <Link to={sessionPath(n.id)} className="forest-title" title={visibleText(n.id)}>
+        {visibleText(n.title ?? n.label ?? shortId(n.id))}
       </Link>
       <span className="forest-facts">
         {n.errorCount > 0 && <span className="text-danger">{plural(n.errorCount, 'error')} · </span>}
@@ -88,7 +89,7 @@ function Row({ row }: { row: ForestRow }) {
         {!n.hasLog ? ' · no log read' : n.logDeleted ? ' · log deleted' : ''}
       </span>
       {n.childCount > 0 && (
-        <Link to={lineagePath(n.id)} className="forest-graph-link" aria-label={`Lineage graph of ${n.title ?? n.id}`}>
+        <Link to={lineagePath(n.id)} className="forest-graph-link" aria-label={`Lineage graph of ${visibleText(n.title ?? n.id)}`}>
           graph
         </Link>
       )}

@@ -2,6 +2,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import { Link } from 'react-router';
 import { formatCount, formatDuration, plural, shortId } from '../../ui/format';
+import { visibleText } from '../../ui/visible-text';
 import type { LineageFlowNode } from './graph-layout';
 import { nodeBadge, relationTone } from './relation';
 import { lineagePath, sessionPath } from './url';
@@ -20,9 +21,9 @@ const handles = (
 export const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps<LineageFlowNode>) {
   if (data.kind === 'unresolved') {
     return (
-      <div className="lineage-node is-unresolved" title={`Parent session ${data.sessionId} is not in the index (another workspace, or deleted before it was read)`}>
+      <div className="lineage-node is-unresolved" title={`Parent session ${visibleText(data.sessionId)} is not in the index (another workspace, or deleted before it was read)`}>
         <span className="lineage-node-badge">not in the index</span>
-        <span className="lineage-node-title mono">{shortId(data.sessionId)}</span>
+        <span className="lineage-node-title mono">{visibleText(shortId(data.sessionId))}</span>
         <span className="lineage-node-stats">parent session, never read</span>
         {handles}
       </div>
@@ -38,7 +39,7 @@ export const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps
   }
   const s = data.session;
   const badge = nodeBadge(s) ?? (data.role === 'target' ? 'this session' : 'session');
-  const title = s.title ?? s.label ?? shortId(s.id);
+  const title = visibleText(s.title ?? s.label ?? shortId(s.id));
   const classes = ['lineage-node', `tone-${relationTone(s)}`, `role-${data.role}`];
   if (s.errorCount > 0) classes.push('is-failing');
   if (!s.hasLog) classes.push('no-log');
@@ -49,7 +50,7 @@ export const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps
       className={`${classes.join(' ')} nodrag`}
       aria-label={`${badge}: ${title}`}
       aria-current={data.role === 'target' ? 'page' : undefined}
-      title={`${title}\n${s.id}${s.toolSpanId ? `\nstarted by ${s.toolName ?? 'tool call'} ${s.toolSpanId}` : ''}`}
+      title={`${title}\n${visibleText(s.id)}${s.toolSpanId ? `\nstarted by ${visibleText(`${s.toolName ?? 'tool call'} ${s.toolSpanId}`)}` : ''}`}
     >
       <span className="lineage-node-top">
         <span className="lineage-node-badge">{badge}</span>

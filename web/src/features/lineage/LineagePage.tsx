@@ -4,6 +4,7 @@ import { LINEAGE_MAX_LIMIT, type LineageTraceResponse } from '../../../../shared
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { shortId } from '../../ui/format';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { visibleText } from '../../ui/visible-text';
 import { RepositorySelect, WindowPicker } from '../sessions/SessionFilters';
 import { repositoryListOptions } from '../sessions/sessions.queries';
 import { ConnectedLineage } from './ConnectedLineage';
@@ -22,8 +23,8 @@ function TraceHeader({ trace }: { trace: LineageTraceResponse }) {
         <p className="lineage-crumb">
           <Link to="/lineage">Lineage</Link> ›
         </p>
-        <h1 title={t.title ?? t.id}>
-          {t.title ?? t.label ?? shortId(t.id)} {badge && <span className="lineage-header-badge">{badge}</span>}
+        <h1 title={visibleText(t.title ?? t.id)}>
+          {visibleText(t.title ?? t.label ?? shortId(t.id))} {badge && <span className="lineage-header-badge">{badge}</span>}
         </h1>
       </div>
       <div className="page-toolbar">

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { LineageNode, LineageTraceResponse, LineageTreeNode } from '../../../../shared/api';
 import { forestRows } from './forest-rows';
 import { layoutTrace, moreNodeId, unresolvedNodeId } from './graph-layout';
+import { HOSTILE, HOSTILE_SHOWN } from '../../test-support/hostile-text';
 import { edgeText, nodeBadge } from './relation';
 import { parseForestSearch, parseTraceSearch, serializeForestSearch } from './url';
 
@@ -113,6 +114,13 @@ describe('relation words and URL state', () => {
     expect(nodeBadge({ kind: null, label: null })).toBeNull();
     expect(edgeText({ kind: 'child', label: 'summarize', toolName: null, toolSpanId: null, source: 'folder' })).toBe('summarize');
     expect(edgeText({ kind: 'child', label: 'runSubagent-x', toolName: null, toolSpanId: 'Y', source: 'child_ref' })).toBe('tool call');
+  });
+
+  it('shows the log text in badges and edge labels with invisible and bidi characters as escapes', () => {
+    expect(nodeBadge({ kind: 'child', label: `runSubagent-${HOSTILE}` })).toBe(`subagent · ${HOSTILE_SHOWN}`);
+    expect(nodeBadge({ kind: 'child', label: HOSTILE })).toBe(HOSTILE_SHOWN);
+    expect(edgeText({ kind: 'child', label: null, toolName: HOSTILE, toolSpanId: 'Y', source: 'child_ref' })).toBe(HOSTILE_SHOWN);
+    expect(edgeText({ kind: 'child', label: HOSTILE, toolName: null, toolSpanId: null, source: 'folder' })).toBe(HOSTILE_SHOWN);
   });
 
   it('keeps forest filters and trace bounds in the URL, defaults left out', () => {

@@ -9,6 +9,7 @@ import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, plural } from '../../ui/format';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { visibleText } from '../../ui/visible-text';
 import { isTypingTarget, moveSelection } from './keyboard';
 import { TYPE_CHIPS, filterValues, longestWord, removeFilter, toggleFilter } from './query-text';
 import { assembleGroups, flatRows, groupKey, type GroupPages } from './result-groups';
@@ -305,7 +306,7 @@ function NoResults({ response, q, setQuery, setWindow }: { response: SearchRespo
   const shorter = word && Array.from(word).length > 4 ? Array.from(word).slice(0, Math.max(3, Math.ceil(Array.from(word).length * 0.6))).join('') : null;
   const filters = Object.entries(response.query.filters).flatMap(([k, vs]) => vs.map((v) => [k, v] as const));
   return (
-    <EmptyState title={`No sessions match ${q}${response.query.window !== 'all' ? ` in ${WINDOW_TEXT[response.query.window]}` : ''}.`}>
+    <EmptyState title={`No sessions match ${visibleText(q)}${response.query.window !== 'all' ? ` in ${WINDOW_TEXT[response.query.window]}` : ''}.`}>
       <p>Every word must appear in the same message, response or tool call; part of a word is enough.</p>
       <div className="search-suggestions">
         {response.query.window !== 'all' && (
@@ -315,12 +316,12 @@ function NoResults({ response, q, setQuery, setWindow }: { response: SearchRespo
         )}
         {shorter && word && (
           <button type="button" className="btn" onClick={() => setQuery(q.replace(word, shorter))}>
-            Try a shorter word: {shorter}
+            Try a shorter word: {visibleText(shorter)}
           </button>
         )}
         {filters.map(([k, v]) => (
           <button key={`${k}:${v}`} type="button" className="btn" onClick={() => setQuery(removeFilter(q, k, k === 'ref' ? undefined : v))}>
-            Remove {k}:{v}
+            Remove {k}:{visibleText(v)}
           </button>
         ))}
       </div>

@@ -5,6 +5,7 @@ import { Badge } from '../../ui/Badge';
 import { formatCount, plural, shortId } from '../../ui/format';
 import { HighlightedText } from '../../ui/HighlightedText';
 import { RelativeTime } from '../../ui/RelativeTime';
+import { visibleText } from '../../ui/visible-text';
 import { hitPath } from './url';
 
 export const OTHER_LABEL = 'Other';
@@ -54,7 +55,7 @@ export function SearchResults({ groups, selected, onMore }: SearchResultsProps) 
           <section key={g.repository ?? '\u0000other'} className="search-group" aria-labelledby={headingId}>
             <div className="repo-group-header">
               <h2 id={headingId} className={g.repository === null ? 'repo-name is-other' : 'repo-name'}>
-                {g.repository ?? OTHER_LABEL}
+                {g.repository !== null ? visibleText(g.repository) : OTHER_LABEL}
               </h2>
               <span className="repo-count">{plural(g.sessionCount, 'session')}</span>
             </div>
@@ -98,14 +99,21 @@ const EVENT_LABEL: Record<string, string> = {
   generic: 'event',
 };
 
-/** What a hit is, in a word or two: "user", "response", "tool read_file", "error tool run_in_terminal", "file". */
+/**
+ * What a hit is, in a word or two: "user", "response", "tool read_file", "error tool run_in_terminal", "file";
+ * names and unknown types are log text, made visible.
+ */
 export function hitLabel(h: SearchHit): string {
+  return visibleText(hitWords(h));
+}
+
+function hitWords(h: SearchHit): string {
   const side = h.kind === 'file' || h.kind === 'ref' || h.kind === 'meta';
   if (side) {
     const what = h.kind === 'file' && h.name ? `file ${h.name.split(/[\\/]/).pop()}` : h.kind === 'ref' && h.name ? h.name : kindLabel(h.kind);
     return `${what}${h.inSubagent ? ' (subagent)' : ''}`;
   }
-  const what = h.eventType === null ? kindLabel(h.kind) : (EVENT_LABEL[h.eventType] ?? h.eventType);
+  const what = h.eventType === null ? kindLabel(h.kind) : Object.hasOwn(EVENT_LABEL, h.eventType) ? EVENT_LABEL[h.eventType] : h.eventType;
   const named = h.eventType === 'tool_call' || h.eventType === 'hook' || h.eventType === 'subagent' ? (h.name ? ` ${h.name}` : '') : '';
   const failed = h.kind === 'error' && h.eventType !== null ? 'error · ' : '';
   return `${failed}${what}${named}${h.inSubagent ? ' (subagent)' : ''}`;
@@ -117,15 +125,15 @@ export function SearchResultRow({ session: s, index, selected }: { session: Sear
   return (
     <li className={selected ? 'search-row is-selected' : 'search-row'} data-row={index} aria-current={selected ? 'true' : undefined}>
       <div className="search-row-head">
-        <Link to={path} className={s.title ? 'session-title' : 'session-title is-untitled'} title={s.title ?? s.id}>
-          {s.title ?? s.id}
+        <Link to={path} className={s.title ? 'session-title' : 'session-title is-untitled'} title={visibleText(s.title ?? s.id)}>
+          {visibleText(s.title ?? s.id)}
         </Link>
-        <code className="cell-id" title={s.id}>
-          {shortId(s.id)}
+        <code className="cell-id" title={visibleText(s.id)}>
+          {visibleText(shortId(s.id))}
         </code>
         {s.branch && (
-          <span className="cell-branch" title={s.branch}>
-            {s.branch}
+          <span className="cell-branch" title={visibleText(s.branch)}>
+            {visibleText(s.branch)}
           </span>
         )}
         <RelativeTime ts={s.lastActivity} className="cell-time" />

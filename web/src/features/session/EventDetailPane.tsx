@@ -5,6 +5,7 @@ import type { EventDetail } from '../../../../shared/api';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatBytes, formatCount, formatDateTime, formatDuration } from '../../ui/format';
 import { Spinner } from '../../ui/Spinner';
+import { visibleText } from '../../ui/visible-text';
 import { attrView, orderAttrs } from './attr-value';
 import { BoundedText } from './BoundedText';
 import { JsonTree } from './JsonTree';
@@ -70,8 +71,8 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClos
     <div className="event-detail">
       <header className="event-detail-head">
         <span className={`span-dot t-${kind}${failed ? ' is-error' : ''}`} />
-        <h2 className="event-detail-title" title={d.name}>
-          {d.name}
+        <h2 className="event-detail-title" title={visibleText(d.name)}>
+          {visibleText(d.name)}
         </h2>
         <span className="badge badge-neutral">{typeLabel(d.type)}</span>
         {failed && <span className="badge badge-danger">error</span>}
@@ -122,7 +123,7 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClos
         {d.model && (
           <>
             <dt>Model</dt>
-            <dd>{d.model}</dd>
+            <dd>{visibleText(d.model)}</dd>
           </>
         )}
         {(d.tokensIn !== null || d.tokensOut !== null) && (
@@ -141,11 +142,11 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClos
               {d.companions.map((c) =>
                 c.id !== null ? (
                   <a key={`${c.kind}-${c.name}`} href={`/api/files/${c.id}`} target="_blank" rel="noreferrer">
-                    {c.name}
+                    {visibleText(c.name)}
                   </a>
                 ) : (
                   <span key={`${c.kind}-${c.name}`} className="muted" title="named by the model call, but not on disk when indexed">
-                    {c.name} (missing)
+                    {visibleText(c.name)} (missing)
                   </span>
                 ),
               )}
@@ -154,22 +155,22 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClos
         )}
         <dt>Span</dt>
         <dd className="mono">
-          {d.spanId ?? '—'}
-          {d.parentSpanId && <span className="muted">parent {d.parentSpanId}</span>}
+          {d.spanId !== null ? visibleText(d.spanId) : '—'}
+          {d.parentSpanId && <span className="muted">parent {visibleText(d.parentSpanId)}</span>}
         </dd>
         {d.sessionId !== pageSessionId && (
           <>
             <dt>Session</dt>
             <dd>
-              <Link to={`/session/${encodeURIComponent(d.sessionId)}?event=${d.id}`}>{d.sessionId}</Link>
+              <Link to={`/session/${encodeURIComponent(d.sessionId)}?event=${d.id}`}>{visibleText(d.sessionId)}</Link>
               <span className="muted">(child log)</span>
             </dd>
           </>
         )}
         <dt>From</dt>
         <dd className="event-source">
-          <span className="mono wrap" title={d.file.path}>
-            {d.file.path}:{d.file.lineNo}
+          <span className="mono wrap" title={visibleText(d.file.path)}>
+            {visibleText(d.file.path)}:{d.file.lineNo}
           </span>
           {d.file.deleted && <span className="badge badge-warn">file deleted</span>}
         </dd>
@@ -187,7 +188,7 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClos
       {cutKeys.length > 0 && (
         <div className="event-cut-note">
           <span>
-            Long values are shown in part ({cutKeys.map((k) => `${k}: ${formatBytes(d.cut[k])}`).join(', ')}).
+            Long values are shown in part ({cutKeys.map((k) => `${visibleText(k)}: ${formatBytes(d.cut[k])}`).join(', ')}).
           </span>
           <button type="button" className="btn btn-small" onClick={onLoadAll}>
             Load everything
@@ -217,7 +218,7 @@ function AttrBlock({ name, value, serverCut }: { name: string; value: unknown; s
   return (
     <div className="attr">
       <div className="attr-name">
-        <span>{name}</span>
+        <span>{visibleText(name)}</span>
         {view.kind === 'text' && view.cut?.by === 'logger' && (
           <span className="badge badge-warn" title="Copilot's logger keeps only the first 5,000 characters of this value">
             cut by Copilot
@@ -232,7 +233,7 @@ function AttrBlock({ name, value, serverCut }: { name: string; value: unknown; s
       </div>
       {view.kind === 'json' && <JsonTree value={view.value} openDepth={name === 'inputMessages' ? 1 : 2} />}
       {view.kind === 'text' && view.text.length <= 160 && !view.text.includes('\n') && serverCut === undefined ? (
-        <div className="attr-scalar mono wrap">{view.text}</div>
+        <div className="attr-scalar mono wrap">{visibleText(view.text)}</div>
       ) : (
         view.kind === 'text' && <BoundedText text={view.text} fullLength={serverCut} />
       )}

@@ -4,6 +4,7 @@ import type { SessionDetail, SpanOverview } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
 import { formatCompact, formatCount, formatCredits, formatDateTime, formatDuration } from '../../ui/format';
 import { CustomizationsPanel } from '../customizations/CustomizationsPanel';
+import { visibleText } from '../../ui/visible-text';
 
 export interface SessionHeaderProps {
   detail: SessionDetail;
@@ -24,10 +25,10 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
   return (
     <header className="session-header">
       <div className="session-title-row">
-        <h1 className="session-title" title={d.title ?? d.id}>
-          {d.title ?? <span className="muted">Untitled session</span>}
+        <h1 className="session-title" title={visibleText(d.title ?? d.id)}>
+          {d.title !== null ? visibleText(d.title) : <span className="muted">Untitled session</span>}
         </h1>
-        {d.isChild && <Badge tone="info">{d.label ?? 'child'}</Badge>}
+        {d.isChild && <Badge tone="info">{d.label !== null ? visibleText(d.label) : 'child'}</Badge>}
         {d.logDeleted && (
           <Badge tone="warn" title="Copilot deleted the log; the index kept it">
             log deleted
@@ -35,24 +36,24 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
         )}
         {d.parentId && (
           <span className="session-parent">
-            child of <Link to={`/session/${encodeURIComponent(d.parentId)}`}>{d.parentId.slice(0, 8)}…</Link>
+            child of <Link to={`/session/${encodeURIComponent(d.parentId)}`}>{visibleText(d.parentId.slice(0, 8))}…</Link>
           </span>
         )}
       </div>
       <div className="session-meta">
         <span className="mono" title="session id">
-          {d.id}
+          {visibleText(d.id)}
         </span>
-        {d.repository && <span title="repository">{d.repository}</span>}
-        {d.branch && <span title="branch">⎇ {d.branch}</span>}
+        {d.repository && <span title="repository">{visibleText(d.repository)}</span>}
+        {d.branch && <span title="branch">⎇ {visibleText(d.branch)}</span>}
         {d.firstTs !== null && (
           <span title="first and last activity">
             {formatDateTime(d.firstTs)}
             {span !== null && ` · ${formatDuration(span)}`}
           </span>
         )}
-        {d.copilotVersion && <span>Copilot {d.copilotVersion}</span>}
-        {d.vscodeVersion && <span>VS Code {d.vscodeVersion}</span>}
+        {d.copilotVersion && <span>Copilot {visibleText(d.copilotVersion)}</span>}
+        {d.vscodeVersion && <span>VS Code {visibleText(d.vscodeVersion)}</span>}
       </div>
       <dl className="session-stats">
         <Stat label="Events" value={formatCount(stats?.events ?? d.eventCount)} title={stats ? `${formatCount(stats.events)} in the tree, with child logs` : undefined} />
@@ -80,13 +81,13 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
           value={formatCredits(d.credits)}
           title={d.credits === null ? 'no model call of this session carries credit data (copilotUsageNanoAiu)' : `${formatCredits(d.credits)} AI credits ≈ US$${(d.credits * 0.01).toFixed(2)}`}
         />
-        {d.models.length > 0 && <Stat label="Models" value={d.models.join(', ')} />}
+        {d.models.length > 0 && <Stat label="Models" value={visibleText(d.models.join(', '))} />}
         {d.slowest && (
           <Stat
             label="Slowest call"
             value={
               <button type="button" className="link-btn" onClick={() => onSelectEvent(d.slowest!.eventId)} title="Select it in the tree">
-                {d.slowest.name} · {formatDuration(d.slowest.dur)}
+                {visibleText(d.slowest.name)} · {formatDuration(d.slowest.dur)}
               </button>
             }
           />
@@ -128,7 +129,7 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
                         <td className="num">{i + 1}</td>
                         <td className="requests-label">
                           <button type="button" className="link-btn" onClick={() => onSelectEvent(r.id)}>
-                            {r.label || '(empty message)'}
+                            {r.label ? visibleText(r.label) : '(empty message)'}
                           </button>
                         </td>
                         <td className="num">
@@ -161,10 +162,10 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
                 <ul className="children-list">
                   {d.children.map((c) => (
                     <li key={c.id}>
-                      <Link to={`/session/${encodeURIComponent(c.id)}`}>{c.label ?? c.id}</Link>
+                      <Link to={`/session/${encodeURIComponent(c.id)}`}>{visibleText(c.label ?? c.id)}</Link>
                       <span className="muted">
                         {' '}
-                        {c.title ? `${c.title} · ` : ''}
+                        {c.title ? `${visibleText(c.title)} · ` : ''}
                         {formatCount(c.eventCount)} events
                       </span>
                       {c.errorCount > 0 && <span className="text-danger"> · {c.errorCount} errors</span>}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import type { SpanOverview } from '../../../../shared/api';
 import { formatCount } from '../../ui/format';
+import { visibleText } from '../../ui/visible-text';
 import { typeLabel } from './span-types';
 import { hasFilters, type SessionViewState } from './url';
 
@@ -99,19 +100,19 @@ export function SpanFilters({ view, overview, onChange, matched, total, inputRef
         <option value="">All models</option>
         {(overview?.models ?? []).map((m) => (
           <option key={m} value={m}>
-            {m}
+            {visibleText(m)}
           </option>
         ))}
-        {view.model && !(overview?.models ?? []).includes(view.model) && <option value={view.model}>{view.model}</option>}
+        {view.model && !(overview?.models ?? []).includes(view.model) && <option value={view.model}>{visibleText(view.model)}</option>}
       </select>
       <select className="select span-filter-select" aria-label="Filter by tool" value={view.tool ?? ''} onChange={(e) => onChange({ tool: e.target.value || null })}>
         <option value="">All tools</option>
         {(overview?.tools ?? []).map((t) => (
           <option key={t.tool} value={t.tool}>
-            {t.tool} ({formatCount(t.count)})
+            {visibleText(t.tool)} ({formatCount(t.count)})
           </option>
         ))}
-        {view.tool && !(overview?.tools ?? []).some((t) => t.tool === view.tool) && <option value={view.tool}>{view.tool}</option>}
+        {view.tool && !(overview?.tools ?? []).some((t) => t.tool === view.tool) && <option value={view.tool}>{visibleText(view.tool)}</option>}
       </select>
       {filtered && (
         <span className="span-filter-result" aria-live="polite">

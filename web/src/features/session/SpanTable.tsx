@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SpanRow, TimeAxis } from '../../../../shared/api';
 import { formatDuration } from '../../ui/format';
+import { visibleText } from '../../ui/visible-text';
 import { spanKind, typeLabel } from './span-types';
 import { barGeometry, formatOffset, idleBands, rulerTicks, type IdleBand } from './time-axis';
 
@@ -166,12 +167,14 @@ const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected
   const failed = row.status === 'error';
   const hasChildren = row.childCount > 0;
   const indent = Math.min(row.depth, MAX_INDENT_LEVELS) * INDENT;
+  const name = visibleText(row.name);
+  const label = visibleText(row.label);
   return (
     <div
       className={`span-row${selected ? ' is-selected' : ''}${row.match ? '' : ' is-context'}`}
       style={{ transform: `translateY(${top}px)` }}
       role="treeitem"
-      aria-label={`${row.name}${row.label ? ` ${row.label}` : ''}${failed ? ' (failed)' : ''}`}
+      aria-label={`${name}${label ? ` ${label}` : ''}${failed ? ' (failed)' : ''}`}
       aria-level={row.depth + 1}
       aria-setsize={total}
       aria-posinset={index + 1}
@@ -187,7 +190,7 @@ const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected
             type="button"
             className="span-toggle"
             tabIndex={-1}
-            aria-label={row.collapsed ? `Expand ${row.name}` : `Collapse ${row.name}`}
+            aria-label={row.collapsed ? `Expand ${name}` : `Collapse ${name}`}
             onClick={(e) => {
               e.stopPropagation();
               onToggle(row);
@@ -199,9 +202,9 @@ const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected
           <span className="span-toggle-spacer" />
         )}
         <span className={`span-dot t-${kind}${failed ? ' is-error' : ''}`} title={typeLabel(row.type)} />
-        <span className={`span-name${failed ? ' text-danger' : ''}`}>{row.name}</span>
+        <span className={`span-name${failed ? ' text-danger' : ''}`}>{name}</span>
         {row.collapsed && <span className="span-count">+{row.descendants}</span>}
-        <span className="span-label">{row.label}</span>
+        <span className="span-label">{label}</span>
         {row.orphan && (
           <span className="span-flag" title="Its parent span is not in this session or its child logs: shown as a root">
             orphan
@@ -237,7 +240,7 @@ function SpanBar({ row, kind, axis, zoom }: { row: SpanRow; kind: string; axis: 
         <div
           className={`span-bar t-${kind}${failed ? ' is-error' : ''}${own.width === 0 ? ' is-instant' : ''}`}
           style={{ left: pct(own.left), width: pct(own.width) }}
-          title={`${row.name}: starts +${offset}${row.duration > 0 ? `, ${formatDuration(row.duration)}` : ''}${row.ttft !== null ? `, first token after ${formatDuration(row.ttft)}` : ''}`}
+          title={`${visibleText(row.name)}: starts +${offset}${row.duration > 0 ? `, ${formatDuration(row.duration)}` : ''}${row.ttft !== null ? `, first token after ${formatDuration(row.ttft)}` : ''}`}
         >
           {ttft !== null && <span className="span-ttft" style={{ left: pct(ttft) }} />}
         </div>

@@ -1,6 +1,8 @@
 // How each event type looks and is named in the session view. Colours live in session.css under
 // `.t-<kind>`; this maps the many event types onto a few kinds people can tell apart at a glance.
 
+import { visibleText } from '../../ui/visible-text';
+
 export type SpanKind = 'request' | 'model' | 'response' | 'tool' | 'subagent' | 'hook' | 'turn' | 'child' | 'core' | 'other';
 
 export function spanKind(type: string, tool?: string | null): SpanKind {
@@ -46,6 +48,7 @@ const TYPE_LABELS: Record<string, string> = {
   generic: 'generic',
 };
 
+/** A type's name in words; an unknown type (log text) as it is, made visible. */
 export function typeLabel(type: string): string {
-  return TYPE_LABELS[type] ?? type;
+  return Object.hasOwn(TYPE_LABELS, type) ? TYPE_LABELS[type] : visibleText(type);
 }

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { RepositorySummary, TimeWindow } from '../../../../shared/api';
 import { formatCount } from '../../ui/format';
+import { visibleText } from '../../ui/visible-text';
 import { OTHER_LABEL } from './group-by-repository';
 
 const WINDOWS: { value: TimeWindow; label: string; title: string }[] = [
@@ -43,10 +44,10 @@ export function RepositorySelect({
         onChange={(e) => onChange(e.target.value === ALL ? undefined : e.target.value === NONE ? '' : e.target.value)}
       >
         <option value={ALL}>All repositories{repositories.length > 0 ? ` (${formatCount(total)})` : ''}</option>
-        {missing && <option value={value}>{value} (0)</option>}
+        {missing && <option value={value}>{visibleText(value)} (0)</option>}
         {named.map((r) => (
           <option key={r.name} value={r.name!}>
-            {r.name} ({formatCount(r.sessions)})
+            {visibleText(r.name!)} ({formatCount(r.sessions)})
           </option>
         ))}
         {(none || value === '') && (

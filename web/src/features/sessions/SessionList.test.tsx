@@ -2,6 +2,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../../../shared/api';
+import { HOSTILE, HOSTILE_SHOWN, rawInvisible, textOf } from '../../test-support/hostile-text';
 import { SessionList, type SessionListProps } from './SessionList';
 
 // SessionList renders props only: these render it to a string (no network, no DOM) and check what a reader sees.
@@ -82,5 +83,16 @@ describe('SessionList', () => {
     const html = render({ sessions: [session({ id: 'x', title: '<img src=x onerror=alert(1)>' })] });
     expect(html).not.toContain('<img');
     expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+
+  it('shows invisible and bidi characters of log text as escapes: title, id, branch, models, repository heading', () => {
+    const html = render({
+      sessions: [session({ id: `${HOSTILE}-id`, title: `title ${HOSTILE}`, branch: `br-${HOSTILE}`, repository: `repo-${HOSTILE}`, models: [`m-${HOSTILE}`, 'gpt-4.1'] })],
+    });
+    expect(rawInvisible(html)).toEqual([]);
+    expect(headings(html)).toEqual([`repo-${HOSTILE_SHOWN}`]);
+    const t = textOf(html);
+    for (const shown of [`title ${HOSTILE_SHOWN}`, `br-${HOSTILE_SHOWN}`, `m-${HOSTILE_SHOWN} +1`, HOSTILE_SHOWN.slice(0, 8)]) expect(t).toContain(shown);
+    expect(html).toContain(`title="${`${HOSTILE_SHOWN}-id`}"`);
   });
 });

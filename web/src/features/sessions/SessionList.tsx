@@ -4,6 +4,7 @@ import type { SessionSummary } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
 import { formatCompact, formatCount, formatCredits, plural, shortId } from '../../ui/format';
 import { RelativeTime } from '../../ui/RelativeTime';
+import { visibleText } from '../../ui/visible-text';
 import { groupByRepository, repositoryLabel } from './group-by-repository';
 
 export interface SessionListProps {
@@ -93,8 +94,8 @@ export function SessionRow({ session: s }: { session: SessionSummary }) {
   return (
     <li className="session-row" onClick={onRowClick}>
       <span className="cell-title">
-        <Link to={path} className={s.title ? 'session-title' : 'session-title is-untitled'} title={s.title ?? s.id}>
-          {s.title ?? s.id}
+        <Link to={path} className={s.title ? 'session-title' : 'session-title is-untitled'} title={visibleText(s.title ?? s.id)}>
+          {visibleText(s.title ?? s.id)}
         </Link>
         {s.logDeleted && (
           <Badge tone="warn" title="Copilot deleted this session's log folder; Chronoscope kept what it had indexed">
@@ -102,11 +103,11 @@ export function SessionRow({ session: s }: { session: SessionSummary }) {
           </Badge>
         )}
       </span>
-      <code className="cell-id" title={s.id}>
-        {shortId(s.id)}
+      <code className="cell-id" title={visibleText(s.id)}>
+        {visibleText(shortId(s.id))}
       </code>
-      <span className="col-branch cell-branch" title={s.branch ?? undefined}>
-        {s.branch ?? <span className="muted">—</span>}
+      <span className="col-branch cell-branch" title={s.branch !== null ? visibleText(s.branch) : undefined}>
+        {s.branch !== null ? visibleText(s.branch) : <span className="muted">—</span>}
       </span>
       <RelativeTime ts={s.updatedAt} className="cell-time" />
       <span className="num" title={`${formatCount(s.eventCount)} events`}>
@@ -124,8 +125,8 @@ export function SessionRow({ session: s }: { session: SessionSummary }) {
       >
         {formatCredits(s.credits)}
       </span>
-      <span className="col-models cell-models" title={s.models.join('\n') || undefined}>
-        {firstModel ?? <span className="muted">—</span>}
+      <span className="col-models cell-models" title={visibleText(s.models.join('\n')) || undefined}>
+        {firstModel !== undefined ? visibleText(firstModel) : <span className="muted">—</span>}
         {moreModels.length > 0 && <span className="more"> +{moreModels.length}</span>}
       </span>
       <span className={s.childCount > 0 ? 'num col-children' : 'num col-children muted'} title={plural(s.childCount, 'child session')}>

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { LatencyRow } from '../../../../shared/api';
 import { formatCount, formatDateTime, formatDuration } from '../../ui/format';
+import { visibleText } from '../../ui/visible-text';
 import { CLEARED_EVENT_FILTERS, DEFAULT_MIN, type TriageState } from './url';
 
 const TYPES: { value: string | undefined; label: string }[] = [
@@ -25,7 +26,7 @@ function Select({ label, value, options, onChange, width }: { label: string; val
         {label}
       </label>
       <select id={id} className="select" style={width ? { width } : undefined} value={value ?? ANY} onChange={(e) => onChange(e.target.value === ANY ? undefined : e.target.value)}>
-        {!known && <option value={value}>{value === '' ? '(none)' : value}</option>}
+        {!known && <option value={value}>{value === '' ? '(none)' : visibleText(value)}</option>}
         {options.map((o) => (
           <option key={o.value ?? ANY} value={o.value ?? ANY}>
             {o.label}
@@ -65,7 +66,7 @@ function CommitInput({ label, value, onCommit, type = 'text', width, placeholder
 
 const options = (rows: readonly LatencyRow[] | undefined, any: string) => [
   { value: undefined, label: any },
-  ...(rows ?? []).map((r) => ({ value: r.key, label: `${r.key || '(none)'} (${formatCount(r.count)})` })),
+  ...(rows ?? []).map((r) => ({ value: r.key, label: `${r.key ? visibleText(r.key) : '(none)'} (${formatCount(r.count)})` })),
 ];
 
 /** The list's filters; every change goes to the URL. */
@@ -113,12 +114,12 @@ export function EventFilters({ state, models, tools, onChange }: { state: Triage
 export function FilterChips({ state, onChange }: { state: TriageState; onChange: (next: Partial<TriageState>) => void }) {
   const chips: { label: string; clear: Partial<TriageState> }[] = [];
   if (state.max !== undefined) chips.push({ label: `at most ${formatDuration(state.max)}`, clear: { max: undefined } });
-  if (state.name !== undefined) chips.push({ label: `name ${state.name}`, clear: { name: undefined } });
-  if (state.sig !== undefined) chips.push({ label: `signature “${state.sig}”`, clear: { sig: undefined } });
+  if (state.name !== undefined) chips.push({ label: `name ${visibleText(state.name)}`, clear: { name: undefined } });
+  if (state.sig !== undefined) chips.push({ label: `signature “${visibleText(state.sig)}”`, clear: { sig: undefined } });
   if (state.from !== undefined || state.to !== undefined) {
     chips.push({ label: `started ${state.from !== undefined ? formatDateTime(state.from) : '…'} – ${state.to !== undefined ? formatDateTime(state.to) : '…'}`, clear: { from: undefined, to: undefined } });
   }
-  if (state.repo !== undefined) chips.push({ label: `repository ${state.repo || '(none)'}`, clear: { repo: undefined } });
+  if (state.repo !== undefined) chips.push({ label: `repository ${state.repo ? visibleText(state.repo) : '(none)'}`, clear: { repo: undefined } });
   const changed = chips.length > 0 || state.min !== DEFAULT_MIN || state.type !== undefined || state.model !== undefined || state.tool !== undefined || state.status !== undefined || state.q !== '';
   if (!changed) return null;
   return (

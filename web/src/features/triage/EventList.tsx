@@ -9,7 +9,8 @@ import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, formatDateTime, plural } from '../../ui/format';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { Spinner } from '../../ui/Spinner';
-import { formatTokens, subjectOfEvent, TYPE_LABEL } from './format';
+import { visibleText } from '../../ui/visible-text';
+import { formatTokens, subjectOfEvent, typeLabelOf } from './format';
 import { eventListOptions } from './triage.queries';
 import { sessionEventHref } from './url';
 
@@ -73,22 +74,22 @@ export function EventList({ events, total, totalCapped = false, hasMore, loading
 function EventRow({ e }: { e: TriageEvent }) {
   const subject = subjectOfEvent(e);
   return (
-    <Link className={`triage-event${e.status === 'error' ? ' is-error' : ''}`} to={sessionEventHref(e.sessionId, e.id)} title={e.error ?? undefined}>
+    <Link className={`triage-event${e.status === 'error' ? ' is-error' : ''}`} to={sessionEventHref(e.sessionId, e.id)} title={e.error !== null ? visibleText(e.error) : undefined}>
       <Duration ms={e.dur} className="cell-dur" />
       <span className="num muted">{e.ttft === null ? '' : <Duration ms={e.ttft} />}</span>
       <span className="cell-type">
-        {TYPE_LABEL[e.type] ?? e.type}
+        {typeLabelOf(e.type)}
         {e.status === 'error' && <span className="badge badge-danger">error</span>}
       </span>
       <span className="cell-subject mono" title={subject}>
         {subject}
       </span>
       <span className="num muted">{e.tokensIn === null && e.tokensOut === null ? '' : `${formatTokens(e.tokensIn)} / ${formatTokens(e.tokensOut)}`}</span>
-      <span className="cell-session" title={e.sessionTitle ?? e.sessionId}>
-        {e.sessionTitle ?? e.sessionId}
+      <span className="cell-session" title={visibleText(e.sessionTitle ?? e.sessionId)}>
+        {visibleText(e.sessionTitle ?? e.sessionId)}
       </span>
-      <span className="cell-repo muted" title={e.repository ?? ''}>
-        {e.repository ?? '—'}
+      <span className="cell-repo muted" title={visibleText(e.repository ?? '')}>
+        {e.repository !== null ? visibleText(e.repository) : '—'}
       </span>
       <span className="muted" title={e.ts === null ? undefined : formatDateTime(e.ts)}>
         <RelativeTime ts={e.ts} />

@@ -42,14 +42,14 @@ function Occurrences({ g, state }: { g: ErrorGroup; state: TriageState }) {
   if (q.isError) return <ErrorInline error={q.error} what="the occurrences" onRetry={() => void q.refetch()} />;
   return (
     <div className="occurrences">
-      <ul aria-label={`Occurrences of ${g.signature}`}>
+      <ul aria-label={`Occurrences of ${visibleText(g.signature)}`}>
         {q.data.events.map((e) => (
           <li key={e.id}>
             <Link to={sessionEventHref(e.sessionId, e.id)} className="occurrence">
               <RelativeTime ts={e.ts} className="muted" />
               <Duration ms={e.dur} className="muted" />
-              <span className="occurrence-session">{e.sessionTitle ?? e.sessionId}</span>
-              <span className="occurrence-message mono">{e.error ?? e.signature ?? ''}</span>
+              <span className="occurrence-session">{visibleText(e.sessionTitle ?? e.sessionId)}</span>
+              <span className="occurrence-message mono">{visibleText(e.error ?? e.signature ?? '')}</span>
             </Link>
           </li>
         ))}
@@ -81,8 +81,8 @@ function GroupRow({ g, r, state }: { g: ErrorGroup; r: ErrorGroupsResponse; stat
           {formatCount(g.sessions)}
         </span>
         <span className={`badge badge-${g.kind === 'discovery' || g.kind === 'hook' ? 'warn' : 'danger'}`}>{KIND_LABEL[g.kind]}</span>
-        <span className="error-group-subject mono" title={g.subject}>
-          {g.subject || '(none)'}
+        <span className="error-group-subject mono" title={visibleText(g.subject)}>
+          {g.subject ? visibleText(g.subject) : '(none)'}
         </span>
         {/* The latest error as written (names, paths and numbers that tell occurrences apart); the normalized
             signature that groups them is in the tooltip and the occurrences heading. */}
@@ -90,7 +90,7 @@ function GroupRow({ g, r, state }: { g: ErrorGroup; r: ErrorGroupsResponse; stat
           type="button"
           className="error-group-signature mono"
           onClick={() => setOpen(!open)}
-          title={`${g.latest.message ?? g.signature}${g.latest.result ? `\nresult: ${g.latest.result}` : ''}\ngrouped as: ${g.signature}`}
+          title={visibleText(`${g.latest.message ?? g.signature}${g.latest.result ? `\nresult: ${g.latest.result}` : ''}\ngrouped as: ${g.signature}`)}
         >
           {visibleText(g.latest.message ?? g.signature)}
           {g.latest.result && <span className="error-group-result"> — result: {visibleText(g.latest.result)}</span>}

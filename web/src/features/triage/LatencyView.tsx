@@ -6,6 +6,7 @@ import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount } from '../../ui/format';
 import { Spinner } from '../../ui/Spinner';
+import { visibleText } from '../../ui/visible-text';
 import { CallsTimeseries, DurationHistogram, TtftScatter } from './Charts';
 import { formatPercent, formatTokens } from './format';
 import { histogramOptions, latencyOptions, scatterOptions, timeseriesOptions } from './triage.queries';
@@ -113,7 +114,7 @@ export function LatencyTable({ data, state, onSelect }: { data: LatencyStatsResp
               <tr key={r.key} className={selected ? 'is-selected' : undefined}>
                 <th scope="row">
                   <button type="button" className="link-btn mono" aria-pressed={selected} onClick={() => onSelect(selected ? undefined : r.key)} title="Draw the charts for this row only">
-                    {r.key || '(none)'}
+                    {r.key ? visibleText(r.key) : '(none)'}
                   </button>
                 </th>
                 <td className="num">

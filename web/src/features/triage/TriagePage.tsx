@@ -5,6 +5,7 @@ import type { TimeWindow } from '../../../../shared/api';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { formatCount } from '../../ui/format';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { visibleText } from '../../ui/visible-text';
 import { ConnectedEventList } from './EventList';
 import { EventFilters, FilterChips } from './EventFilters';
 import { FailureGroups } from './FailureGroups';
@@ -43,10 +44,10 @@ function RepoSelect({ state, onChange }: { state: TriageState; onChange: (next: 
       </label>
       <select id={id} className="select" value={value} onChange={(e) => onChange({ repo: e.target.value === ALL ? undefined : e.target.value === NONE ? '' : e.target.value })}>
         <option value={ALL}>All repositories</option>
-        {state.repo && !named.some((r) => r.name === state.repo) && <option value={state.repo}>{state.repo}</option>}
+        {state.repo && !named.some((r) => r.name === state.repo) && <option value={state.repo}>{visibleText(state.repo)}</option>}
         {named.map((r) => (
           <option key={r.name} value={r.name!}>
-            {r.name}
+            {visibleText(r.name!)}
           </option>
         ))}
         <option value={NONE}>No repository</option>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { bucketLabel, bucketRange, formatPercent, formatTokens, sparklinePoints, subjectOfEvent } from './format';
+import { HOSTILE, HOSTILE_SHOWN } from '../../test-support/hostile-text';
+import { bucketLabel, bucketRange, formatPercent, formatTokens, sparklinePoints, subjectOfEvent, typeLabelOf } from './format';
 
 describe('triage formats', () => {
   it('labels histogram buckets by their upper edge, the open one by its lower', () => {
@@ -32,5 +33,14 @@ describe('triage formats', () => {
     expect(sparklinePoints([0, 2, 1], 10, 10)).toBe('0,9 5,1 10,5');
     expect(sparklinePoints([0, 0], 10, 10)).toBe('0,9 10,9');
     expect(sparklinePoints([], 10, 10)).toBe('');
+  });
+
+  it('subjects and types are log text: shown with escapes; a type named like an Object.prototype member is its name', () => {
+    expect(subjectOfEvent({ type: 'llm_request', model: HOSTILE, tool: null, name: null })).toBe(HOSTILE_SHOWN);
+    expect(subjectOfEvent({ type: 'tool_call', model: null, tool: HOSTILE, name: null })).toBe(HOSTILE_SHOWN);
+    expect(subjectOfEvent({ type: 'hook', model: null, tool: null, name: HOSTILE })).toBe(HOSTILE_SHOWN);
+    expect(typeLabelOf('tool_call')).toBe('tool call');
+    expect(typeLabelOf('constructor')).toBe('constructor');
+    expect(typeLabelOf(HOSTILE)).toBe(HOSTILE_SHOWN);
   });
 });

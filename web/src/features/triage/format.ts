@@ -1,5 +1,6 @@
 import type { FailureKind, TriageEvent } from '../../../../shared/api';
 import { formatDuration } from '../../ui/format';
+import { visibleText } from '../../ui/visible-text';
 
 /** A histogram bucket's label: its upper edge ("≤ 5ms", "≤ 2.00s"); the open last bucket: "> 16m 40s". */
 export function bucketLabel(lo: number, hi: number): string {
@@ -30,9 +31,14 @@ export function formatPercent(rate: number): string {
 
 /** What a row of the event list names: the model of a model call, the tool of a tool call, else the name. */
 export function subjectOfEvent(e: Pick<TriageEvent, 'type' | 'model' | 'tool' | 'name'>): string {
-  if (e.type === 'llm_request') return e.model ?? '(no model)';
-  if (e.type === 'tool_call' || e.type === 'subagent') return e.tool ?? e.name ?? '';
-  return e.name ?? e.type;
+  if (e.type === 'llm_request') return e.model !== null ? visibleText(e.model) : '(no model)';
+  if (e.type === 'tool_call' || e.type === 'subagent') return visibleText(e.tool ?? e.name ?? '');
+  return visibleText(e.name ?? e.type);
+}
+
+/** A type's name in words; an unknown type (log text) as it is, made visible. */
+export function typeLabelOf(type: string): string {
+  return Object.hasOwn(TYPE_LABEL, type) ? TYPE_LABEL[type] : visibleText(type);
 }
 
 export const KIND_LABEL: Record<FailureKind, string> = {
@@ -44,7 +50,7 @@ export const KIND_LABEL: Record<FailureKind, string> = {
   other: 'Other',
 };
 
-export const TYPE_LABEL: Record<string, string> = {
+const TYPE_LABEL: Record<string, string> = {
   llm_request: 'model call',
   tool_call: 'tool call',
   subagent: 'subagent',
