@@ -21,6 +21,12 @@ describe('checkStatementText: what Chronicle refuses by mistake is accepted (FOR
     accepted("SELECT CASE WHEN status = 1 THEN 'failed' ELSE 'ok' END AS outcome FROM events");
   });
 
+  it('accepts words named like Object.prototype members (aliases, columns): they are not forbidden words', () => {
+    expect(accepted('SELECT 1 AS constructor, 2 AS toString, 3 AS __proto__, 4 AS hasOwnProperty, 5 AS valueOf')).toBe('SELECT 1 AS constructor, 2 AS toString, 3 AS __proto__, 4 AS hasOwnProperty, 5 AS valueOf');
+    expect(reason('constructor')).toBe('not_select');
+    expect(checkStatementText('constructor FROM events')).toEqual({ ok: false, reason: 'not_select', message: 'only a SELECT or WITH statement can run here, not "constructor"' });
+  });
+
   it('accepts a trailing semicolon (several, and after a comment), WITH … SELECT, and comments', () => {
     expect(accepted('SELECT 1;')).toBe('SELECT 1');
     expect(accepted('SELECT 1 ; ; -- done\n')).toBe('SELECT 1');

@@ -143,14 +143,15 @@ export function checkStatementText(input: string): CheckedSql {
   const verb = first.kind === 'word' ? first.text.toLowerCase() : '';
   if (verb !== 'select' && verb !== 'with') {
     const word = verb || first.text;
-    if (FORBIDDEN_WORDS[verb]) return refuse('forbidden_word', FORBIDDEN_WORDS[verb]);
+    if (Object.hasOwn(FORBIDDEN_WORDS, verb)) return refuse('forbidden_word', FORBIDDEN_WORDS[verb]);
     return refuse('not_select', `only a SELECT or WITH statement can run here, not "${word.slice(0, 40)}"`);
   }
   for (let k = 0; k < body.length; k++) {
     const t = body[k];
     if (t.kind !== 'word') continue;
     const w = t.text.toLowerCase();
-    if (FORBIDDEN_WORDS[w]) return refuse('forbidden_word', FORBIDDEN_WORDS[w]);
+    // own keys only: `constructor`, `toString`… are column aliases, not Object.prototype's members
+    if (Object.hasOwn(FORBIDDEN_WORDS, w)) return refuse('forbidden_word', FORBIDDEN_WORDS[w]);
     // `replace(…)` is the string function and `AS replace` an alias; REPLACE INTO is a write.
     const isReplaceInto = w === 'replace' && body[k + 1]?.kind === 'word' && body[k + 1].text.toLowerCase() === 'into';
     if (t.depth === 0 && (WRITE_VERBS.has(w) || isReplaceInto)) {
