@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import http from 'node:http';
-import { HOSTILE_REPO, HOSTILE_SESSION_ID, HOSTILE_WORD } from './fixtures/hostile-session';
+import { BIDI_SHOWN, HOSTILE_REPO, HOSTILE_SESSION_ID, HOSTILE_WORD } from './fixtures/hostile-session';
 import { E2E_PORT } from './support/paths';
 
 // Hardening (issue 8, items 2 and 3) against the real built server: the network stance over raw HTTP, and
@@ -93,14 +93,20 @@ for (const view of VIEWS) {
       expect(seen.csp, `the ${view.name} broke the policy${hint}`).toEqual([]);
     });
 
-    test(`${view.name}: shows bidi controls instead of obeying them`, async ({ page }) => {
+    test(`${view.name}: shows bidi, zero-width and control characters as escapes instead of obeying them`, async ({ page }) => {
       await visit(page, view);
-      // U+202E makes "evil.exe\u202C" read backwards; the fixture puts it in messages, paths and titles.
-      const raw = await page.evaluate(() => {
+      // U+202E makes "evil.exe\u202C" read backwards, U+200B hides, ESC starts a terminal sequence; the fixture
+      // puts them in messages, paths, titles, span names, the model, a tool, a label and an error.
+      const seen = await page.evaluate(() => {
+        const invisible = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+        const around = (text: string) => [...text.matchAll(invisible)].map((m) => JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 12)));
+        // every attribute a reader sees on hover or hears from a screen reader counts too
+        const attrs = [...document.querySelectorAll('[title], [aria-label]')].map((el) => `${el.getAttribute('title') ?? ''} ${el.getAttribute('aria-label') ?? ''}`).join('\n');
         const text = document.body.innerText;
-        return [...text.matchAll(/[\u202A-\u202E\u2066-\u2069]/g)].map((m) => JSON.stringify(text.slice(Math.max(0, m.index - 40), m.index + 12)));
+        return { raw: [...around(text), ...around(attrs), ...around(document.title)], text };
       });
-      expect(raw, `bidi control characters reach the ${view.name}'s text raw, so log text can display in another order than it is stored (escape them, as the SQL console does)`).toEqual([]);
+      expect(seen.raw, `invisible or reordering characters reach the ${view.name}'s text raw, so log text can hide part of itself or display in another order than it is stored`).toEqual([]);
+      expect(seen.text, `the ${view.name} shows the escapes where the log has those characters`).toContain(BIDI_SHOWN);
     });
   });
 }
