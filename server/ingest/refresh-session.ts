@@ -68,8 +68,8 @@ export function makeSessionRefresher(db: Database.Database) {
     const s = st.session.get(id) as { num: number; id: string; label: string | null; parent_id: string | null } | undefined;
     if (!s) return;
     const agg = st.aggregate.get(s.num) as Record<string, number | null>;
-    const counts: Record<string, number> = {};
-    for (const r of st.byType.all(s.num) as { type: string; n: number }[]) counts[r.type] = r.n;
+    // fromEntries defines own keys: assigning counts['__proto__'] (a type in the log) would drop it
+    const counts = Object.fromEntries((st.byType.all(s.num) as { type: string; n: number }[]).map((r) => [r.type, r.n]));
     const models = (st.models.all(s.num) as { model: string }[]).map((r) => r.model).sort();
     const slowest = st.slowest.get(s.num) as { id: number } | undefined;
     const titleRow = st.titleChild.get(id) as { r: string } | undefined;

@@ -19,4 +19,11 @@ describe('getSessionDetail', () => {
     const d = getSessionDetail(fx.db, 'p');
     expect([d?.children.length, d?.childCount]).toEqual([MAX_PAGE_SIZE, MAX_PAGE_SIZE + 10]);
   });
+
+  it('counts events of every type, those named like Object.prototype members too', async () => {
+    const typed = (type: string, n: number) => line({ ts: 1775000000000 + n, dur: 0, sid: 'q', type, name: type, spanId: `000000000000000${n}`, status: 'ok', attrs: {} });
+    fx = await fixtureDb({ 'q/main.jsonl': typed('user_message', 1) + typed('__proto__', 2) + typed('__proto__', 3) + typed('constructor', 4) });
+    const counts = getSessionDetail(fx.db, 'q')?.countsByType;
+    expect(JSON.stringify(counts)).toBe('{"__proto__":2,"constructor":1,"user_message":1}');
+  });
 });
