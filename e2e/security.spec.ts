@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import http from 'node:http';
-import { BIDI_SHOWN, HOSTILE_REPO, HOSTILE_SESSION_ID, HOSTILE_WORD } from './fixtures/hostile-session';
+import { MAX_JSON_DEPTH, tooDeepMarker } from '../shared/json-depth';
+import { BIDI_SHOWN, DEEP_LEVELS, DEEP_TOOL, HOSTILE_REPO, HOSTILE_SESSION_ID, HOSTILE_WORD } from './fixtures/hostile-session';
 import { E2E_PORT } from './support/paths';
 
 // Hardening (issue 8, items 2 and 3) against the real built server: the network stance over raw HTTP, and
@@ -110,6 +111,27 @@ for (const view of VIEWS) {
     });
   });
 }
+
+test(`an event nested ${DEEP_LEVELS} levels deep opens in the detail pane, and its JSON tree stops at ${MAX_JSON_DEPTH} levels with a note`, async ({ page }) => {
+  const seen = watch(page);
+  await page.goto(`/session/${HOSTILE_SESSION_ID}`);
+  await page.getByRole('treeitem').filter({ hasText: DEEP_TOOL }).first().click();
+  const pane = page.getByRole('complementary', { name: 'Event details' });
+  await expect(pane.getByRole('heading', { name: DEEP_TOOL })).toBeVisible();
+  await expect(pane.getByRole('alert')).toHaveCount(0); // "Could not load the event" (the API answered 500)
+  // args (an object in the line, bounded by the API) and result (a JSON string, parsed and bounded in the page)
+  for (const attr of ['args', 'result']) {
+    const tree = pane.locator('.attr').filter({ has: page.locator('.attr-name', { hasText: new RegExp(`^${attr}`) }) }).locator('.json-tree');
+    // the API's marker is a string value, the JSON tree's a note
+    const marker = tree.locator('.json-note, .json-string', { hasText: 'nested deeper' });
+    for (let i = 0; i < MAX_JSON_DEPTH + 5 && (await marker.count()) === 0; i++) {
+      await tree.locator('button.json-toggle[aria-expanded="false"]').last().click();
+    }
+    await expect(marker, attr).toContainText(tooDeepMarker(MAX_JSON_DEPTH));
+  }
+  expect(seen.execution).toEqual([]);
+  expect(await frameLatency(page)).toBeLessThan(1000);
+});
 
 test('the Content-Security-Policy is enforced by the browser: no inline script, no HTML from strings', async ({ page }) => {
   const seen = watch(page);
