@@ -24,7 +24,8 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(help() + '\n');
     return 0;
   }
-  const cmd = COMMANDS[opts.command];
+  // own keys only: `chronoscope constructor` is an unknown command, not Object.prototype.constructor
+  const cmd = Object.hasOwn(COMMANDS, opts.command) ? COMMANDS[opts.command] : undefined;
   if (!cmd) {
     process.stderr.write(`chronoscope: unknown command "${opts.command}". Commands: ${Object.keys(COMMANDS).join(', ')}\n`);
     return 2;
