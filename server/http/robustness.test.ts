@@ -4,7 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  CacheQuery,
   ChartQuery,
+  CustomizationsQuery,
   ErrorGroupsQuery,
   EventDetail,
   EventDetailQuery,
@@ -20,6 +22,8 @@ import {
   SpanSeekQuery,
   SqlRequest,
   TimeseriesQuery,
+  TriageCountsQuery,
+  UsageQuery,
 } from '../../shared/api';
 import { MAX_JSON_DEPTH, tooDeepMarker } from '../../shared/json-depth';
 import { createApp } from '../app';
@@ -98,7 +102,10 @@ const ROUTE_INPUTS: Record<string, { query?: z.ZodObject; json?: z.ZodObject; st
   'GET /api/stats/histogram': { query: ChartQuery },
   'GET /api/stats/timeseries': { query: TimeseriesQuery },
   'GET /api/stats/ttft-scatter': { query: ScatterQuery },
-  'GET /api/triage/counts': {},
+  'GET /api/triage/counts': { query: TriageCountsQuery },
+  'GET /api/usage': { query: UsageQuery },
+  'GET /api/usage/cache': { query: CacheQuery },
+  'GET /api/customizations': { query: CustomizationsQuery },
   'GET /api/lineage': { query: LineageForestQuery },
   'GET /api/lineage/:id': { query: LineageTraceQuery },
   'GET /api/sql/schema': {},

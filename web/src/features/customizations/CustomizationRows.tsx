@@ -45,7 +45,7 @@ export function CustomizationRows({ rows, showSessions }: { rows: readonly Custo
                     <p className="customization-sessions">
                       {r.sessionIds.map((id, i) => (
                         <Link key={id} to={sessionHref(id, i === 0 ? r.eventId : undefined)} className="mono">
-                          {shortId(id)}
+                          {visibleText(shortId(id))}
                         </Link>
                       ))}
                       {r.sessions > r.sessionIds.length && <span className="muted">and {formatCount(r.sessions - r.sessionIds.length)} more</span>}

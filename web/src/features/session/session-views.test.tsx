@@ -34,6 +34,7 @@ function sessionDetail(): SessionDetail {
     models: [`m-${H}`],
     tokensIn: 1,
     tokensOut: 1,
+    credits: null,
     childCount: 0,
     countsByType: {},
     tokensCached: 0,

@@ -1,7 +1,8 @@
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { UsageResponse } from '../../../../shared/api';
 import { formatCompact, formatCredits } from '../../ui/format';
-import { dailyBars } from './daily-series';
+import { visibleText } from '../../ui/visible-text';
+import { dailyBars, seriesKey } from './daily-series';
 
 // Theme colours through custom properties (light and dark follow without a re-render), then fixed hues that
 // read on both backgrounds for the models beyond the first.
@@ -31,7 +32,7 @@ export function UsageChart({ daily, metric }: { daily: UsageResponse['daily']; m
           />
           <Legend wrapperStyle={{ fontSize: 12, color: 'var(--fg-muted)' }} />
           {models.map((m, i) => (
-            <Bar key={m} dataKey={m} stackId="models" fill={SERIES[i % SERIES.length]} isAnimationActive={false} />
+            <Bar key={m} dataKey={seriesKey(i)} name={visibleText(m)} stackId="models" fill={SERIES[i % SERIES.length]} isAnimationActive={false} />
           ))}
         </BarChart>
       </ResponsiveContainer>
