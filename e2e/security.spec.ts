@@ -11,7 +11,8 @@ import { E2E_PORT } from './support/paths';
 
 const repo = encodeURIComponent(HOSTILE_REPO);
 const sqlOfHostile = `SELECT session_id, user_message, assistant_response FROM turns WHERE session_id LIKE '${HOSTILE_SESSION_ID}%'`;
-const VIEWS: { name: string; path: string; open?: (page: Page) => Promise<void> }[] = [
+/** `shows`: text of the fixture the view must show before it is checked (default HOSTILE_WORD). */
+const VIEWS: { name: string; path: string; shows?: string; open?: (page: Page) => Promise<void> }[] = [
   { name: 'sessions list', path: `/?repo=${repo}` },
   {
     name: 'session view',
@@ -29,6 +30,8 @@ const VIEWS: { name: string; path: string; open?: (page: Page) => Promise<void> 
   { name: 'lineage forest', path: `/lineage?repo=${repo}` },
   { name: 'lineage tree', path: `/lineage/${HOSTILE_SESSION_ID}` },
   { name: 'SQL results', path: `/sql?q=${encodeURIComponent(sqlOfHostile)}` },
+  // the model column of the usage table (no message text there)
+  { name: 'usage', path: `/usage?repo=${repo}&window=all`, shows: 'window.__pwned="model"' },
 ];
 
 /** What a page reports while it runs: dialogs and uncaught errors (execution), and CSP / Trusted Types reports. */
@@ -56,7 +59,7 @@ async function frameLatency(page: Page): Promise<number> {
 async function visit(page: Page, view: (typeof VIEWS)[number]) {
   await page.goto(view.path, { timeout: 20_000 });
   await expect(
-    page.getByText(HOSTILE_WORD).first(),
+    page.getByText(view.shows ?? HOSTILE_WORD).first(),
     `the ${view.name} (${view.path}) never showed the hostile fixture session: is the page built, and does it show log text?`,
   ).toBeVisible({ timeout: 15_000 });
   await view.open?.(page);
