@@ -1,3 +1,4 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -14,7 +15,12 @@ import { typeLabel } from './span-types';
 
 const H = HOSTILE;
 const S = HOSTILE_SHOWN;
-const inRouter = (el: React.ReactElement) => renderToStaticMarkup(<MemoryRouter>{el}</MemoryRouter>);
+const inRouter = (el: React.ReactElement) =>
+  renderToStaticMarkup(
+    <QueryClientProvider client={new QueryClient()}>
+      <MemoryRouter>{el}</MemoryRouter>
+    </QueryClientProvider>,
+  );
 
 function sessionDetail(): SessionDetail {
   return {
