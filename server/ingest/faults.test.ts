@@ -133,6 +133,86 @@ describe('rewrites', () => {
   });
 });
 
+describe('rewrites that are not an atomic rename', () => {
+  /** Writes `content` into `file` in `pieces` appends, cutting mid-line, indexing after each one. */
+  async function writeInPieces(f: FixtureDb, file: string, content: string, pieces: number): Promise<void> {
+    const size = Math.ceil(content.length / pieces);
+    for (let i = 0; i < content.length; i += size) {
+      fs.appendFileSync(file, content.slice(i, i + size));
+      await f.reindex();
+    }
+  }
+
+  it('a file truncated in place and written back in 7 pieces keeps its event count; new lines after it are added', async () => {
+    const content = lines('s1', 0, 100);
+    fx = await fixtureDb({ 's1/main.jsonl': content });
+    const f = main(fx);
+    fs.truncateSync(f, 0);
+    await fx.reindex();
+    await writeInPieces(fx, f, content, 7);
+    expect(counts(fx.db)).toEqual({ events: 100, fileEvents: 100, bad: 0, fragments: 0, dups: 0 });
+    fs.appendFileSync(f, lines('s1', 100, 103));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 103, fileEvents: 103, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('the first piece already there when the truncation is noticed: the later pieces are reconciled too', async () => {
+    const content = lines('s1', 0, 60);
+    fx = await fixtureDb({ 's1/main.jsonl': content });
+    const f = main(fx);
+    fs.writeFileSync(f, content.slice(0, 1000)); // truncate + first piece before the indexer looks
+    await fx.reindex();
+    fs.appendFileSync(f, content.slice(1000, 5000));
+    await fx.reindex();
+    fs.appendFileSync(f, content.slice(5000) + lines('s1', 60, 62));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 62, fileEvents: 62, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('a session folder removed and copied back file by file, in pieces: not one event added; new lines afterwards are', async () => {
+    const mainContent = lines('s1', 0, 80);
+    const child = lines('c1', 0, 30);
+    fx = await fixtureDb({ 's1/main.jsonl': mainContent, 's1/title-c1.jsonl': child, 's2/main.jsonl': lines('s2', 0, 5) });
+    const dir = path.dirname(main(fx));
+    fs.rmSync(dir, { recursive: true });
+    await fx.reindex();
+    expect((fx.db.prepare("SELECT log_deleted FROM sessions WHERE id = 's1'").get() as { log_deleted: number }).log_deleted).toBe(1);
+    fs.mkdirSync(dir);
+    await writeInPieces(fx, path.join(dir, 'main.jsonl'), mainContent, 4);
+    await writeInPieces(fx, path.join(dir, 'title-c1.jsonl'), child, 3);
+    expect(counts(fx.db)).toEqual({ events: 115, fileEvents: 115, bad: 0, fragments: 0, dups: 0 });
+    expect((fx.db.prepare("SELECT log_deleted FROM sessions WHERE id = 's1'").get() as { log_deleted: number }).log_deleted).toBe(0);
+    fs.appendFileSync(path.join(dir, 'main.jsonl'), lines('s1', 80, 84));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 119, fileEvents: 119, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('a line identical to one of the archive, appended after the copy is complete, is added (the copy ended the reconciliation)', async () => {
+    const content = lines('s1', 0, 10);
+    fx = await fixtureDb({ 's1/main.jsonl': content });
+    const f = main(fx);
+    fs.truncateSync(f, 0);
+    await fx.reindex();
+    await writeInPieces(fx, f, content, 3);
+    fs.appendFileSync(f, ev('s1', 9)); // the writer repeats its last line: a second, real occurrence
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 11, fileEvents: 11 });
+  });
+
+  it('a size-capped file later truncated and written back: reconciled against every generation archived', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 100) });
+    const f = main(fx);
+    sizeCapRewrite(f, Math.floor(fs.statSync(f).size * 0.6));
+    fs.appendFileSync(f, lines('s1', 100, 110));
+    await fx.reindex();
+    const now = fs.readFileSync(f, 'utf8');
+    fs.truncateSync(f, 0);
+    await fx.reindex();
+    await writeInPieces(fx, f, now, 5);
+    expect(counts(fx.db)).toEqual({ events: 110, fileEvents: 110, bad: 0, fragments: 0, dups: 0 });
+  });
+});
+
 describe('deletions', () => {
   it('a deleted session folder keeps its rows and its session shows "log deleted"', async () => {
     fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 4), 's2/main.jsonl': lines('s2', 0, 3) });
