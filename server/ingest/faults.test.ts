@@ -408,7 +408,7 @@ describe('crashes and a lost database', () => {
     fs.writeFileSync(fx.dbPath, Buffer.alloc(8192, 0x41)); // not a database any more
     for (const ext of ['-wal', '-shm']) fs.rmSync(fx.dbPath + ext, { force: true });
     const { db, recovered } = openWriteDbOrRecover(fx.dbPath);
-    expect(recovered).toMatch(/was corrupt .*moved to .*\.corrupt-\d+ and is being rebuilt from the logs/);
+    expect(recovered).toMatch(/^The index at .* was damaged \(file is not a database\)\. It was moved to .*\.corrupt-[\dTZ-]+ and rebuilt from the logs\. The damaged file could not be read to list the sessions whose logs are gone: any such session is lost\.$/);
     ensureSchema(db);
     await indexOnce(db, [path.join(fx.root, 'Code')]);
     expect(counts(db as FixtureDb['db'])).toMatchObject({ events: 5 });
