@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import type { Problem } from '../../shared/api';
+import { visibleText } from '../../shared/visible-text';
 import { getMeta, setMeta } from './schema';
 
 const CORRUPTION = /malformed|file is not a database|not a database|disk image|database corrupt/i;
@@ -85,6 +86,13 @@ export function lostSessions(damagedFile: string): LostSessions {
 }
 
 const LISTED = 20;
+const TITLE_CHARS = 80;
+
+/** A title is log text: control and bidi characters made visible, and cut, since the message lists up to 20. */
+function shownTitle(title: string): string {
+  const t = visibleText(title.replace(/\s+/g, ' ').trim());
+  return t.length > TITLE_CHARS ? `${t.slice(0, TITLE_CHARS - 1)}…` : t;
+}
 
 /** The words the health page and the log show after a recovery. */
 export function recoveryMessage(file: string, aside: string, cause: string, lost: LostSessions): string {
@@ -92,7 +100,7 @@ export function recoveryMessage(file: string, aside: string, cause: string, lost
   const n = lost.sessions.length;
   const named = lost.sessions
     .slice(0, LISTED)
-    .map((s) => (s.title ? `${s.id} (${s.title})` : s.id))
+    .map((s) => (s.title ? `${visibleText(s.id)} (${shownTitle(s.title)})` : visibleText(s.id)))
     .join(', ');
   const more = n > LISTED ? ` and ${n - LISTED} more` : '';
   if (n === 0 && !lost.incomplete) return `${head} Every session's logs are still on disk: nothing was lost.`;
