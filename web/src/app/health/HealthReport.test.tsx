@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Health } from '../../../../shared/api';
 import { HealthReport } from './HealthPage';
 import { healthLevel } from './HealthIndicator';
-import { recoveryProblem } from './RecoveryBanner';
+import { recoveryProblem, recoverySummary } from './RecoveryBanner';
 
 const HEALTHY: Health = {
   ok: true,
@@ -68,6 +68,10 @@ describe('health', () => {
     expect(healthLevel(h)).toBe('warn');
     expect(recoveryProblem(h)?.reason).toBe(reason);
     expect(recoveryProblem(HEALTHY)).toBeNull();
+    expect(recoverySummary(reason)).toBe('1 session whose logs are gone could not be recovered: Details lists them.');
+    expect(recoverySummary('The index at /x was damaged (y). It was moved to /x.c and rebuilt from the logs. Every session\'s logs are still on disk: nothing was lost.')).toBe(
+      "Every session's logs are still on disk: nothing was lost.",
+    );
     const t = text(renderToStaticMarkup(<MemoryRouter><HealthReport health={h} /></MemoryRouter>));
     expect(t).toContain(` damaged index /tmp/x.db — ${reason} `);
   });

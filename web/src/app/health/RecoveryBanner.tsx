@@ -12,6 +12,13 @@ export function recoveryProblem(h: Health | undefined): Problem | null {
   return h?.problems.filter((p) => p.kind === 'corrupt').sort((a, b) => b.at - a.at)[0] ?? null;
 }
 
+/** The banner's one sentence: what was lost, without the list (the health page has the whole message). */
+export function recoverySummary(reason: string): string {
+  const after = reason.replace(/^The index at .*? and rebuilt from the logs\. /, '');
+  const lost = /^(\d+ sessions? whose logs are gone could not be recovered)/.exec(after);
+  return lost ? `${lost[1]}: Details lists them.` : after;
+}
+
 /**
  * Says so when the index was found damaged and rebuilt from the logs, with what could not be recovered. The
  * health page keeps the message; the banner can be dismissed once read (per recovery, in this browser).
@@ -41,7 +48,7 @@ export function RecoveryBanner() {
       }
     >
       {' '}
-      {p.reason.replace(/^The index at .*? and rebuilt from the logs\. /, '')}
+      {recoverySummary(p.reason)}
     </Banner>
   );
 }
