@@ -14,7 +14,7 @@ import { indexOnce } from '../ingest/index-once';
 import { SqlRunner } from '../sql/sql-runner';
 import { sqlRoutes } from '../routes/sql';
 import { lostSessions, recordedRecovery } from './damaged-index';
-import { openReadDb, openWriteDb, openWriteDbOrRecover } from './open';
+import { openReadDb, openWriteDb, openWriteDbOrRecover, rebuildDamagedIndex } from './open';
 import { ensureSchema } from './schema';
 
 let fx: FixtureDb | null = null;
@@ -112,6 +112,18 @@ describe('a damaged page in the middle of the index', () => {
     await runner.close();
     read.close();
     fx.db = openWriteDb(path.join(fx.root, 'other.db'));
+  });
+
+  it('after a rebuild the SQL console reads the new index, not the file moved aside', async () => {
+    fx = await fixtureDb({ 'keep1/main.jsonl': session('keep1', 40, 'a') });
+    const runner = new SqlRunner({ dbPath: fx.dbPath });
+    const count = async () => (await runner.query('SELECT count(*) n FROM events')).rows;
+    expect(await count()).toEqual([[41]]);
+    fx.db.close();
+    const { db } = rebuildDamagedIndex(fx.dbPath, 'a test');
+    fx.db = db;
+    expect(await count()).toEqual([[0]]);
+    await runner.close();
   });
 
   it('the ingest worker meeting it stops indexing and reports it', async () => {
