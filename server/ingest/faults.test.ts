@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openWriteDb, openWriteDbOrRecover, removeDatabaseFiles } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { recentProblems } from '../health/health';
+import { damageMiddlePage } from '../test-support/damage-page';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { indexOnce } from './index-once';
 import { IngestStore } from './store';
@@ -414,6 +415,21 @@ describe('crashes and a lost database', () => {
     expect(counts(db as FixtureDb['db'])).toMatchObject({ events: 5 });
     fx.db = db;
   });
+
+  it('`index` meeting a damaged page in the middle of the index: moved aside, rebuilt from the logs, says what was lost', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 400), 's2/main.jsonl': lines('s2', 0, 300), 'gone/main.jsonl': lines('gone', 0, 200) });
+    fs.rmSync(path.dirname(main(fx, 'gone')), { recursive: true });
+    await fx.reindex();
+    fx.db.close();
+    damageMiddlePage(fx.dbPath, 'events');
+    fs.appendFileSync(main(fx, 's1'), lines('s1', 400, 401));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', cli, 'index', '--logs', fx.root, '--db', fx.dbPath, '--json'], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^The index at .* was damaged \(database disk image is malformed\)\. It was moved to .*\.corrupt-[\dTZ-]+ and rebuilt from the logs\. 1 session whose logs are gone could not be recovered: gone\.\n/);
+    expect(JSON.parse(run.stdout.trim())).toMatchObject({ events: 701, newEvents: 701 });
+    fx.db = openWriteDb(fx.dbPath);
+    expect(counts(fx.db)).toEqual({ events: 701, fileEvents: 701, bad: 0, fragments: 0, dups: 0 });
+  }, 60_000);
 
   it('a deleted database file is rebuilt from the logs', async () => {
     fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });
