@@ -431,6 +431,17 @@ describe('crashes and a lost database', () => {
     expect(counts(fx.db)).toEqual({ events: 701, fileEvents: 701, bad: 0, fragments: 0, dups: 0 });
   }, 60_000);
 
+  it('a query command meeting it while bringing the index up to date recovers the same way, then answers', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 400), 's2/main.jsonl': lines('s2', 0, 300) });
+    fx.db.close();
+    damageMiddlePage(fx.dbPath, 'events');
+    fs.appendFileSync(main(fx, 's1'), lines('s1', 400, 401));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', cli, 'sql', 'SELECT count(*) n FROM events', '--logs', fx.root, '--db', fx.dbPath, '--json'], { encoding: 'utf8' });
+    expect(run.stderr).toMatch(/^The index at .* was damaged \(database disk image is malformed\)\. .* Every session's logs are still on disk: nothing was lost\.\n/);
+    expect([run.status, (JSON.parse(run.stdout) as { rows: unknown[] }).rows]).toEqual([0, [[701]]]);
+    fx.db = openWriteDb(fx.dbPath);
+  }, 60_000);
+
   it('a deleted database file is rebuilt from the logs', async () => {
     fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });
     fx.db.close();
