@@ -13,6 +13,7 @@ import { testContext } from '../test-support/test-app';
 import { indexOnce } from '../ingest/index-once';
 import { SqlRunner } from '../sql/sql-runner';
 import { sqlRoutes } from '../routes/sql';
+import { checkIndexInBackground } from './check-index';
 import { lostSessions, recordedRecovery } from './damaged-index';
 import { openReadDb, openWriteDb, openWriteDbOrRecover, rebuildDamagedIndex } from './open';
 import { ensureSchema } from './schema';
@@ -67,6 +68,16 @@ describe('a damaged page in the middle of the index', () => {
     expect(eventCount(db)).toBe(401 + 301);
     expect(recordedRecovery(db)).toMatchObject({ kind: 'corrupt', path: fx.dbPath, reason: recovered });
     expect(recentProblems(db)).toEqual([]); // the logs themselves are fine
+  });
+
+  it('the background check (its own thread) finds it in a file that opens fine, and nothing in a sound one', async () => {
+    fx = await fixtureDb({ 'keep1/main.jsonl': session('keep1', 400, 'a') });
+    fx.db.close();
+    expect(await checkIndexInBackground(fx.dbPath)).toEqual({ damage: null, error: null });
+    damageMiddlePage(fx.dbPath, 'events');
+    // A page this far gone makes quick_check itself fail with SQLITE_CORRUPT rather than list findings.
+    expect(await checkIndexInBackground(fx.dbPath)).toEqual({ damage: 'database disk image is malformed', error: null });
+    fx.db = openWriteDb(path.join(fx.root, 'other.db'));
   });
 
   it('lists what it can read when the damage is in the archive itself', async () => {
