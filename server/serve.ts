@@ -107,7 +107,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     log: o.log,
   });
   ctx.reportCorruption = (cause) => void recovery.report(cause);
-  // quick_check reads every page (~30 s on the 1.6 GiB benchmark index): not on the start-up path, but in a
+  // quick_check reads every page (27–56 s on the 1.6 GiB benchmark index): not on the start-up path, but in a
   // thread of its own once the first backfill is done; only a damaged page the backfill never touched is left.
   void backfilled.then(async () => {
     const check = await checkIndexInBackground(o.dbPath);

@@ -37,7 +37,7 @@ export function removeDatabaseFiles(file: string): void {
  * Opens the index for writing; a damaged file is moved aside (kept, never deleted: it may be evidence) and a new
  * one is created, to be filled again from the logs. Returns the message to show when that happened (it is also
  * kept in the new index: the health page shows it until the index is deleted). `quickCheck` reads every page
- * (50–60 MB/s here, `bench/measure/quick-check.ts`); without it only the header and the schema are read.
+ * (30–60 MB/s on a busy 2-core machine, `bench/measure/quick-check.ts`); without it only the header and the schema are read.
  */
 export function openWriteDbOrRecover(file: string, o: { quickCheck?: boolean } = {}): { db: Database.Database; recovered: string | null } {
   let db: Database.Database | null = null;
