@@ -1,6 +1,6 @@
 // A thread that runs PRAGMA quick_check on its own read-only connection and says what it found. quick_check reads
-// every page (30–60 MB/s on a busy 2-core machine: 27–56 s for the 1.6 GiB benchmark index), far too long for the start-up path or
-// for the ingest worker's or the HTTP server's thread, so it runs here once the server is up.
+// every page (30–60 MB/s on a busy 2-core machine: 27–56 s for the 1.6 GiB benchmark index), far too long for the
+// start-up path or for the ingest worker's or the HTTP server's thread, so it runs here once the server is up.
 import { parentPort, workerData } from 'node:worker_threads';
 import { isCorruption, quickCheck } from './damaged-index';
 import { openReadDb } from './open';
