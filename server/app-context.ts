@@ -21,6 +21,11 @@ export interface AppContext {
   allowedHosts: string[];
   /** when set, every request must carry it (non-loopback --host) */
   token: string | null;
+  /**
+   * A connection found the index damaged (SQLITE_CORRUPT / SQLITE_NOTADB): the server moves it aside and rebuilds
+   * it from the logs (server/index-recovery.ts). Unset in API-only tests.
+   */
+  reportCorruption?: (cause: string) => void;
   /** folder with the built UI (index.html, assets); null in API-only tests */
   webRoot: string | null;
 }

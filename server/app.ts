@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import type { AppContext } from './app-context';
+import { isCorruption } from './db/damaged-index';
 import { errorBody, handleError } from './http/errors';
 import { securityMiddleware } from './http/security';
 import { serveUi } from './http/static-ui';
@@ -41,7 +42,11 @@ export function createApp(ctx: AppContext) {
   app.route('/api', apiRoutes(ctx));
   app.all('/api/*', (c) => c.json(errorBody('not_found', `no API route ${c.req.method} ${c.req.path}`), 404));
   if (ctx.webRoot) app.get('*', serveUi(ctx.webRoot));
-  app.onError(handleError);
+  app.onError((err, c) => {
+    if (!isCorruption(err)) return handleError(err, c);
+    ctx.reportCorruption?.(err.message);
+    return c.json(errorBody('index_damaged', 'The index is damaged; it is being moved aside and rebuilt from the logs. Try again in a moment.'), 503);
+  });
   return app;
 }
 

@@ -1,6 +1,8 @@
+import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import type { Options } from '../config';
-import { openWriteDbOrRecover } from '../db/open';
+import { isCorruption } from '../db/damaged-index';
+import { openWriteDbOrRecover, rebuildDamagedIndex } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
 import { derivedNeedRebuild, ensureSchema } from '../db/schema';
 import { indexOnce } from '../ingest/index-once';
@@ -16,14 +18,19 @@ export async function runIndex(opts: Options): Promise<number> {
   }
   const dbPath = resolveDbPath(opts);
   const started = performance.now();
-  const { db, recovered } = openWriteDbOrRecover(dbPath);
-  if (recovered) process.stderr.write(recovered + '\n');
-  if (ensureSchema(db) || derivedNeedRebuild(db)) {
-    const n = rebuildDerived(db, new IngestStore(db));
-    if (n > 0) process.stderr.write(`rebuilt derived tables from ${n} archived lines\n`);
+  let db = openDb(openWriteDbOrRecover(dbPath));
+  let before = totals(db);
+  let indexer;
+  try {
+    indexer = await indexOnce(db, roots);
+  } catch (err) {
+    // A damaged page the open did not read (only the header is checked): move the file aside, start again.
+    if (!isCorruption(err)) throw err;
+    db.close();
+    db = openDb(rebuildDamagedIndex(dbPath, err instanceof Error ? err.message : String(err)));
+    before = totals(db);
+    indexer = await indexOnce(db, roots);
   }
-  const before = totals(db);
-  const indexer = await indexOnce(db, roots);
   const after = totals(db);
   db.close();
   const seconds = (performance.now() - started) / 1000;
@@ -51,7 +58,16 @@ export async function runIndex(opts: Options): Promise<number> {
   return 0;
 }
 
-function totals(db: ReturnType<typeof openWriteDbOrRecover>['db']) {
+function openDb({ db, recovered }: { db: Database.Database; recovered: string | null }): Database.Database {
+  if (recovered) process.stderr.write(recovered + '\n');
+  if (ensureSchema(db) || derivedNeedRebuild(db)) {
+    const n = rebuildDerived(db, new IngestStore(db));
+    if (n > 0) process.stderr.write(`rebuilt derived tables from ${n} archived lines\n`);
+  }
+  return db;
+}
+
+function totals(db: Database.Database) {
   return db
     .prepare(
       `SELECT (SELECT count(*) FROM files) files, (SELECT count(*) FROM sessions WHERE event_count > 0) sessions,

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isCorruption, lostSessions, moveAside, quickCheck, recordRecovery, recoveryMessage } from './damaged-index';
+import { ensureSchema } from './schema';
 
 /** The indexer's connection: the only writer. WAL so that readers never wait for a batch to commit. */
 export function openWriteDb(file: string): Database.Database {
@@ -31,31 +33,38 @@ export function removeDatabaseFiles(file: string): void {
   for (const ext of ['', '-wal', '-shm']) fs.rmSync(file + ext, { force: true });
 }
 
-const CORRUPTION = /malformed|file is not a database|not a database|disk image|database corrupt/i;
-
-export function isCorruption(err: unknown): boolean {
-  return err instanceof Error && (CORRUPTION.test(err.message) || /SQLITE_(CORRUPT|NOTADB)/.test(String((err as { code?: string }).code)));
+/**
+ * Opens the index for writing; a damaged file is moved aside (kept, never deleted: it may be evidence) and a new
+ * one is created, to be filled again from the logs. Returns the message to show when that happened (it is also
+ * kept in the new index: the health page shows it until the index is deleted). `quickCheck` reads every page
+ * (30–60 MB/s on a busy 2-core machine, `bench/measure/quick-check.ts`); without it only the header and the schema are read.
+ */
+export function openWriteDbOrRecover(file: string, o: { quickCheck?: boolean } = {}): { db: Database.Database; recovered: string | null } {
+  let db: Database.Database | null = null;
+  let cause: string | null = null;
+  try {
+    db = openWriteDb(file);
+    // Reading the schema fails on a damaged header; quick_check finds a damaged page anywhere else.
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+    cause = o.quickCheck ? quickCheck(db) : null;
+  } catch (err) {
+    if (!isCorruption(err)) throw err;
+    cause = err instanceof Error ? err.message : String(err);
+  }
+  if (cause === null && db) return { db, recovered: null };
+  db?.close();
+  return rebuildDamagedIndex(file, cause ?? 'unknown damage');
 }
 
 /**
- * Opens the index for writing; a corrupt file is moved aside (kept, never deleted: it may be evidence) and a
- * new one is created, to be filled again from the logs. Returns the message to show when that happened.
+ * Moves the damaged index aside, notes what the rebuild cannot bring back (read from the damaged file) and
+ * creates an empty index that remembers why; the caller refills it from the logs.
  */
-export function openWriteDbOrRecover(file: string): { db: Database.Database; recovered: string | null } {
-  try {
-    const db = openWriteDb(file);
-    // Cheap enough for a 1 GB index (a full quick_check is not): reading the schema fails on a damaged header.
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-    return { db, recovered: null };
-  } catch (err) {
-    if (!isCorruption(err)) throw err;
-    const aside = `${file}.corrupt-${Date.now()}`;
-    fs.renameSync(file, aside);
-    for (const ext of ['-wal', '-shm']) fs.rmSync(file + ext, { force: true });
-    const db = openWriteDb(file);
-    return {
-      db,
-      recovered: `The index at ${file} was corrupt (${err instanceof Error ? err.message : String(err)}); it was moved to ${aside} and is being rebuilt from the logs.`,
-    };
-  }
+export function rebuildDamagedIndex(file: string, cause: string): { db: Database.Database; recovered: string } {
+  const aside = moveAside(file);
+  const message = recoveryMessage(file, aside, cause, lostSessions(aside));
+  const db = openWriteDb(file);
+  ensureSchema(db);
+  recordRecovery(db, { fileId: null, path: file, lineNo: null, byteOffset: null, kind: 'corrupt', reason: message, at: Date.now() });
+  return { db, recovered: message };
 }

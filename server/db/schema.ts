@@ -24,13 +24,15 @@ CREATE TABLE IF NOT EXISTS files (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, workspace_dir TEXT, folder_session_id TEXT,
   session_id TEXT NOT NULL, kind TEXT NOT NULL, label TEXT,
   dev INTEGER, ino INTEGER, size INTEGER NOT NULL DEFAULT 0, offset INTEGER NOT NULL DEFAULT 0, head_hash TEXT,
-  generation INTEGER NOT NULL DEFAULT 0, next_line INTEGER NOT NULL DEFAULT 1,
+  generation INTEGER NOT NULL DEFAULT 0, next_line INTEGER NOT NULL DEFAULT 1, reconciling INTEGER NOT NULL DEFAULT 0,
   events INTEGER NOT NULL DEFAULT 0, bad_lines INTEGER NOT NULL DEFAULT 0, fragments INTEGER NOT NULL DEFAULT 0,
   deleted_at INTEGER, first_seen INTEGER, updated_at INTEGER, error TEXT
 );
 -- A session's files (its main log and child logs), read on every refresh of the session: without it each
 -- refresh scanned the whole table, which made a backfill quadratic in the number of files.
 CREATE INDEX IF NOT EXISTS files_session ON files (session_id);
+-- files.reconciling = 1: the file was rewritten in place and has not yet grown past what the archive holds of it;
+-- its new lines are matched against the archived ones first (server/ingest/reconcile.ts).
 -- Raw lines live in chunks: consecutive lines of one file concatenated and deflated (about 64 KB before
 -- compression). JSON lines compress about 8x together but poorly one by one, and the archive is the largest table.
 CREATE TABLE IF NOT EXISTS chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);
@@ -195,6 +197,21 @@ export function derivedNeedRebuild(db: Database.Database): boolean {
   return getMetaIfAny(db, 'derived_state') === 'empty';
 }
 
+/**
+ * Columns added to archive tables after ARCHIVE_VERSION 2 shipped. Adding a column with a constant default is a
+ * change of the schema text only (no row is rewritten), so the archive keeps what Copilot already deleted.
+ */
+const ADDED_ARCHIVE_COLUMNS: { table: string; column: string; ddl: string }[] = [
+  { table: 'files', column: 'reconciling', ddl: 'reconciling INTEGER NOT NULL DEFAULT 0' },
+];
+
+function addArchiveColumns(db: Database.Database): void {
+  for (const c of ADDED_ARCHIVE_COLUMNS) {
+    const has = (db.prepare(`SELECT 1 FROM pragma_table_info('${c.table}') WHERE name = ?`).get(c.column) ?? null) !== null;
+    if (!has) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.ddl}`);
+  }
+}
+
 export function ensureSchema(db: Database.Database): boolean {
   const archive = Number(getMetaIfAny(db, 'archive_version') ?? '0');
   const hasArchive = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'lines'").get() !== undefined;
@@ -204,6 +221,7 @@ export function ensureSchema(db: Database.Database): boolean {
     })();
   }
   db.exec(ARCHIVE_DDL);
+  addArchiveColumns(db);
   setMeta(db, 'archive_version', String(ARCHIVE_VERSION));
   const version = Number(getMeta(db, 'schema_version') ?? '0');
   const hasSessions = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").get() !== undefined;

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Health, Problem } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { recordedRecovery } from '../db/damaged-index';
 import { SCHEMA_VERSION } from '../db/schema';
 
 const PROBLEMS_SHOWN = 100;
@@ -30,6 +31,11 @@ export function recentProblems(db: Database.Database, limit = PROBLEMS_SHOWN): P
   ].slice(0, limit);
 }
 
+function recoveryProblems(db: Database.Database): Problem[] {
+  const p = recordedRecovery(db);
+  return p ? [p] : [];
+}
+
 export function getHealth(ctx: AppContext): Health {
   const db = ctx.db;
   const counts = db
@@ -51,6 +57,6 @@ export function getHealth(ctx: AppContext): Health {
     ...counts,
     indexLagMs: p.state === 'idle' ? 0 : Math.max(0, Date.now() - ctx.status.lastIndexedAt),
     backfill: p,
-    problems: [...ctx.status.problems, ...recentProblems(db)],
+    problems: [...ctx.status.problems, ...recoveryProblems(db), ...recentProblems(db)],
   };
 }

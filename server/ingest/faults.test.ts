@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openWriteDb, openWriteDbOrRecover, removeDatabaseFiles } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { recentProblems } from '../health/health';
+import { damageMiddlePage } from '../test-support/damage-page';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { indexOnce } from './index-once';
 import { IngestStore } from './store';
@@ -130,6 +131,86 @@ describe('rewrites', () => {
     await fx.reindex();
     expect(counts(fx.db)).toEqual({ events: 7, fileEvents: 7, bad: 0, fragments: 0, dups: 0 });
     expect((fx.db.prepare("SELECT log_deleted FROM sessions WHERE id = 's1'").get() as { log_deleted: number }).log_deleted).toBe(0);
+  });
+});
+
+describe('rewrites that are not an atomic rename', () => {
+  /** Writes `content` into `file` in `pieces` appends, cutting mid-line, indexing after each one. */
+  async function writeInPieces(f: FixtureDb, file: string, content: string, pieces: number): Promise<void> {
+    const size = Math.ceil(content.length / pieces);
+    for (let i = 0; i < content.length; i += size) {
+      fs.appendFileSync(file, content.slice(i, i + size));
+      await f.reindex();
+    }
+  }
+
+  it('a file truncated in place and written back in 7 pieces keeps its event count; new lines after it are added', async () => {
+    const content = lines('s1', 0, 100);
+    fx = await fixtureDb({ 's1/main.jsonl': content });
+    const f = main(fx);
+    fs.truncateSync(f, 0);
+    await fx.reindex();
+    await writeInPieces(fx, f, content, 7);
+    expect(counts(fx.db)).toEqual({ events: 100, fileEvents: 100, bad: 0, fragments: 0, dups: 0 });
+    fs.appendFileSync(f, lines('s1', 100, 103));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 103, fileEvents: 103, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('the first piece already there when the truncation is noticed: the later pieces are reconciled too', async () => {
+    const content = lines('s1', 0, 60);
+    fx = await fixtureDb({ 's1/main.jsonl': content });
+    const f = main(fx);
+    fs.writeFileSync(f, content.slice(0, 1000)); // truncate + first piece before the indexer looks
+    await fx.reindex();
+    fs.appendFileSync(f, content.slice(1000, 5000));
+    await fx.reindex();
+    fs.appendFileSync(f, content.slice(5000) + lines('s1', 60, 62));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 62, fileEvents: 62, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('a session folder removed and copied back file by file, in pieces: not one event added; new lines afterwards are', async () => {
+    const mainContent = lines('s1', 0, 80);
+    const child = lines('c1', 0, 30);
+    fx = await fixtureDb({ 's1/main.jsonl': mainContent, 's1/title-c1.jsonl': child, 's2/main.jsonl': lines('s2', 0, 5) });
+    const dir = path.dirname(main(fx));
+    fs.rmSync(dir, { recursive: true });
+    await fx.reindex();
+    expect((fx.db.prepare("SELECT log_deleted FROM sessions WHERE id = 's1'").get() as { log_deleted: number }).log_deleted).toBe(1);
+    fs.mkdirSync(dir);
+    await writeInPieces(fx, path.join(dir, 'main.jsonl'), mainContent, 4);
+    await writeInPieces(fx, path.join(dir, 'title-c1.jsonl'), child, 3);
+    expect(counts(fx.db)).toEqual({ events: 115, fileEvents: 115, bad: 0, fragments: 0, dups: 0 });
+    expect((fx.db.prepare("SELECT log_deleted FROM sessions WHERE id = 's1'").get() as { log_deleted: number }).log_deleted).toBe(0);
+    fs.appendFileSync(path.join(dir, 'main.jsonl'), lines('s1', 80, 84));
+    await fx.reindex();
+    expect(counts(fx.db)).toEqual({ events: 119, fileEvents: 119, bad: 0, fragments: 0, dups: 0 });
+  });
+
+  it('a line identical to one of the archive, appended after the copy is complete, is added (the copy ended the reconciliation)', async () => {
+    const content = lines('s1', 0, 10);
+    fx = await fixtureDb({ 's1/main.jsonl': content });
+    const f = main(fx);
+    fs.truncateSync(f, 0);
+    await fx.reindex();
+    await writeInPieces(fx, f, content, 3);
+    fs.appendFileSync(f, ev('s1', 9)); // the writer repeats its last line: a second, real occurrence
+    await fx.reindex();
+    expect(counts(fx.db)).toMatchObject({ events: 11, fileEvents: 11 });
+  });
+
+  it('a size-capped file later truncated and written back: reconciled against every generation archived', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 100) });
+    const f = main(fx);
+    sizeCapRewrite(f, Math.floor(fs.statSync(f).size * 0.6));
+    fs.appendFileSync(f, lines('s1', 100, 110));
+    await fx.reindex();
+    const now = fs.readFileSync(f, 'utf8');
+    fs.truncateSync(f, 0);
+    await fx.reindex();
+    await writeInPieces(fx, f, now, 5);
+    expect(counts(fx.db)).toEqual({ events: 110, fileEvents: 110, bad: 0, fragments: 0, dups: 0 });
   });
 });
 
@@ -328,12 +409,38 @@ describe('crashes and a lost database', () => {
     fs.writeFileSync(fx.dbPath, Buffer.alloc(8192, 0x41)); // not a database any more
     for (const ext of ['-wal', '-shm']) fs.rmSync(fx.dbPath + ext, { force: true });
     const { db, recovered } = openWriteDbOrRecover(fx.dbPath);
-    expect(recovered).toMatch(/was corrupt .*moved to .*\.corrupt-\d+ and is being rebuilt from the logs/);
+    expect(recovered).toMatch(/^The index at .* was damaged \(file is not a database\)\. It was moved to .*\.corrupt-[\dTZ-]+ and rebuilt from the logs\. The damaged file could not be read to list the sessions whose logs are gone: any such session is lost\.$/);
     ensureSchema(db);
     await indexOnce(db, [path.join(fx.root, 'Code')]);
     expect(counts(db as FixtureDb['db'])).toMatchObject({ events: 5 });
     fx.db = db;
   });
+
+  it('`index` meeting a damaged page in the middle of the index: moved aside, rebuilt from the logs, says what was lost', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 400), 's2/main.jsonl': lines('s2', 0, 300), 'gone/main.jsonl': lines('gone', 0, 200) });
+    fs.rmSync(path.dirname(main(fx, 'gone')), { recursive: true });
+    await fx.reindex();
+    fx.db.close();
+    damageMiddlePage(fx.dbPath, 'events');
+    fs.appendFileSync(main(fx, 's1'), lines('s1', 400, 401));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', cli, 'index', '--logs', fx.root, '--db', fx.dbPath, '--json'], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    expect(run.stderr).toMatch(/^The index at .* was damaged \(database disk image is malformed\)\. It was moved to .*\.corrupt-[\dTZ-]+ and rebuilt from the logs\. 1 session whose logs are gone could not be recovered: gone\.\n/);
+    expect(JSON.parse(run.stdout.trim())).toMatchObject({ events: 701, newEvents: 701 });
+    fx.db = openWriteDb(fx.dbPath);
+    expect(counts(fx.db)).toEqual({ events: 701, fileEvents: 701, bad: 0, fragments: 0, dups: 0 });
+  }, 60_000);
+
+  it('a query command meeting it while bringing the index up to date recovers the same way, then answers', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 400), 's2/main.jsonl': lines('s2', 0, 300) });
+    fx.db.close();
+    damageMiddlePage(fx.dbPath, 'events');
+    fs.appendFileSync(main(fx, 's1'), lines('s1', 400, 401));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', cli, 'sql', 'SELECT count(*) n FROM events', '--logs', fx.root, '--db', fx.dbPath, '--json'], { encoding: 'utf8' });
+    expect(run.stderr).toMatch(/^The index at .* was damaged \(database disk image is malformed\)\. .* Every session's logs are still on disk: nothing was lost\.\n/);
+    expect([run.status, (JSON.parse(run.stdout) as { rows: unknown[] }).rows]).toEqual([0, [[701]]]);
+    fx.db = openWriteDb(fx.dbPath);
+  }, 60_000);
 
   it('a deleted database file is rebuilt from the logs', async () => {
     fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 5) });

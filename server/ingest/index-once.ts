@@ -1,10 +1,15 @@
 import type Database from 'better-sqlite3';
 import { Indexer } from './indexer';
 
-/** Indexes the roots to completion without watching: `chronoscope index`, tests and the benchmark. */
+/**
+ * Indexes the roots to completion without watching: `chronoscope index`, tests and the benchmark. Rejects with
+ * SQLite's error when the index turned out to be damaged (the caller moves it aside and starts again).
+ */
 export async function indexOnce(db: Database.Database, roots: string[]): Promise<Indexer> {
-  const indexer = new Indexer(db, { roots, watch: false });
+  let damage: string | null = null;
+  const indexer = new Indexer(db, { roots, watch: false }, { damaged: (cause) => (damage = cause) });
   await indexer.start();
   await indexer.whenIdle();
+  if (damage !== null) throw Object.assign(new Error(damage), { code: 'SQLITE_CORRUPT' });
   return indexer;
 }

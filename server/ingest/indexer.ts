@@ -3,6 +3,7 @@ import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BackfillProgress } from '../../shared/api';
+import { isCorruption } from '../db/damaged-index';
 import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, type LogRoot, type WorkspaceLogs } from './discover';
 import { FolderWatch } from './folder-watch';
@@ -16,6 +17,8 @@ export interface IndexerEvents {
   indexed(sessionIds: string[], events: number): void;
   progress(p: BackfillProgress): void;
   roots(roots: LogRoot[]): void;
+  /** SQLite found the index damaged: indexing stopped; the server moves the file aside and starts over */
+  damaged(cause: string): void;
 }
 
 export interface IndexerOptions {
@@ -235,6 +238,7 @@ export class Indexer {
             if (out.more) this.queue.add(file);
             else if (backfill) this.progress.filesDone++;
           } catch (err) {
+            if (isCorruption(err)) throw err;
             if (backfill) this.progress.filesDone++;
             // A failed batch may have written part of itself: the group is the unit of atomicity, so roll it
             // back whole (SQLite may already have, on a full disk) and read its files again.
@@ -252,6 +256,11 @@ export class Indexer {
         await yieldToLoop();
       }
       this.commitGroup();
+    } catch (err) {
+      if (!isCorruption(err)) throw err;
+      // Nothing more can be written to this file; what was read is read again into the new index.
+      this.stopped = true;
+      this.events.damaged?.(err instanceof Error ? err.message : String(err));
     } finally {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       this.group = null;

@@ -21,7 +21,22 @@ export interface FileRow {
   head_hash: string | null;
   generation: number;
   next_line: number;
+  /** 1 while a file rewritten in place is matched against its archived lines (server/ingest/reconcile.ts) */
+  reconciling: number;
   deleted_at: number | null;
+}
+
+/** Where a file's reading stands after a batch; committed with the batch's lines. */
+export interface FileProgress {
+  dev: number;
+  ino: number;
+  size: number;
+  offset: number;
+  headHash: string;
+  generation: number;
+  nextLine: number;
+  /** still matching a rewritten file against its archived lines */
+  reconciling: boolean;
 }
 
 export interface SessionSeed {
@@ -68,7 +83,7 @@ export class IngestStore {
       ),
       fileProgress: db.prepare(
         `UPDATE files SET dev = @dev, ino = @ino, size = @size, offset = @offset, head_hash = @head_hash, generation = @generation,
-           next_line = @next_line, events = events + @events, bad_lines = bad_lines + @bad, fragments = fragments + @fragments,
+           next_line = @next_line, reconciling = @reconciling, events = events + @events, bad_lines = bad_lines + @bad, fragments = fragments + @fragments,
            deleted_at = NULL, error = NULL, updated_at = @now WHERE id = @id`,
       ),
       fileError: db.prepare('UPDATE files SET error = ?, updated_at = ? WHERE id = ?'),
@@ -196,7 +211,7 @@ export class IngestStore {
   writeBatch(
     file: FileRow,
     lines: ProcessedLine[],
-    progress: { dev: number; ino: number; size: number; offset: number; headHash: string; generation: number; nextLine: number },
+    progress: FileProgress,
     lineNos: number[],
   ): { events: number; sessionIds: Set<string> } {
     const sessionIds = new Set<string>();
@@ -230,6 +245,7 @@ export class IngestStore {
         head_hash: progress.headHash,
         generation: progress.generation,
         next_line: progress.nextLine,
+        reconciling: progress.reconciling ? 1 : 0,
         events,
         bad,
         fragments,

@@ -1,10 +1,9 @@
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { rawLines } from '../db/raw-lines';
-import { processLine, LINE_BAD, LINE_FRAGMENT, type ProcessedLine } from './process-line';
+import { processLine, LINE_FRAGMENT, type ProcessedLine } from './process-line';
 import { readLines } from './read-lines';
-import type { FileRow, IngestStore } from './store';
+import { forgetReconciliation, hashBytes, reconciliationOf } from './reconcile';
+import type { FileProgress, FileRow, IngestStore } from './store';
 
 /** How many bytes of a file's head identify it; a different head means the file was rewritten. */
 const HEAD_BYTES = 1024;
@@ -18,10 +17,6 @@ export interface TailOutcome {
   more: boolean;
   rewritten: boolean;
   bytes: number;
-}
-
-function hashBytes(b: Uint8Array): number {
-  return crypto.createHash('md5').update(b).digest().readUIntBE(0, 6);
 }
 
 function headHash(fd: number, size: number): string {
@@ -46,9 +41,10 @@ export type FileIdentity = Pick<FileRow, 'path' | 'workspace_dir' | 'folder_sess
 /**
  * Brings the archive up to date with one log file. The usual case appends complete lines from the stored
  * offset. A file that shrank, changed inode or changed head was rewritten (Copilot's size cap keeps the newest
- * 60%, FORMAT §4.2–4.3): it is re-read from the start and reconciled by line content inside one transaction:
- * lines already archived are not written again, new ones are added, dropped ones stay, and an unparseable first
- * line is a fragment of a cut line.
+ * 60%, FORMAT §4.2–4.3; a truncation in place; a folder deleted and copied back): it starts a new generation
+ * read from the start, and its lines are reconciled by content against the archive (reconcile.ts) until the
+ * file passes what was archived, however many reads that takes: lines already archived are not written again,
+ * new ones are added, dropped ones stay, and an unparseable first line is a fragment of a cut line.
  */
 export function tailFile(store: IngestStore, identity: FileIdentity, maxBytes = BATCH_BYTES * 4): TailOutcome {
   const outcome: TailOutcome = { events: 0, sessionIds: new Set(), more: false, rewritten: false, bytes: 0 };
@@ -74,29 +70,50 @@ export function tailFile(store: IngestStore, identity: FileIdentity, maxBytes = 
       (!sameFile || size < row.offset || headNow !== row.head_hash || (row.deleted_at !== null && row.offset > 0));
     if (rewritten) {
       outcome.rewritten = true;
-      reconcileRewrite(store, row, fd, stat, outcome);
+      forgetReconciliation(store.db, row.id);
+      row = { ...row, generation: row.generation + 1, offset: 0, next_line: 1, reconciling: 1 };
+    } else if (size === row.offset && row.ino !== null) {
       return outcome;
     }
-    if (size === row.offset && row.ino !== null) return outcome;
+    const reconciliation = row.reconciling ? reconciliationOf(store.db, row, fd) : null;
     let offset = row.offset;
     let nextLine = row.next_line;
+    let wrote = false;
     while (outcome.bytes < maxBytes) {
       const r = readLines(fd, offset, size, BATCH_BYTES);
       if (r.lines.length === 0) break;
-      const processed = r.lines.map(processLine);
-      const lineNos = processed.map((_, i) => nextLine + i);
+      const processed: ProcessedLine[] = [];
+      const lineNos: number[] = [];
+      r.lines.forEach((line, i) => {
+        const verdict = reconciliation ? reconciliation.classify(line) : 'new';
+        if (verdict === 'archived') return;
+        const p = processLine(line);
+        processed.push(verdict === 'fragment' ? { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` } : p);
+        lineNos.push(nextLine + i);
+      });
       row = adoptSessionId(store, row, processed);
-      const w = store.writeBatch(row, processed, progressOf(fd, stat, r.nextOffset, row.generation, nextLine + processed.length), lineNos);
+      const progress = progressOf(fd, stat, r.nextOffset, row.generation, nextLine + r.lines.length, reconciliation?.active ?? false);
+      let w;
+      try {
+        w = store.writeBatch(row, processed, progress, lineNos);
+      } catch (err) {
+        forgetReconciliation(store.db, row.id);
+        throw err;
+      }
+      wrote = true;
+      if (reconciliation) reconciliation.offset = r.nextOffset;
       outcome.events += w.events;
       for (const s of w.sessionIds) outcome.sessionIds.add(s);
       outcome.bytes += r.nextOffset - offset;
       offset = r.nextOffset;
-      nextLine += processed.length;
+      nextLine += r.lines.length;
       if (r.eof) break;
     }
-    if (row.ino === null && outcome.bytes === 0) {
-      // An empty (or partial-only) new file: record its identity so a later rewrite is recognised.
-      store.writeBatch(row, [], progressOf(fd, stat, 0, row.generation, row.next_line), []);
+    if (reconciliation && !reconciliation.active) forgetReconciliation(store.db, row.id);
+    if (!wrote && (row.ino === null || rewritten)) {
+      // An empty (or partial-only) new or rewritten file: record its identity (and generation) so that a later
+      // rewrite is recognised and its regrowth is reconciled.
+      store.writeBatch(row, [], progressOf(fd, stat, row.offset, row.generation, row.next_line, row.reconciling === 1), []);
     }
     outcome.more = offset < size && readLinesWouldProgress(fd, offset, size);
     return outcome;
@@ -109,8 +126,8 @@ function readLinesWouldProgress(fd: number, offset: number, size: number): boole
   return readLines(fd, offset, size, 1).lines.length > 0;
 }
 
-function progressOf(fd: number, stat: fs.Stats, offset: number, generation: number, nextLine: number) {
-  return { dev: stat.dev, ino: stat.ino, size: stat.size, offset, headHash: headHash(fd, stat.size), generation, nextLine };
+function progressOf(fd: number, stat: fs.Stats, offset: number, generation: number, nextLine: number, reconciling: boolean): FileProgress {
+  return { dev: stat.dev, ino: stat.ino, size: stat.size, offset, headHash: headHash(fd, stat.size), generation, nextLine, reconciling };
 }
 
 /**
@@ -126,50 +143,4 @@ function adoptSessionId(store: IngestStore, row: FileRow, processed: ProcessedLi
   const label = row.kind === 'child' && base.endsWith(`-${sid}`) ? base.slice(0, -(sid.length + 1)) : row.label;
   store.db.prepare('UPDATE files SET session_id = ?, label = ? WHERE id = ?').run(sid, label, row.id);
   return { ...row, session_id: sid, label };
-}
-
-function reconcileRewrite(store: IngestStore, row: FileRow, fd: number, stat: fs.Stats, outcome: TailOutcome): void {
-  const db = store.db;
-  // Multiset of what is archived for this file: identical lines may legitimately repeat.
-  const archived = new Map<number, number>();
-  const raw = rawLines(db);
-  const ids = db.prepare('SELECT id FROM lines WHERE file_id = ? AND kind != ? ORDER BY id').pluck().all(row.id, LINE_FRAGMENT) as number[];
-  for (const id of ids) {
-    const bytes = raw.bytes(id);
-    if (!bytes) continue;
-    const h = hashBytes(bytes);
-    archived.set(h, (archived.get(h) ?? 0) + 1);
-  }
-  const generation = row.generation + 1;
-  db.transaction(() => {
-    let offset = 0;
-    let nextLine = 1;
-    let first = true;
-    for (;;) {
-      const r = readLines(fd, offset, stat.size, BATCH_BYTES);
-      const fresh: ProcessedLine[] = [];
-      const lineNos: number[] = [];
-      r.lines.forEach((line, i) => {
-        const h = hashBytes(line.bytes);
-        const seen = archived.get(h) ?? 0;
-        const isFirst = first && i === 0;
-        if (seen > 0) {
-          archived.set(h, seen - 1);
-          return;
-        }
-        let p = processLine(line);
-        if (isFirst && p.kind === LINE_BAD) p = { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` };
-        fresh.push(p);
-        lineNos.push(nextLine + i);
-      });
-      first = false;
-      const w = store.writeBatch(row, fresh, progressOf(fd, stat, r.nextOffset, generation, nextLine + r.lines.length), lineNos);
-      outcome.events += w.events;
-      for (const s of w.sessionIds) outcome.sessionIds.add(s);
-      outcome.bytes += r.nextOffset - offset;
-      offset = r.nextOffset;
-      nextLine += r.lines.length;
-      if (r.eof || r.lines.length === 0) break;
-    }
-  })();
 }

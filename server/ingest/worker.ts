@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
+import { isCorruption } from '../db/damaged-index';
 import { openWriteDb } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
 import { derivedNeedRebuild, ensureSchema } from '../db/schema';
@@ -18,6 +19,7 @@ export type WorkerMessage =
   | { type: 'progress'; state: 'starting' | 'running' | 'idle'; filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number }
   | { type: 'roots'; roots: { path: string; exists: boolean; error: string | null }[] }
   | { type: 'rebuilt'; lines: number }
+  | { type: 'damaged'; cause: string }
   | { type: 'fatal'; message: string };
 
 // The ingest worker: the only writer. It owns its connection so that better-sqlite3's synchronous writes never
@@ -55,6 +57,7 @@ async function main() {
           collectGarbage();
         }
       },
+      damaged: (cause) => post({ type: 'damaged', cause }),
       roots: (roots) => post({ type: 'roots', roots: roots.map((r) => ({ path: r.path, exists: r.exists, error: r.error })) }),
     },
   );
@@ -64,4 +67,7 @@ async function main() {
   await indexer.start();
 }
 
-main().catch((err: unknown) => post({ type: 'fatal', message: err instanceof Error ? (err.stack ?? err.message) : String(err) }));
+main().catch((err: unknown) => {
+  if (isCorruption(err)) post({ type: 'damaged', cause: err instanceof Error ? err.message : String(err) });
+  else post({ type: 'fatal', message: err instanceof Error ? (err.stack ?? err.message) : String(err) });
+});

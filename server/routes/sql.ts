@@ -2,6 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { SqlRequest, type SqlSchemaResponse } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { isCorruption } from '../db/damaged-index';
 import { ApiError, validationHook } from '../http/errors';
 import { describeSchema } from '../sql/describe-schema';
 import { SQL_EXAMPLES } from '../sql/examples';
@@ -41,6 +42,8 @@ export function sqlRoutes(ctx: AppContext, runner = new SqlRunner({ dbPath: ctx.
       try {
         return c.json(await runner.query(c.req.valid('json').sql), 200);
       } catch (err) {
+        // The console's own connection found the index damaged: the app's error handler starts the recovery.
+        if (err instanceof SqlQueryError && isCorruption(err)) throw err;
         if (err instanceof SqlQueryError) throw new ApiError(err.status, err.code, err.message, err.reason ? { reason: err.reason } : undefined);
         throw err;
       }

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SqlResult } from '../../shared/api';
@@ -72,6 +73,15 @@ function track(child: ChildProcess) {
   }
 }
 
+function fileIdentity(file: string): string | null {
+  try {
+    const st = fs.statSync(file);
+    return `${st.dev}:${st.ino}`;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * A pool of one console process with its own read-only connection. Queries run one at a time in it, so the
  * server's event loop and its own connection never wait for a console query; a query that outlives the time
@@ -87,6 +97,8 @@ export class SqlRunner {
   /** keeps the caller's event loop alive while queries are pending (the process and its channel are unref'd) */
   private keepAlive: NodeJS.Timeout | undefined;
   private closed = false;
+  /** the index file the running process opened (dev:ino): a rebuilt index is a new file, so a new process */
+  private childFile: string | null = null;
   /** processes killed for running past the time limit (for tests and the log) */
   killed = 0;
   readonly timeoutMs: number;
@@ -136,6 +148,8 @@ export class SqlRunner {
     clearTimeout(this.idleTimer);
     let child: ChildProcess;
     try {
+      // The index was moved aside and rebuilt (server/index-recovery.ts): the process still reads the old file.
+      if (this.child && this.childFile !== fileIdentity(this.o.dbPath)) await this.stopChild();
       child = await this.ensureChild();
     } catch (err) {
       this.finish(job, new SqlQueryError('sql_crashed', `the SQL console could not start: ${err instanceof Error ? err.message : String(err)}`));
@@ -177,6 +191,7 @@ export class SqlRunner {
   private ensureChild(): Promise<ChildProcess> {
     if (this.child && this.child.connected) return Promise.resolve(this.child);
     if (this.starting) return this.starting;
+    this.childFile = fileIdentity(this.o.dbPath);
     const child = fork(processScript(), [this.o.dbPath], {
       stdio: ['ignore', 2, 'inherit', 'ipc'], // its stdout to our stderr: under `mcp`, stdout is the protocol
       serialization: 'advanced',

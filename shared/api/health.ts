@@ -5,7 +5,8 @@ export const Problem = z.object({
   path: z.string(),
   lineNo: z.number().nullable(),
   byteOffset: z.number().nullable(),
-  kind: z.enum(['bad_line', 'fragment', 'unreadable', 'io', 'indexer']),
+  /** corrupt: the index file was damaged, moved aside and rebuilt from the logs (reason names what was lost) */
+  kind: z.enum(['bad_line', 'fragment', 'unreadable', 'io', 'indexer', 'corrupt']),
   reason: z.string(),
   at: z.number(),
 });

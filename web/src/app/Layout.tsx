@@ -4,6 +4,7 @@ import { BackfillIndicator } from './health/BackfillIndicator';
 import { DemoBanner } from './health/DemoBanner';
 import { healthKeys } from './health/health.queries';
 import { HealthIndicator } from './health/HealthIndicator';
+import { RecoveryBanner } from './health/RecoveryBanner';
 import { NAV_ITEMS } from './nav';
 import { ThemeToggle } from './ThemeToggle';
 import { useGoShortcuts } from './useGoShortcuts';
@@ -46,6 +47,7 @@ export function Layout() {
         </div>
       </header>
       <DemoBanner />
+      <RecoveryBanner />
       <main id="main" className="main" tabIndex={-1}>
         <Outlet />
       </main>

@@ -33,6 +33,7 @@ const KIND_LABEL: Record<Problem['kind'], string> = {
   unreadable: 'unreadable',
   io: 'I/O error',
   indexer: 'indexer',
+  corrupt: 'damaged index',
 };
 
 export function HealthReport({ health: h }: { health: Health }) {

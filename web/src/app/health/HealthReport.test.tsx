@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Health } from '../../../../shared/api';
 import { HealthReport } from './HealthPage';
 import { healthLevel } from './HealthIndicator';
+import { recoveryProblem, recoverySummary } from './RecoveryBanner';
 
 const HEALTHY: Health = {
   ok: true,
@@ -58,6 +59,21 @@ describe('health', () => {
     expect(healthLevel(h)).toBe('warn');
     const t = text(renderToStaticMarkup(<MemoryRouter><HealthReport health={h} /></MemoryRouter>));
     expect(t).toContain(` indexer /tmp/x.db — ${reason} `);
+  });
+
+  it('a damaged index that was rebuilt warns, is listed as such, and is the one the banner shows', () => {
+    const reason = 'The index at /tmp/x.db was damaged (database disk image is malformed). It was moved to /tmp/x.db.corrupt-2026-12-01T09-00-00-000Z and rebuilt from the logs. 1 session whose logs are gone could not be recovered: gone (the lost one).';
+    const older = { fileId: null, path: '/tmp/x.db', lineNo: null, byteOffset: null, kind: 'corrupt' as const, reason: 'an older one', at: 1 };
+    const h: Health = { ...HEALTHY, problems: [older, { ...older, reason, at: 2 }] };
+    expect(healthLevel(h)).toBe('warn');
+    expect(recoveryProblem(h)?.reason).toBe(reason);
+    expect(recoveryProblem(HEALTHY)).toBeNull();
+    expect(recoverySummary(reason)).toBe('1 session whose logs are gone could not be recovered: Details lists them.');
+    expect(recoverySummary('The index at /x was damaged (y). It was moved to /x.c and rebuilt from the logs. Every session\'s logs are still on disk: nothing was lost.')).toBe(
+      "Every session's logs are still on disk: nothing was lost.",
+    );
+    const t = text(renderToStaticMarkup(<MemoryRouter><HealthReport health={h} /></MemoryRouter>));
+    expect(t).toContain(` damaged index /tmp/x.db — ${reason} `);
   });
 
   it('says so when there are no problems', () => {
