@@ -10,6 +10,7 @@ import { lineageRoutes } from './routes/lineage';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
 import { spanRoutes } from './routes/spans';
+import { exportRoutes } from './routes/export';
 import { sqlRoutes } from './routes/sql';
 import { usageRoutes } from './routes/usage';
 import { streamRoutes } from './routes/stream';
@@ -28,6 +29,7 @@ function apiRoutes(ctx: AppContext) {
     .route('/', triageRoutes(ctx))
     .route('/', lineageRoutes(ctx))
     .route('/', usageRoutes(ctx))
+    .route('/', exportRoutes(ctx))
     .route('/', sqlRoutes(ctx));
 }
 
