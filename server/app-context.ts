@@ -23,6 +23,8 @@ export interface AppContext {
   token: string | null;
   /** folder with the built UI (index.html, assets); null in API-only tests */
   webRoot: string | null;
+  /** where POST /api/import writes imported sessions (a root the worker watches); unset: importing is off */
+  importsDir?: string;
 }
 
 export function createBus(): EventEmitter {

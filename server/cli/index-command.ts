@@ -9,8 +9,8 @@ import { resolveDbPath, resolveRoots } from './locations';
 
 /** `chronoscope index`: index everything once and print one summary line. */
 export async function runIndex(opts: Options): Promise<number> {
-  const { roots } = await resolveRoots(opts);
-  if (roots.length === 0) {
+  const { roots, withImports } = await resolveRoots(opts);
+  if (roots.length === 0 && withImports.length === 0) {
     process.stderr.write('no VS Code user-data folder found: pass --logs DIR\n');
     return 1;
   }
@@ -23,7 +23,7 @@ export async function runIndex(opts: Options): Promise<number> {
     if (n > 0) process.stderr.write(`rebuilt derived tables from ${n} archived lines\n`);
   }
   const before = totals(db);
-  const indexer = await indexOnce(db, roots);
+  const indexer = await indexOnce(db, withImports);
   const after = totals(db);
   db.close();
   const seconds = (performance.now() - started) / 1000;

@@ -15,7 +15,7 @@ import { resolveDbPath, resolveRoots } from './locations';
 export async function openIndexForQuery(opts: Options): Promise<Database.Database> {
   const dbPath = resolveDbPath(opts);
   if (!opts.noIndex) {
-    const { roots } = await resolveRoots(opts);
+    const { withImports: roots } = await resolveRoots(opts);
     const { db, recovered } = openWriteDbOrRecover(dbPath);
   if (recovered) process.stderr.write(recovered + '\n');
     if (ensureSchema(db) || derivedNeedRebuild(db)) rebuildDerived(db, new IngestStore(db));
