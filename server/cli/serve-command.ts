@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from '../config';
 import { resolveRoot } from '../ingest/discover';
-import { importsRoot } from '../import/write-imported';
+import { ensureImportsTree, importsRoot } from '../import/write-imported';
 import { startServer } from '../serve';
 import { VERSION } from '../version';
 import { demoCorpusDir, resolveDbPath, resolveRoots } from './locations';
@@ -55,7 +55,7 @@ export async function runServe(opts: Options): Promise<number> {
   // Sessions imported from OTLP files (the CLI's `import`, a file dropped on the Sessions page) live beside the
   // database; the folder exists from the start so that the watcher follows what arrives in it.
   const imports = importsRoot(dbPath);
-  fs.mkdirSync(imports, { recursive: true });
+  ensureImportsTree(imports);
   const server = await startServer({
     dbPath,
     roots: [...roots, imports],

@@ -35,12 +35,21 @@ export interface WrittenSession {
  * session's (subagents, title…) in `<label>-<id>.jsonl` beside it, named from its session_start or the ref
  * that names it. Each file is written whole and renamed into place, so the watcher never reads half of it.
  */
-export function writeImported(root: string, lines: ImportedLine[], rootOf: (l: ImportedLine) => string): WrittenSession[] {
+/**
+ * The imports tree down to its debug-logs folder, with the workspace.json that names it. `serve` lays it out
+ * before it starts, so that the folder is watched like any debug-logs folder and a session written into it
+ * later (a dropped file) is indexed at once.
+ */
+export function ensureImportsTree(root: string): string {
   const logs = importedLogsDir(root);
-  const storage = path.dirname(path.dirname(logs));
   fs.mkdirSync(logs, { recursive: true });
-  const wsFile = path.join(storage, 'workspace.json');
+  const wsFile = path.join(path.dirname(path.dirname(logs)), 'workspace.json');
   if (!fs.existsSync(wsFile)) fs.writeFileSync(wsFile, JSON.stringify({ folder: 'file:///imported' }, null, 2));
+  return logs;
+}
+
+export function writeImported(root: string, lines: ImportedLine[], rootOf: (l: ImportedLine) => string): WrittenSession[] {
+  const logs = ensureImportsTree(root);
   const byRoot = new Map<string, Map<string, ImportedLine[]>>();
   for (const l of lines) {
     const r = rootOf(l);

@@ -11,3 +11,12 @@ export const ExportQuery = z.object({
   download: z.enum(['0', '1']).default('0'),
 });
 export type ExportQuery = z.input<typeof ExportQuery>;
+
+/** POST /api/import: what an OTLP file brought in. */
+export const ImportResponse = z.object({
+  imported: z.array(z.object({ sessionId: z.string(), events: z.number() })),
+  /** sessions the index already has from their own logs, left out */
+  skipped: z.array(z.string()),
+  spans: z.number(),
+});
+export type ImportResponse = z.infer<typeof ImportResponse>;
