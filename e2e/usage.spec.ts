@@ -21,12 +21,12 @@ test('the Usage page shows the totals of /api/usage and groups by repository', a
   await expect(stat('Requests')).toHaveText(fmt(api.totals.requests));
   await expect(stat('Calls without credit data')).toHaveText(fmt(api.totals.callsWithoutCredits));
   await expect(page.getByRole('figure', { name: 'AI credits per day by model' })).toBeVisible();
-  await expect(page.getByRole('table').getByRole('row')).toHaveCount(api.rows.length + 1);
+  await expect(page.getByRole('table', { name: 'Usage by model' }).getByRole('row')).toHaveCount(api.rows.length + 1);
 
   await page.getByRole('group', { name: 'Group by' }).getByRole('button', { name: 'Repository' }).click();
   await expect(page).toHaveURL(/by=repository/);
   const byRepo = (await (await page.request.get('/api/usage?window=all&by=repository')).json()) as { rows: { key: string | null }[] };
-  await expect(page.getByRole('table').getByRole('row')).toHaveCount(byRepo.rows.length + 1);
+  await expect(page.getByRole('table', { name: 'Usage by repository' }).getByRole('row')).toHaveCount(byRepo.rows.length + 1);
 });
 
 test('the Customizations page lists testing2 as skipped for name-mismatch, with the fix and its sessions', async ({ page }) => {

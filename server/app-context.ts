@@ -28,6 +28,8 @@ export interface AppContext {
   reportCorruption?: (cause: string) => void;
   /** folder with the built UI (index.html, assets); null in API-only tests */
   webRoot: string | null;
+  /** where POST /api/import writes imported sessions (a root the worker watches); unset: importing is off */
+  importsDir?: string;
 }
 
 export function createBus(): EventEmitter {

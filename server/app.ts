@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { MAX_IMPORT_BYTES } from './routes/import';
 import type { AppContext } from './app-context';
 import { isCorruption } from './db/damaged-index';
 import { errorBody, handleError } from './http/errors';
@@ -11,6 +12,8 @@ import { lineageRoutes } from './routes/lineage';
 import { searchRoutes } from './routes/search';
 import { sessionRoutes } from './routes/sessions';
 import { spanRoutes } from './routes/spans';
+import { exportRoutes } from './routes/export';
+import { importRoutes } from './routes/import';
 import { sqlRoutes } from './routes/sql';
 import { usageRoutes } from './routes/usage';
 import { streamRoutes } from './routes/stream';
@@ -29,6 +32,8 @@ function apiRoutes(ctx: AppContext) {
     .route('/', triageRoutes(ctx))
     .route('/', lineageRoutes(ctx))
     .route('/', usageRoutes(ctx))
+    .route('/', exportRoutes(ctx))
+    .route('/', importRoutes(ctx))
     .route('/', sqlRoutes(ctx));
 }
 
@@ -38,7 +43,11 @@ export type ApiType = ReturnType<typeof apiRoutes>;
 export function createApp(ctx: AppContext) {
   const app = new Hono();
   app.use('*', securityMiddleware(ctx));
-  app.use('/api/*', bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('too_large', `request bodies are limited to ${MAX_BODY_BYTES} bytes`), 413) }));
+  const limit = (max: number) => bodyLimit({ maxSize: max, onError: (c) => c.json(errorBody('too_large', `request bodies are limited to ${max.toLocaleString('en-US')} bytes`), 413) });
+  const small = limit(MAX_BODY_BYTES);
+  const importFile = limit(MAX_IMPORT_BYTES);
+  // An imported OTLP file may be as large as VS Code's own import allows; every other body stays small.
+  app.use('/api/*', (c, next) => (c.req.path === '/api/import' ? importFile(c, next) : small(c, next)));
   app.route('/api', apiRoutes(ctx));
   app.all('/api/*', (c) => c.json(errorBody('not_found', `no API route ${c.req.method} ${c.req.path}`), 404));
   if (ctx.webRoot) app.get('*', serveUi(ctx.webRoot));

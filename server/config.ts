@@ -80,6 +80,10 @@ export function parseOptions(argv: string[]): Options {
         tool: { type: 'string' },
         sort: { type: 'string' },
         depth: { type: 'string' },
+        format: { type: 'string' },
+        out: { type: 'string', short: 'o' },
+        split: { type: 'boolean' },
+        'max-chars': { type: 'string' },
       },
     });
   } catch (err) {

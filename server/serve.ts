@@ -20,6 +20,8 @@ export interface ServeOptions {
   demo: boolean;
   webRoot: string | null;
   version: string;
+  /** where imported sessions are written (one of `roots`): enables POST /api/import */
+  importsDir?: string;
   /** print progress lines (the CLI); tests keep quiet */
   log?: (line: string) => void;
 }
@@ -58,6 +60,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     allowedHosts: [...new Set([...LOOPBACK_HOSTS, o.host.toLowerCase()])],
     token: o.token,
     webRoot: o.webRoot,
+    importsDir: o.importsDir,
   };
   let markBackfilled: () => void = () => {};
   const backfilled = new Promise<void>((resolve) => (markBackfilled = resolve));

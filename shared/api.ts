@@ -10,3 +10,4 @@ export * from './api/triage';
 export * from './api/search';
 export * from './api/usage';
 export * from './api/customizations';
+export * from './api/export';

@@ -1,5 +1,7 @@
 import type { CommandSpec } from './command';
 import { runErrors } from './errors';
+import { runExport } from './export';
+import { runImport } from './import';
 import { runIndex } from './index-command';
 import { runMcp } from './mcp';
 import { runSearch } from './search';
@@ -20,5 +22,7 @@ export const COMMANDS: Record<string, CommandSpec> = {
   usage: { run: runUsage, usage: 'usage [--window 7d] [--repo R] [--by model|repository|day] [--json]', summary: 'requests, model calls, tokens and AI credits' },
   trace: { run: runTrace, usage: 'trace SESSION_ID [--json]', summary: 'ancestors and descendants of a session' },
   mcp: { run: runMcp, usage: 'mcp [--db FILE] [--logs DIR]... [--no-index] [--port 7311]', summary: 'a read-only MCP server over stdio, for agents (VS Code, Copilot CLI)' },
+  export: { run: runExport, usage: 'export SESSION_ID [--format otlp|md] [-o FILE] [--split] [--max-chars 30000]', summary: 'a session as OTLP JSON (VS Code, collectors) or Markdown' },
+  import: { run: runImport, usage: 'import FILE... [--db FILE]', summary: 'OTLP JSON (VS Code\'s export, otel.outfile, ours) into the index, marked imported' },
   sql: { run: runSql, usage: 'sql "SELECT …" [--json]', summary: 'one read-only SELECT against the index' },
 };

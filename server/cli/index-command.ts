@@ -11,8 +11,8 @@ import { resolveDbPath, resolveRoots } from './locations';
 
 /** `chronoscope index`: index everything once and print one summary line. */
 export async function runIndex(opts: Options): Promise<number> {
-  const { roots } = await resolveRoots(opts);
-  if (roots.length === 0) {
+  const { roots, withImports } = await resolveRoots(opts);
+  if (roots.length === 0 && withImports.length === 0) {
     process.stderr.write('no VS Code user-data folder found: pass --logs DIR\n');
     return 1;
   }
@@ -22,14 +22,14 @@ export async function runIndex(opts: Options): Promise<number> {
   let before = totals(db);
   let indexer;
   try {
-    indexer = await indexOnce(db, roots);
+    indexer = await indexOnce(db, withImports);
   } catch (err) {
     // A damaged page the open did not read (only the header is checked): move the file aside, start again.
     if (!isCorruption(err)) throw err;
     db.close();
     db = openDb(rebuildDamagedIndex(dbPath, err instanceof Error ? err.message : String(err)));
     before = totals(db);
-    indexer = await indexOnce(db, roots);
+    indexer = await indexOnce(db, withImports);
   }
   const after = totals(db);
   db.close();

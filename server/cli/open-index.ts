@@ -16,7 +16,7 @@ import { resolveDbPath, resolveRoots } from './locations';
 export async function openIndexForQuery(opts: Options): Promise<Database.Database> {
   const dbPath = resolveDbPath(opts);
   if (!opts.noIndex) {
-    const { roots } = await resolveRoots(opts);
+    const { withImports: roots } = await resolveRoots(opts);
     const update = async ({ db, recovered }: { db: Database.Database; recovered: string | null }) => {
       if (recovered) process.stderr.write(recovered + '\n');
       try {

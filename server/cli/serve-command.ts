@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from '../config';
 import { resolveRoot } from '../ingest/discover';
+import { ensureImportsTree, importsRoot } from '../import/write-imported';
 import { startServer } from '../serve';
 import { VERSION } from '../version';
 import { demoCorpusDir, resolveDbPath, resolveRoots } from './locations';
@@ -51,9 +52,14 @@ export async function runServe(opts: Options): Promise<number> {
   }
   if (demo) roots = [await ensureDemoCorpus()];
   const dbPath = resolveDbPath({ ...opts, demo });
+  // Sessions imported from OTLP files (the CLI's `import`, a file dropped on the Sessions page) live beside the
+  // database; the folder exists from the start so that the watcher follows what arrives in it.
+  const imports = importsRoot(dbPath);
+  ensureImportsTree(imports);
   const server = await startServer({
     dbPath,
-    roots,
+    roots: [...roots, imports],
+    importsDir: imports,
     port: opts.port,
     host: opts.host,
     token: opts.token,

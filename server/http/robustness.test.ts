@@ -3,28 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  CacheQuery,
-  ChartQuery,
-  CustomizationsQuery,
-  ErrorGroupsQuery,
-  EventDetail,
-  EventDetailQuery,
-  EventListQuery,
-  LatencyStatsQuery,
-  LineageForestQuery,
-  LineageTraceQuery,
-  RepositoryListQuery,
-  ScatterQuery,
-  SearchQuery,
-  SessionListQuery,
-  SpanListQuery,
-  SpanSeekQuery,
-  SqlRequest,
-  TimeseriesQuery,
-  TriageCountsQuery,
-  UsageQuery,
-} from '../../shared/api';
+import { CacheQuery, ChartQuery, CustomizationsQuery, ErrorGroupsQuery, EventDetail, EventDetailQuery, EventListQuery, ExportQuery, LatencyStatsQuery, LineageForestQuery, LineageTraceQuery, RepositoryListQuery, ScatterQuery, SearchQuery, SessionListQuery, SpanListQuery, SpanSeekQuery, SqlRequest, TimeseriesQuery, TriageCountsQuery, UsageQuery } from '../../shared/api';
 import { MAX_JSON_DEPTH, tooDeepMarker } from '../../shared/json-depth';
 import { createApp } from '../app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
@@ -108,6 +87,8 @@ const ROUTE_INPUTS: Record<string, { query?: z.ZodObject; json?: z.ZodObject; st
   'GET /api/customizations': { query: CustomizationsQuery },
   'GET /api/lineage': { query: LineageForestQuery },
   'GET /api/lineage/:id': { query: LineageTraceQuery },
+  'GET /api/sessions/:id/export': { query: ExportQuery },
+  'POST /api/import': {},
   'GET /api/sql/schema': {},
   'POST /api/sql': { json: SqlRequest },
   'GET /*': {},

@@ -1,8 +1,8 @@
-import { creditsOf, type SessionSummary } from '../../shared/api';
+import { creditsOf, IMPORTED_WORKSPACE, type SessionSummary } from '../../shared/api';
 
 /** The columns of `sessions` that make a SessionSummary; selected with the `s` alias. */
 export const SESSION_SUMMARY_COLUMNS = `s.id, s.title, s.repository, s.branch, s.cwd, s.first_ts, s.last_ts, s.event_count, s.error_count,
-  s.is_child, s.parent_id, s.label, s.log_deleted, s.models, s.tokens_in, s.tokens_out, s.credits_nano, s.child_count, s.num`;
+  s.is_child, s.parent_id, s.label, s.log_deleted, s.models, s.tokens_in, s.tokens_out, s.credits_nano, s.child_count, s.num, s.workspace_dir`;
 
 export interface SessionRow {
   id: string;
@@ -24,6 +24,7 @@ export interface SessionRow {
   credits_nano: number | null;
   child_count: number;
   num: number;
+  workspace_dir: string | null;
 }
 
 export function toSessionSummary(r: SessionRow): SessionSummary {
@@ -46,5 +47,6 @@ export function toSessionSummary(r: SessionRow): SessionSummary {
     tokensOut: r.tokens_out,
     credits: creditsOf(r.credits_nano),
     childCount: r.child_count,
+    imported: r.workspace_dir !== null && r.workspace_dir.replace(/\\/g, '/').split('/').pop() === IMPORTED_WORKSPACE,
   };
 }

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { PageLimit, TimeWindow } from './common';
 
+/** The workspace `chronoscope import` writes imported sessions into: its name is what marks them imported. */
+export const IMPORTED_WORKSPACE = 'chronoscope-imported';
+
 /** One row of the sessions list. Times are ms since the epoch. */
 export const SessionSummary = z.object({
   id: z.string(),
@@ -22,6 +25,8 @@ export const SessionSummary = z.object({
   /** AI credits of its model calls (Σ copilotUsageNanoAiu / 10⁹); null when no call carries credit data */
   credits: z.number().nullable(),
   childCount: z.number(),
+  /** read from an OTLP file (`chronoscope import`), not from Copilot's own logs */
+  imported: z.boolean(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 

@@ -75,3 +75,15 @@ export function postJson<T>(path: string, body: unknown, opts: { signal?: AbortS
     signal: opts.signal,
   });
 }
+
+/** GET a text route (Markdown export): the body as it is, errors in the one error shape. */
+export async function getText(path: string, params?: QueryParams): Promise<string> {
+  const res = await fetch(apiUrl(path, params), { credentials: 'same-origin' });
+  if (!res.ok) throw await errorFromResponse(res);
+  return res.text();
+}
+
+/** POST a file's text as it is (an OTLP JSON import): the server parses it. */
+export function postText<T>(path: string, text: string): Promise<T> {
+  return request<T>(path, { method: 'POST', body: text, headers: { 'Content-Type': 'application/json' } });
+}

@@ -11,6 +11,7 @@ import { BoundedText } from './BoundedText';
 import { JsonTree } from './JsonTree';
 import { DETAIL_MAX_CHARS, eventDetailOptions } from './session.queries';
 import { spanKind, typeLabel } from './span-types';
+import { useCopyMarkdown } from '../export/ExportMenu';
 
 /** Fetches one event (bounded to DETAIL_MAX_CHARS per string until asked for all) and shows it. */
 export function ConnectedEventDetail({ eventId, pageSessionId, sessionStart, onClose }: { eventId: number; pageSessionId: string; sessionStart: number | null; onClose: () => void }) {
@@ -62,6 +63,7 @@ export interface EventDetailViewProps {
 /** Every attr of one event, JSON pretty-printed and foldable, where it came from, its error up front. */
 export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClose, onLoadAll, onCopy }: EventDetailViewProps) {
   const [copied, setCopied] = useState(false);
+  const markdown = useCopyMarkdown(pageSessionId, d.id);
   const failed = d.status === 'error';
   const kind = spanKind(d.type, d.tool);
   const errorText = d.error ?? (typeof d.attrs.error === 'string' ? d.attrs.error : null);
@@ -88,6 +90,9 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClos
             }}
           >
             {copied ? 'Copied' : 'Copy as JSON'}
+          </button>
+          <button type="button" className="btn btn-small" onClick={() => void markdown.copy()} title="This span and what is under it, as Markdown">
+            {markdown.state === 'copied' ? 'Copied' : markdown.state === 'failed' ? 'Could not copy' : 'Copy as Markdown'}
           </button>
           <button type="button" className="icon-btn" aria-label="Close details" title="Close (Esc)" onClick={onClose}>
             ×

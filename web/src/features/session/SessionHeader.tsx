@@ -4,6 +4,7 @@ import type { SessionDetail, SpanOverview } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
 import { formatCompact, formatCount, formatCredits, formatDateTime, formatDuration } from '../../ui/format';
 import { CustomizationsPanel } from '../customizations/CustomizationsPanel';
+import { ExportMenu } from '../export/ExportMenu';
 import { visibleText } from '../../ui/visible-text';
 
 export interface SessionHeaderProps {
@@ -39,6 +40,12 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
             child of <Link to={`/session/${encodeURIComponent(d.parentId)}`}>{visibleText(d.parentId.slice(0, 8))}…</Link>
           </span>
         )}
+        {d.imported && (
+          <Badge tone="info" title="Read from an OTLP file (chronoscope import), not from Copilot's own logs">
+            imported
+          </Badge>
+        )}
+        <ExportMenu sessionId={d.id} />
       </div>
       <div className="session-meta">
         <span className="mono" title="session id">

@@ -41,6 +41,7 @@ function sessionDetail(): SessionDetail {
     tokensIn: 1,
     tokensOut: 1,
     credits: null,
+    imported: false,
     childCount: 0,
     countsByType: {},
     tokensCached: 0,

@@ -25,6 +25,7 @@ function session(over: Partial<SessionSummary> & { id: string }): SessionSummary
     tokensIn: 0,
     tokensOut: 0,
     credits: null,
+    imported: false,
     childCount: 0,
     ...over,
   };

@@ -97,6 +97,11 @@ export function SessionRow({ session: s }: { session: SessionSummary }) {
         <Link to={path} className={s.title ? 'session-title' : 'session-title is-untitled'} title={visibleText(s.title ?? s.id)}>
           {visibleText(s.title ?? s.id)}
         </Link>
+        {s.imported && (
+          <Badge tone="info" title="Read from an OTLP file (chronoscope import), not from Copilot's own logs">
+            imported
+          </Badge>
+        )}
         {s.logDeleted && (
           <Badge tone="warn" title="Copilot deleted this session's log folder; Chronoscope kept what it had indexed">
             log deleted

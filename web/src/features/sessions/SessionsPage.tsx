@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { ImportDrop } from '../export/ImportDrop';
 import { ConnectedSessionList } from './ConnectedSessionList';
 import { RepositorySelect, WindowPicker } from './SessionFilters';
 import { repositoryListOptions, sessionKeys } from './sessions.queries';
@@ -16,6 +17,7 @@ export function SessionsPage() {
   const repos = useQuery(repositoryListOptions(filters.window));
   return (
     <section className="page sessions-page">
+      <ImportDrop />
       <header className="page-header">
         <h1>Sessions</h1>
         <div className="page-toolbar">

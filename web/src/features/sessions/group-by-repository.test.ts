@@ -21,6 +21,7 @@ function session(id: string, repository: string | null, updatedAt: number): Sess
     tokensIn: 0,
     tokensOut: 0,
     credits: null,
+    imported: false,
     childCount: 0,
   };
 }

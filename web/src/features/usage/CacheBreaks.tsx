@@ -31,7 +31,7 @@ export function CacheBreaks({ query }: { query: CacheQuery }) {
       {r.breaks.length === 0 ? (
         <p className="muted">No cache breaks in this window.</p>
       ) : (
-        <table className="data-table usage-table">
+        <table className="data-table usage-table" aria-label="Cache breaks">
           <thead>
             <tr>
               <th scope="col">When</th>

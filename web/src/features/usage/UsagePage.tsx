@@ -76,7 +76,7 @@ const BY_LABEL = { model: 'Model', repository: 'Repository', day: 'Day (UTC)' } 
 
 function UsageTable({ rows, state }: { rows: UsageRow[]; state: UsageState }) {
   return (
-    <table className="data-table usage-table">
+    <table className="data-table usage-table" aria-label={`Usage by ${state.by}`}>
       <thead>
         <tr>
           <th scope="col">{BY_LABEL[state.by]}</th>

@@ -1,0 +1,166 @@
+import type Database from 'better-sqlite3';
+import { responseText } from '../search/indexed-text';
+import { getSessionDetail } from '../sessions/session-detail';
+import { sessionSpans, type ExportSpan } from './session-spans';
+
+/** What `--max-chars` defaults to: a size that pastes into an issue and fits an LLM's context with room to spare. */
+export const DEFAULT_MARKDOWN_CHARS = 30_000;
+
+export interface MarkdownOptions {
+  maxChars?: number;
+  /** one span and what is under it ("Copy as Markdown" on a span); default: the whole session */
+  eventId?: number;
+}
+
+const n = (v: number) => v.toLocaleString('en-US');
+function dur(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  return s < 3600 ? `${Math.floor(s / 60)} m ${s % 60} s` : `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} m`;
+}
+const iso = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, 'Z'));
+const str = (v: unknown) => (typeof v === 'string' ? v : v === undefined || v === null ? '' : JSON.stringify(v));
+
+/** A fenced block that no backtick run inside the text can close early. */
+function fence(text: string, lang = ''): string {
+  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}${lang}\n${text}\n${f}`;
+}
+
+/** A value cut to `max` characters with a marker that says how much is left out. */
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}\n… [cut: ${n(text.length - max)} more characters]`;
+}
+
+function indentBlock(text: string, depth: number): string {
+  const pad = '  '.repeat(depth);
+  return text
+    .split('\n')
+    .map((l) => (l === '' ? l : pad + l))
+    .join('\n');
+}
+
+/** One span as Markdown lines, indented by its depth under the request. */
+function spanBlock(s: ExportSpan, depth: number, valueChars: number): string | null {
+  const e = s.entry;
+  const a = s.attrs;
+  const status = e.status === 1 ? ' · **error**' : '';
+  const err = e.status === 1 && str(a.error) ? `\n  error: ${fence(cut(str(a.error), valueChars))}` : '';
+  let text: string;
+  switch (e.type) {
+    case 'llm_request': {
+      const tokens = e.tokensIn !== null || e.tokensOut !== null ? ` · ${n(e.tokensIn ?? 0)} → ${n(e.tokensOut ?? 0)} tokens${typeof a.cachedTokens === 'number' ? ` (${n(a.cachedTokens)} cached)` : ''}` : '';
+      text = `- **Model call** \`${e.model ?? e.name}\` · ${dur(e.dur)}${e.ttft !== null ? ` · TTFT ${dur(e.ttft)}` : ''}${tokens}${status}${err}`;
+      break;
+    }
+    case 'tool_call': {
+      const args = str(a.args);
+      const result = str(a.result);
+      text =
+        `- **Tool** \`${e.tool ?? e.name}\` · ${dur(e.dur)}${status}` +
+        (args ? `\n  arguments:\n${indentBlock(fence(cut(args, valueChars), args.trimStart().startsWith('{') ? 'json' : ''), 1)}` : '') +
+        (result ? `\n  result:\n${indentBlock(fence(cut(result, valueChars)), 1)}` : '') +
+        err;
+      break;
+    }
+    case 'subagent':
+      text = `- **Subagent** ${str(a.agentName) || e.name} · ${dur(e.dur)}${status}${str(a.description) ? `: ${cut(str(a.description), valueChars)}` : ''}${err}`;
+      break;
+    case 'hook':
+      text = `- **Hook** ${e.name} · ${dur(e.dur)} · ${str(a.resultKind) || 'done'}${status}${err}`;
+      break;
+    case 'agent_response': {
+      const reply = responseText(a.response, false).trim();
+      if (!reply) return null; // tool calls only: they follow as their own items
+      text = `- **Assistant:**\n${indentBlock(cut(reply, valueChars), 1)}`;
+      break;
+    }
+    case 'user_message':
+      text = `- **User:** ${cut(str(a.content), valueChars)}`;
+      break;
+    case 'discovery':
+      text = `- **${e.name}**${status}: ${cut(str(a.details), Math.min(valueChars, 400))}`;
+      break;
+    default:
+      return null; // turn boundaries, refs, session starts, generic housekeeping: not for a reader
+  }
+  return indentBlock(text, depth);
+}
+
+/**
+ * A session for people and LLMs: its facts, then each request in order with the user's text, and under it
+ * every model call (model, duration, TTFT, tokens), tool call (name, arguments, result, error), subagent (its
+ * own calls nested) and the assistant's text. Cut at `maxChars` with a last line saying what was left out.
+ */
+export function exportMarkdown(db: Database.Database, sessionId: string, o: MarkdownOptions = {}): string | null {
+  const ss = sessionSpans(db, sessionId);
+  const d = getSessionDetail(db, sessionId);
+  if (!ss || !d) return null;
+  const max = o.maxChars ?? DEFAULT_MARKDOWN_CHARS;
+  const valueChars = Math.max(200, Math.min(2000, Math.floor(max / 12)));
+  let spans = ss.spans;
+  let scope: ExportSpan | undefined;
+  if (o.eventId !== undefined) {
+    const at = spans.findIndex((s) => s.entry.id === o.eventId);
+    if (at < 0) return null;
+    scope = spans[at];
+    let end = at + 1;
+    while (end < spans.length && spans[end].depth > scope.depth) end++;
+    spans = spans.slice(at, end);
+  }
+  const head: string[] = [];
+  if (scope) head.push(`# ${scope.entry.name} in ${d.title ?? d.id}`, '', `Session \`${d.id}\` · event ${scope.entry.id} · ${iso(scope.entry.ts)}`, '');
+  else {
+    const requests = spans.filter((s) => s.entry.type === 'user_message' && s.depth === 0).length;
+    const facts = [
+      d.repository ?? 'no repository',
+      d.branch ? `branch ${d.branch}` : null,
+      d.firstTs !== null ? `started ${iso(d.firstTs)}` : null,
+      d.firstTs !== null && d.lastTs !== null ? `lasted ${dur(d.lastTs - d.firstTs)}` : null,
+      `${n(requests)} requests`,
+      d.models.length ? `models ${d.models.join(', ')}` : null,
+      `${n(d.tokensIn)} tokens in, ${n(d.tokensOut)} out`,
+      d.credits !== null ? `${d.credits.toFixed(2)} AI credits` : null,
+      d.errorCount ? `${n(d.errorCount)} errors` : null,
+    ].filter((x) => x);
+    head.push(`# ${d.title ?? 'Untitled session'}`, '', `Session \`${d.id}\` · ${facts.join(' · ')}`, '');
+  }
+  const out = [head.join('\n')];
+  let used = out[0].length;
+  const noteRoom = 200;
+  let shown = 0;
+  let total = 0;
+  let requestNo = 0;
+  let requestsShown = 0;
+  let cutOff = false;
+  let base = scope ? scope.depth : 0;
+  for (const s of spans) {
+    let block: string | null;
+    if (!scope && s.depth === 0 && s.entry.type === 'user_message') {
+      requestNo++;
+      base = 1;
+      const text = str(s.attrs.content);
+      block = `\n## Request ${requestNo} · ${iso(s.entry.ts)}\n\n${cut(text, valueChars * 2)
+        .split('\n')
+        .map((l) => `> ${l}`)
+        .join('\n')}\n`;
+    } else {
+      block = spanBlock(s, Math.max(0, s.depth - base), valueChars);
+    }
+    if (block === null) continue;
+    total++;
+    if (cutOff) continue;
+    if (used + block.length + 1 > max - noteRoom) {
+      cutOff = true;
+      continue;
+    }
+    out.push(block);
+    used += block.length + 1;
+    shown++;
+    if (!scope && s.depth === 0 && s.entry.type === 'user_message') requestsShown = requestNo;
+  }
+  if (cutOff) out.push(`\n---\n*Cut at ${n(max)} characters (--max-chars): ${n(shown)} of ${n(total)} items shown${scope ? '' : ` (${n(requestsShown)} of ${n(requestNo)} requests)`}; long values are cut at ${n(valueChars)} characters.*`);
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,157 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spanOverview } from '../spans/list-spans';
+import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
+import { CHILD, exportFixtureFiles, PARENT } from './export-fixture';
+import { ExportTooLargeError, exportOtlpJson, type OtlpDocument } from './otlp-json';
+
+// The OTLP JSON export, rule by rule against what VS Code's Agent Debug Log import accepts and what collectors
+// need (INTEROP §1–2).
+
+interface KV {
+  key: string;
+  value: { stringValue?: string; intValue?: number | string; doubleValue?: number; boolValue?: boolean };
+}
+interface Span {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  startTimeUnixNano: string;
+  endTimeUnixNano: string;
+  attributes: KV[];
+  status: { code: number; message?: string };
+}
+
+let fx: FixtureDb;
+let doc: OtlpDocument;
+let spans: Span[];
+const attr = (s: Span, key: string) => s.attributes.find((a) => a.key === key)?.value;
+const byType = (type: string) => spans.filter((s) => attr(s, 'chronoscope.type')?.stringValue === type);
+const EXPORTED_AT = Date.UTC(2026, 11, 1);
+
+beforeAll(async () => {
+  fx = await fixtureDb(exportFixtureFiles());
+  doc = exportOtlpJson(fx.db, PARENT, { exportedAt: EXPORTED_AT })![0];
+  spans = (doc.resourceSpans as { scopeSpans: { spans: Span[] }[] }[]).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
+});
+afterAll(() => fx.cleanup());
+
+describe('OTLP JSON export (INTEROP §1)', () => {
+  it('is one document with resourceSpans, each with an array scopeSpans, and spans', () => {
+    expect(Array.isArray(doc.resourceSpans)).toBe(true);
+    expect(doc.resourceSpans).toHaveLength(1);
+    const rs = doc.resourceSpans[0] as { resource: { attributes: KV[] }; scopeSpans: unknown[] };
+    expect(Array.isArray(rs.scopeSpans)).toBe(true);
+    expect(Object.fromEntries(rs.resource.attributes.map((a) => [a.key, a.value.stringValue]))).toMatchObject({ 'service.name': 'github-copilot-chat', 'session.id': PARENT });
+    expect(spans.length).toBeGreaterThan(0);
+  });
+
+  it('has the copilotChat block VS Code reads first', () => {
+    expect(doc.copilotChat).toEqual({ exportedAt: '2026-12-01T00:00:00.000Z', exporterVersion: expect.stringMatching(/^chronoscope /), sessionId: PARENT, sessionTitle: 'Why does the retry loop spin?' });
+  });
+
+  it('every span: a 32-hex traceId (one per session), a 16-hex spanId unique in the file', () => {
+    for (const s of spans) {
+      expect(s.traceId).toMatch(/^[0-9a-f]{32}$/);
+      expect(s.spanId).toMatch(/^[0-9a-f]{16}$/);
+    }
+    expect(new Set(spans.map((s) => s.traceId)).size).toBe(1);
+    expect(new Set(spans.map((s) => s.spanId)).size).toBe(spans.length);
+  });
+
+  it('every parentSpanId names a span of the file; roots have none', () => {
+    const ids = new Set(spans.map((s) => s.spanId));
+    for (const s of spans) if (s.parentSpanId !== undefined) expect(ids.has(s.parentSpanId)).toBe(true);
+    expect(spans.filter((s) => !s.parentSpanId).map((s) => attr(s, 'chronoscope.type')?.stringValue)).toEqual(['session_start', 'discovery', 'user_message']);
+  });
+
+  it('times are integer nanoseconds as decimal strings (VS Code runs BigInt on them), end ≥ start', () => {
+    for (const s of spans) {
+      expect(s.startTimeUnixNano).toMatch(/^\d+$/);
+      expect(BigInt(s.endTimeUnixNano) >= BigInt(s.startTimeUnixNano)).toBe(true);
+    }
+    const first = byType('llm_request')[0];
+    expect(first.startTimeUnixNano).toBe(String(BigInt(Date.UTC(2026, 10, 30, 9) + 20) * 1_000_000n));
+    expect(BigInt(first.endTimeUnixNano) - BigInt(first.startTimeUnixNano)).toBe(4_200_000_000n);
+  });
+
+  it('every span has gen_ai.operation.name, by the table VS Code dispatches on', () => {
+    const op = (type: string) => [...new Set(byType(type).map((s) => attr(s, 'gen_ai.operation.name')?.stringValue))];
+    expect(op('llm_request')).toEqual(['chat']);
+    expect(op('tool_call')).toEqual(['execute_tool']);
+    expect(op('subagent')).toEqual(['invoke_agent']);
+    for (const t of ['user_message', 'agent_response', 'discovery', 'turn_start', 'session_start']) expect(op(t)).toEqual(['core_event']);
+    for (const s of spans) expect(attr(s, 'gen_ai.operation.name')?.stringValue).toBeTruthy();
+  });
+
+  it('numbers VS Code reads are intValue, never doubleValue', () => {
+    const chat = byType('llm_request')[0];
+    expect(attr(chat, 'gen_ai.usage.input_tokens')).toEqual({ intValue: 18000 });
+    expect(attr(chat, 'gen_ai.usage.output_tokens')).toEqual({ intValue: 240 });
+    expect(attr(chat, 'gen_ai.request.model')).toEqual({ stringValue: 'gpt-4.1' });
+  });
+
+  it('child logs are inlined under the span that started them', () => {
+    const runSubagent = byType('tool_call').find((s) => s.name === 'runSubagent')!;
+    const sub = byType('subagent')[0];
+    expect(sub.parentSpanId).toBe(runSubagent.spanId);
+    expect(attr(sub, 'gen_ai.agent.name')).toEqual({ stringValue: 'Explore' });
+    const childCalls = spans.filter((s) => attr(s, 'copilot_chat.session_id')?.stringValue === CHILD && attr(s, 'chronoscope.type')?.stringValue !== 'session_start');
+    expect(childCalls.filter((s) => s !== sub).every((s) => s.parentSpanId === sub.spanId)).toBe(true);
+  });
+
+  it('user and agent text are core_event details', () => {
+    expect(attr(byType('user_message')[0], 'copilot_chat.event_details')).toEqual({ stringValue: 'Why does the retry loop spin?' });
+    expect(byType('agent_response').map((s) => attr(s, 'copilot_chat.event_details')?.stringValue)).toEqual(['Let me look at the loop.', 'The loop never exits: add a bound.']);
+    expect(attr(byType('discovery')[0], 'copilot_chat.event_category')).toEqual({ stringValue: 'discovery' });
+  });
+
+  it('tool calls carry their arguments and result; an error is status 2 with the message', () => {
+    const failed = byType('tool_call').find((s) => s.name === 'run_in_terminal')!;
+    expect(failed.status).toEqual({ code: 2, message: 'A native exception occurred during launch' });
+    expect(attr(failed, 'gen_ai.tool.call.arguments')).toEqual({ stringValue: '{"command":"npm test"}' });
+    expect(attr(failed, 'gen_ai.tool.call.result')).toEqual({ stringValue: 'ERROR: conpty.node missing' });
+    expect(byType('tool_call').find((s) => s.name === 'read_file')!.status.code).toBe(0);
+  });
+
+  it('what VS Code cannot show is still written: TTFT, cached tokens, credits, prompt and companions\' names', () => {
+    const chat = byType('llm_request')[0];
+    expect(attr(chat, 'copilot_chat.time_to_first_token_ms')).toEqual({ intValue: 900 });
+    expect(attr(chat, 'gen_ai.usage.cache_read.input_tokens')).toEqual({ intValue: 12000 });
+    expect(attr(chat, 'copilot_chat.copilot_usage_nano_aiu')).toEqual({ intValue: 1_500_000_000 });
+    expect(attr(chat, 'copilot_chat.system_prompt_file')).toEqual({ stringValue: 'system_prompt_0.json' });
+    expect(attr(chat, 'copilot_chat.tools_file')).toEqual({ stringValue: 'tools_0.json' });
+    expect(attr(chat, 'gen_ai.input.messages')?.stringValue).toContain('retry loop');
+    expect(attr(chat, 'langfuse.observation.completion_start_time')).toEqual({ stringValue: new Date(Date.UTC(2026, 10, 30, 9) + 20 + 900).toISOString() });
+    expect(attr(chat, 'openinference.span.kind')).toEqual({ stringValue: 'LLM' });
+  });
+
+  it('the span count is the session\'s events with its child logs (the session header\'s figure)', () => {
+    expect(spans.length).toBe(spanOverview(fx.db, PARENT).stats.events);
+    expect(spans.length).toBe(19); // 15 lines of main.jsonl (a 16th is garbage) and 4 of the child log
+  });
+
+  it('exporting twice gives the same file', () => {
+    expect(JSON.stringify(exportOtlpJson(fx.db, PARENT, { exportedAt: EXPORTED_AT }))).toBe(JSON.stringify([doc]));
+  });
+
+  it('over the size limit: refused with the size, or split into parts under it', () => {
+    let err: unknown;
+    try {
+      exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000 });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(ExportTooLargeError);
+    expect((err as Error).message).toMatch(/^the export is 0\.\d MB \(19 spans\), over VS Code's 50 MB import limit: use --split/);
+    const parts = exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, split: true })!;
+    expect(parts.length).toBeGreaterThan(1);
+    for (const p of parts) expect(JSON.stringify(p.resourceSpans).length).toBeLessThanOrEqual(10_000);
+    const all = parts.flatMap((p) => (p.resourceSpans as { scopeSpans: { spans: Span[] }[] }[]).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
+    expect(all.map((s) => s.spanId)).toEqual(spans.map((s) => s.spanId));
+  });
+
+  it('an unknown session is null', () => {
+    expect(exportOtlpJson(fx.db, 'nope')).toBeNull();
+  });
+});

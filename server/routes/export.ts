@@ -1,0 +1,34 @@
+import { zValidator } from '@hono/zod-validator';
+import { Hono } from 'hono';
+import { ExportQuery } from '../../shared/api';
+import type { AppContext } from '../app-context';
+import { exportMarkdown } from '../export/markdown';
+import { ExportTooLargeError, exportOtlpJson } from '../export/otlp-json';
+import { ApiError, notFound, validationHook } from '../http/errors';
+
+/** GET /api/sessions/:id/export?format=otlp|md: a download (OTLP JSON) or text (Markdown, for the clipboard). */
+export function exportRoutes(ctx: AppContext) {
+  return new Hono().get('/sessions/:id/export', zValidator('query', ExportQuery, validationHook), (c) => {
+    const id = c.req.param('id');
+    const q = c.req.valid('query');
+    const safe = id.replace(/[^\w.-]/g, '_');
+    if (q.format === 'md') {
+      const md = exportMarkdown(ctx.db, id, { maxChars: q.maxChars, eventId: q.event });
+      if (md === null) throw notFound(q.event === undefined ? `session ${id}` : `event ${q.event} in session ${id}`);
+      c.header('Content-Type', 'text/markdown; charset=utf-8');
+      if (q.download === '1') c.header('Content-Disposition', `attachment; filename="${safe}.md"`);
+      return c.body(md, 200);
+    }
+    let docs;
+    try {
+      docs = exportOtlpJson(ctx.db, id);
+    } catch (err) {
+      if (err instanceof ExportTooLargeError) throw new ApiError(413, 'export_too_large', `${err.message.replace(/: use --split.*/, '')}: run \`chronoscope export ${id} --split -o FILE\` to write it in parts`, { bytes: err.bytes, spans: err.spans });
+      throw err;
+    }
+    if (docs === null) throw notFound(`session ${id}`);
+    c.header('Content-Type', 'application/json; charset=utf-8');
+    c.header('Content-Disposition', `attachment; filename="${safe}.otlp.json"`);
+    return c.body(JSON.stringify(docs[0]), 200);
+  });
+}
