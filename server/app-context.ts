@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
-import type { BackfillProgress, Problem } from '../shared/api';
+import type { BackfillProgress, ForwardStatus, Problem } from '../shared/api';
 
 export interface RootStatus {
   path: string;
@@ -16,7 +16,7 @@ export interface AppContext {
   demo: boolean;
   /** 'indexed' ({sessionIds, events, at}) and 'progress' (BackfillProgress), relayed from the ingest worker */
   bus: EventEmitter;
-  status: { progress: BackfillProgress; roots: RootStatus[]; lastIndexedAt: number; problems: Problem[] };
+  status: { progress: BackfillProgress; roots: RootStatus[]; lastIndexedAt: number; problems: Problem[]; forwarding?: ForwardStatus | null };
   /** the hostnames a request's Host header may name (loopback names, plus --host when given) */
   allowedHosts: string[];
   /** when set, every request must carry it (non-loopback --host) */

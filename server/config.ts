@@ -84,6 +84,11 @@ export function parseOptions(argv: string[]): Options {
         out: { type: 'string', short: 'o' },
         split: { type: 'boolean' },
         'max-chars': { type: 'string' },
+        config: { type: 'string' },
+        'otlp-endpoint': { type: 'string' },
+        'otlp-protocol': { type: 'string' },
+        'otlp-header': { type: 'string', multiple: true },
+        'otlp-content': { type: 'boolean' },
       },
     });
   } catch (err) {

@@ -10,6 +10,7 @@ import { checkIndexInBackground } from './db/check-index';
 import { IndexRecovery } from './index-recovery';
 import { superviseIngestWorker } from './ingest/supervise-worker';
 import type { WorkerMessage } from './ingest/worker';
+import type { ForwardConfig } from './forward/forward-config';
 
 export interface ServeOptions {
   dbPath: string;
@@ -20,6 +21,8 @@ export interface ServeOptions {
   demo: boolean;
   webRoot: string | null;
   version: string;
+  /** forward every indexed event to an OpenTelemetry collector */
+  forward?: ForwardConfig | null;
   /** where imported sessions are written (one of `roots`): enables POST /api/import */
   importsDir?: string;
   /** print progress lines (the CLI); tests keep quiet */
@@ -86,6 +89,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       case 'damaged':
         void recovery.report(m.cause);
         break;
+      case 'forward':
+        ctx.status.forwarding = m.status;
+        break;
       case 'fatal':
         o.log?.(`indexer stopped: ${m.message}`);
         console.error(m.message);
@@ -94,7 +100,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   };
   const startIngest = () =>
     superviseIngestWorker({
-      input: { dbPath: o.dbPath, roots: o.roots, watch: true },
+      input: { dbPath: o.dbPath, roots: o.roots, watch: true, forward: o.forward ?? undefined },
       onMessage,
       onProblem: (reason) => {
         o.log?.(reason);

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from '../config';
 import { resolveRoot } from '../ingest/discover';
+import { resolveForwardConfig } from '../forward/forward-config';
 import { ensureImportsTree, importsRoot } from '../import/write-imported';
 import { startServer } from '../serve';
 import { VERSION } from '../version';
@@ -56,7 +57,10 @@ export async function runServe(opts: Options): Promise<number> {
   // database; the folder exists from the start so that the watcher follows what arrives in it.
   const imports = importsRoot(dbPath);
   ensureImportsTree(imports);
+  const forward = resolveForwardConfig({ flags: opts.flags, env: process.env, configFile: typeof opts.flags.config === 'string' ? opts.flags.config : undefined });
+  if (forward) process.stdout.write(`Forwarding every event to ${forward.endpoint} (${forward.protocol}${forward.content ? ', with content' : ', no prompts or tool content'})\n`);
   const server = await startServer({
+    forward,
     dbPath,
     roots: [...roots, imports],
     importsDir: imports,

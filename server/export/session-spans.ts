@@ -33,31 +33,45 @@ const READ_BATCH = 2000;
  * OTLP id of the node it hangs under in the span tree: child logs come out under the span that started them
  * (the tree links parentSpanId across the parent and child files). Lines repeated inside one file (dup 2) are
  * left out, as the tree view hides them; their children move to the nearest ancestor kept.
+ *
+ * `only` picks the events wanted (forwarding sends the new ones): ids are still derived for the whole tree,
+ * from columns, but only the picked lines are read from the archive.
  */
-export function sessionSpans(db: Database.Database, sessionId: string): SessionSpans | null {
+export function sessionSpans(db: Database.Database, sessionId: string, only?: (eventId: number) => boolean): SessionSpans | null {
   const cached = sessionTree(db, sessionId);
   if (!cached) return null;
   const { tree } = cached;
   const traceId = traceIdOf(tree.rootSessionId);
   const kept: number[] = [];
   for (let i = 0; i < tree.nodes.length; i++) if (tree.nodes[i].entry.dup !== 2) kept.push(i);
-  const lines = rawLines(db);
-  const idOfNode = new Map<number, string>();
-  const occurrences = new Map<string, number>();
-  const spans: ExportSpan[] = [];
-  let rawChars = 0;
+  const runs = new Map<number, number>();
+  const nums = JSON.stringify(cached.scope.sessions.map((x) => x.num));
+  for (const r of db.prepare('SELECT id, r_idx FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND r_idx != 0').iterate(nums) as Iterable<{ id: number; r_idx: number }>) runs.set(r.id, r.r_idx);
   // Occurrences count in line order (events.id), not tree order, so that a tree that changes shape as a session
   // grows keeps the ids of the lines it already had.
-  const byLine = [...kept].sort((a, b) => tree.nodes[a].entry.id - tree.nodes[b].entry.id);
-  const texts = new Map<number, string>();
-  for (let k = 0; k < byLine.length; k += READ_BATCH) {
-    const ids = byLine.slice(k, k + READ_BATCH).map((i) => tree.nodes[i].entry.id);
-    for (const [id, t] of lines.texts(ids)) texts.set(id, t);
-  }
-  const parsed = new Map<number, { raw: Record<string, unknown>; text: string; rIdx: number }>();
-  for (const i of byLine) {
+  const idOfNode = new Map<number, string>();
+  const occurrences = new Map<string, number>();
+  for (const i of [...kept].sort((a, b) => tree.nodes[a].entry.id - tree.nodes[b].entry.id)) {
     const e = tree.nodes[i].entry;
-    const text = texts.get(e.id) ?? '{}';
+    const rIdx = runs.get(e.id) ?? 0;
+    const key = `${e.sessionId}|${rIdx}|${e.type}|${e.spanId ?? ''}`;
+    const n = occurrences.get(key) ?? 0;
+    occurrences.set(key, n + 1);
+    idOfNode.set(i, spanIdOf(traceId, e.sessionId, rIdx, e.type, e.spanId, n));
+  }
+  const wanted = only ? kept.filter((i) => only(tree.nodes[i].entry.id)) : kept;
+  const texts = new Map<number, string>();
+  const lines = rawLines(db);
+  for (let k = 0; k < wanted.length; k += READ_BATCH) {
+    for (const [id, t] of lines.texts(wanted.slice(k, k + READ_BATCH).map((i) => tree.nodes[i].entry.id))) texts.set(id, t);
+  }
+  const spans: ExportSpan[] = [];
+  let rawChars = 0;
+  for (const i of wanted) {
+    const node = tree.nodes[i];
+    let p = node.parent;
+    while (p >= 0 && !idOfNode.has(p)) p = tree.nodes[p].parent;
+    const text = texts.get(node.entry.id) ?? '{}';
     let raw: Record<string, unknown> = {};
     try {
       const v = JSON.parse(text) as unknown;
@@ -65,21 +79,9 @@ export function sessionSpans(db: Database.Database, sessionId: string): SessionS
     } catch {
       /* archived as an event, so it parsed once */
     }
-    const rIdx = typeof raw.rIdx === 'number' ? raw.rIdx : 0;
-    const key = `${e.sessionId}|${rIdx}|${e.type}|${e.spanId ?? ''}`;
-    const n = occurrences.get(key) ?? 0;
-    occurrences.set(key, n + 1);
-    idOfNode.set(i, spanIdOf(traceId, e.sessionId, rIdx, e.type, e.spanId, n));
-    parsed.set(i, { raw, text, rIdx });
     rawChars += text.length;
-  }
-  for (const i of kept) {
-    const node = tree.nodes[i];
-    let p = node.parent;
-    while (p >= 0 && !idOfNode.has(p)) p = tree.nodes[p].parent;
-    const { raw, text, rIdx } = parsed.get(i)!;
     const attrs = raw.attrs && typeof raw.attrs === 'object' && !Array.isArray(raw.attrs) ? (raw.attrs as Record<string, unknown>) : {};
-    spans.push({ entry: node.entry, raw, rawText: text, attrs, rIdx, spanId: idOfNode.get(i)!, parentSpanId: p >= 0 ? idOfNode.get(p)! : null, depth: node.depth });
+    spans.push({ entry: node.entry, raw, rawText: text, attrs, rIdx: runs.get(node.entry.id) ?? 0, spanId: idOfNode.get(i)!, parentSpanId: p >= 0 ? idOfNode.get(p)! : null, depth: node.depth });
   }
   return { rootSessionId: tree.rootSessionId, traceId, spans, rawChars };
 }

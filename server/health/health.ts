@@ -58,5 +58,6 @@ export function getHealth(ctx: AppContext): Health {
     indexLagMs: p.state === 'idle' ? 0 : Math.max(0, Date.now() - ctx.status.lastIndexedAt),
     backfill: p,
     problems: [...ctx.status.problems, ...recoveryProblems(db), ...recentProblems(db)],
+    forwarding: ctx.status.forwarding ?? null,
   };
 }

@@ -5,6 +5,9 @@ import { isCorruption } from '../db/damaged-index';
 import { openWriteDb } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
 import { derivedNeedRebuild, ensureSchema } from '../db/schema';
+import type { ForwardStatus } from '../../shared/api';
+import type { ForwardConfig } from '../forward/forward-config';
+import { Forwarder } from '../forward/forwarder';
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
 
@@ -12,6 +15,8 @@ export interface WorkerInput {
   dbPath: string;
   roots: string[];
   watch: boolean;
+  /** forward every indexed event to this collector */
+  forward?: ForwardConfig;
 }
 
 export type WorkerMessage =
@@ -20,6 +25,7 @@ export type WorkerMessage =
   | { type: 'roots'; roots: { path: string; exists: boolean; error: string | null }[] }
   | { type: 'rebuilt'; lines: number }
   | { type: 'damaged'; cause: string }
+  | { type: 'forward'; status: ForwardStatus }
   | { type: 'fatal'; message: string };
 
 // The ingest worker: the only writer. It owns its connection so that better-sqlite3's synchronous writes never
@@ -45,11 +51,16 @@ async function main() {
     const lines = rebuildDerived(db, new IngestStore(db));
     if (lines > 0) post({ type: 'rebuilt', lines });
   }
+  // Forwarding shares this connection: its cursor commits with the index it describes.
+  const forwarder = input.forward ? new Forwarder(db, input.forward, (status) => post({ type: 'forward', status })) : null;
   const indexer = new Indexer(
     db,
     { roots: input.roots, watch: input.watch },
     {
-      indexed: (sessionIds, events) => post({ type: 'indexed', sessionIds, events, at: Date.now() }),
+      indexed: (sessionIds, events) => {
+        post({ type: 'indexed', sessionIds, events, at: Date.now() });
+        forwarder?.kick();
+      },
       progress: (p) => {
         post({ type: 'progress', ...p });
         if (p.bytesDone - collectedAt >= GC_EVERY_BYTES) {
@@ -62,9 +73,13 @@ async function main() {
     },
   );
   parentPort?.on('message', (m: { type: string }) => {
-    if (m.type === 'stop') void indexer.stop().then(() => db.close());
+    if (m.type === 'stop') {
+      forwarder?.stop();
+      void indexer.stop().then(() => db.close());
+    }
   });
   await indexer.start();
+  forwarder?.kick(); // what an earlier run indexed but did not send
 }
 
 main().catch((err: unknown) => {

@@ -38,9 +38,30 @@ export const Health = z.object({
   indexLagMs: z.number(),
   backfill: BackfillProgress,
   problems: z.array(Problem),
+  /** null when the server does not forward to a collector */
+  forwarding: z.lazy(() => ForwardStatus).nullable(),
 });
 export type Health = z.infer<typeof Health>;
 
 /** Messages on GET /api/stream (Server-Sent Events; `event:` is the key). */
 export const StreamIndexed = z.object({ sessionIds: z.array(z.string()), events: z.number(), at: z.number() });
 export type StreamIndexed = z.infer<typeof StreamIndexed>;
+
+/** Forwarding to an OpenTelemetry collector (`serve --otlp-endpoint`): where it stands. */
+export const ForwardStatus = z.object({
+  endpoint: z.string(),
+  protocol: z.enum(['http/protobuf', 'http/json']),
+  content: z.boolean(),
+  /** sending: catching up; idle: every event sent; retrying: the last request failed and is tried again */
+  state: z.enum(['starting', 'sending', 'idle', 'retrying']),
+  /** events.id sent through (committed with the index: a restart resumes after it) */
+  cursor: z.number(),
+  /** events indexed but not sent yet */
+  pending: z.number(),
+  sentSpans: z.number(),
+  /** spans the collector refused for good (a 4xx other than 429): counted, not retried */
+  droppedSpans: z.number(),
+  lastSentAt: z.number().nullable(),
+  lastError: z.object({ message: z.string(), at: z.number() }).nullable(),
+});
+export type ForwardStatus = z.infer<typeof ForwardStatus>;

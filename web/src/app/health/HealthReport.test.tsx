@@ -22,6 +22,7 @@ const HEALTHY: Health = {
   indexLagMs: 0,
   backfill: { state: 'idle', filesDone: 10, filesTotal: 10, bytesDone: 5000, bytesTotal: 5000 },
   problems: [],
+  forwarding: null,
 };
 
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');

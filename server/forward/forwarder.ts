@@ -1,0 +1,155 @@
+import type Database from 'better-sqlite3';
+import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
+import type { ForwardStatus } from '../../shared/api';
+import { readableSpans } from '../export/otlp-spans';
+import { sessionSpans } from '../export/session-spans';
+import type { ForwardConfig } from './forward-config';
+
+/** Events per request: one request is one committed step of the cursor. */
+export const BATCH_EVENTS = 500;
+const BACKOFF_MIN_MS = 1000;
+const BACKOFF_MAX_MS = 60_000;
+
+export type Send = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: Uint8Array }) => Promise<{ status: number; headers: { get(name: string): string | null } }>;
+
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly retry: boolean,
+    readonly retryAfterMs: number | null = null,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Sends every indexed event to a collector, backfill and live, in events.id order (INTEROP §2): each request
+ * carries the spans of the next BATCH_EVENTS events, and once the collector accepts it the cursor moves past
+ * them in the index (forward_cursor), so a restart resends nothing and skips nothing. 429, 5xx and network
+ * failures are retried with exponential backoff (Retry-After honoured); another 4xx means the collector will
+ * never take those spans: they are counted as dropped and the cursor moves on, or it would stall forever.
+ * Runs in the ingest worker, the index's only writer. The queue is the index itself: memory holds one batch.
+ */
+export class Forwarder {
+  private running = false;
+  private again = false;
+  private stopped = false;
+  private wake: (() => void) | null = null;
+  private readonly st;
+  readonly status: ForwardStatus;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly cfg: ForwardConfig,
+    private readonly onStatus: (s: ForwardStatus) => void,
+    private readonly send: Send = (url, init) => fetch(url, { ...init, body: Buffer.from(init.body) }),
+  ) {
+    db.prepare('INSERT OR IGNORE INTO forward_cursor (endpoint, event_id, sent_spans, updated_at) VALUES (?, 0, 0, ?)').run(cfg.endpoint, Date.now());
+    this.st = {
+      cursor: db.prepare('SELECT event_id, sent_spans FROM forward_cursor WHERE endpoint = ?'),
+      advance: db.prepare('UPDATE forward_cursor SET event_id = ?, sent_spans = sent_spans + ?, updated_at = ? WHERE endpoint = ?'),
+      batch: db.prepare(
+        `SELECT e.id, coalesce(s.folder_session_id, s.id) root FROM events e JOIN sessions s ON s.num = e.session_num
+         WHERE e.id > ? ORDER BY e.id LIMIT ?`,
+      ),
+      pending: db.prepare('SELECT count(*) n FROM events WHERE id > ?'),
+    };
+    const c = this.st.cursor.get(cfg.endpoint) as { event_id: number; sent_spans: number };
+    this.status = { endpoint: cfg.endpoint, protocol: cfg.protocol, content: cfg.content, state: 'starting', cursor: c.event_id, pending: 0, sentSpans: c.sent_spans, droppedSpans: 0, lastSentAt: null, lastError: null };
+  }
+
+  /** New events were committed: send them (or after the current run). */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      this.wake?.();
+      return;
+    }
+    this.running = true;
+    void this.run().finally(() => {
+      this.running = false;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        this.kick();
+      }
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  private report(patch: Partial<ForwardStatus>) {
+    Object.assign(this.status, patch);
+    this.onStatus({ ...this.status });
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+
+  private async run(): Promise<void> {
+    let backoff = BACKOFF_MIN_MS;
+    while (!this.stopped) {
+      const cursor = (this.st.cursor.get(this.cfg.endpoint) as { event_id: number }).event_id;
+      const rows = this.st.batch.all(cursor, BATCH_EVENTS) as { id: number; root: string }[];
+      if (rows.length === 0) {
+        this.report({ state: 'idle', cursor, pending: 0 });
+        return;
+      }
+      const through = rows[rows.length - 1].id;
+      const body = this.encode(rows);
+      this.report({ state: this.status.state === 'retrying' ? 'retrying' : 'sending', cursor, pending: (this.st.pending.get(cursor) as { n: number }).n });
+      try {
+        await this.post(body.bytes);
+        this.st.advance.run(through, body.spans, Date.now(), this.cfg.endpoint);
+        backoff = BACKOFF_MIN_MS;
+        this.report({ state: 'sending', cursor: through, sentSpans: this.status.sentSpans + body.spans, lastSentAt: Date.now() });
+      } catch (err) {
+        const refused = err instanceof Refused ? err : new Refused(`network: ${(err as Error).message}`, true);
+        this.report({ lastError: { message: refused.message, at: Date.now() } });
+        if (!refused.retry) {
+          this.st.advance.run(through, 0, Date.now(), this.cfg.endpoint);
+          this.report({ droppedSpans: this.status.droppedSpans + body.spans, cursor: through });
+          continue;
+        }
+        this.report({ state: 'retrying' });
+        await this.sleep(refused.retryAfterMs ?? backoff);
+        backoff = Math.min(BACKOFF_MAX_MS, backoff * 2);
+      }
+    }
+  }
+
+  /** The spans of these events, each session's through its span tree (parents across child logs). */
+  private encode(rows: { id: number; root: string }[]): { bytes: Uint8Array; spans: number } {
+    const ids = new Set(rows.map((r) => r.id));
+    const spans = [];
+    for (const root of new Set(rows.map((r) => r.root))) {
+      const ss = sessionSpans(this.db, root, (id) => ids.has(id));
+      if (ss) spans.push(...readableSpans(ss, { content: this.cfg.content, rawEntry: this.cfg.content }));
+    }
+    const serializer = this.cfg.protocol === 'http/json' ? JsonTraceSerializer : ProtobufTraceSerializer;
+    return { bytes: serializer.serializeRequest(spans) ?? new Uint8Array(), spans: spans.length };
+  }
+
+  private async post(body: Uint8Array): Promise<void> {
+    const res = await this.send(this.cfg.endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': this.cfg.protocol === 'http/json' ? 'application/json' : 'application/x-protobuf', ...this.cfg.headers },
+      body,
+    });
+    if (res.status >= 200 && res.status < 300) return;
+    const retryAfter = Number(res.headers.get('retry-after'));
+    const after = Number.isFinite(retryAfter) && retryAfter > 0 ? Math.min(BACKOFF_MAX_MS, retryAfter * 1000) : null;
+    if (res.status === 429 || res.status >= 500) throw new Refused(`the collector answered ${res.status}`, true, after);
+    throw new Refused(`the collector refused the spans: ${res.status}`, false);
+  }
+}
