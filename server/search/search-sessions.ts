@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { WINDOW_MS } from '../../shared/api/common';
 import type { MatchKind, SearchGroup, SearchHit, SearchQuery, SearchResponse, SearchSession, SearchTerm } from '../../shared/api/search';
+import { sessionEventCount } from '../counts/session-events';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { ApiError } from '../http/errors';
 import { FIRST_PAGE_LIMITS, UNLIMITED, scanEventHits, type HitGroup, type ScanLimits } from './event-hits';
@@ -352,7 +353,7 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
     repository: m.root.repository,
     branch: m.root.branch,
     lastActivity: m.root.lastTs,
-    eventCount: m.root.eventCount,
+    eventCount: sessionEventCount(db, m.root.id),
     kinds,
     subagentHits: m.subagentHits,
     score: m.score,

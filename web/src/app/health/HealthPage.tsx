@@ -41,7 +41,8 @@ export function HealthReport({ health: h }: { health: Health }) {
   const stats: [string, string][] = [
     ['Sessions', formatCount(h.sessions)],
     ['Events', formatCount(h.events)],
-    ['Files', formatCount(h.files)],
+    ['Log files', formatCount(h.files)],
+    ['Companion files', formatCount(h.companions)],
     ['Workspaces', formatCount(h.workspaces)],
     ['Bad lines', formatCount(h.badLines)],
     ['Fragments', formatCount(h.fragments)],
