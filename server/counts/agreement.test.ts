@@ -14,6 +14,7 @@ import { openWriteDb } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { getHealth } from '../health/health';
 import { indexOnce } from '../ingest/index-once';
+import { formatSearch } from '../search/format-cli';
 import { searchSessions } from '../search/search-sessions';
 import { getSessionDetail } from '../sessions/session-detail';
 import { listRepositories } from '../sessions/list-repositories';
@@ -84,6 +85,17 @@ describe('every root, one session per id', () => {
       'User/globalStorage/github.copilot-chat/debug-logs/sX/main.jsonl',
       'User/workspaceStorage/alpha/GitHub.copilot-chat/debug-logs/sX/main.jsonl',
     ]);
+  });
+
+  it('search groups the no-workspace sessions under "No workspace", in the API and the CLI', () => {
+    const r = searchSessions(db, SearchQuery.parse({ q: 'zebrafish', depth: 'all', perGroup: 100, limit: 100 }));
+    const groups = r.groups.map((g) => [g.repository, g.sessions.map((s) => s.id).sort()] as const);
+    expect(Object.fromEntries(groups)).toEqual({ alpha: ['sA', 'sX'], beta: ['sB', 'sY'], null: ['sG', 'sP'] });
+    expect(groups[groups.length - 1][0]).toBeNull(); // the no-workspace group comes last
+    const headings = formatSearch('zebrafish', r, T, false)
+      .split('\n')
+      .filter((l) => l !== '' && !l.startsWith(' ') && !l.startsWith('Search results'));
+    expect(headings.sort()).toEqual(['No workspace', 'alpha', 'beta']);
   });
 
   it('the repository filter counts the no-workspace sessions as one group', () => {
