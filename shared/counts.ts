@@ -10,8 +10,9 @@ import { z } from 'zod';
  * object with a `type`, what `jq -c 'select(type == "object" and .type)'` counts over those files; replay copies
  * and repeats are included, since they are in the files (the span tree hides in-file repeats, statistics leave
  * copies out). For a top-level session that is every log file of its folder. Bad lines and cut fragments are not
- * events. Shown by the search result, the session header, the sessions list and the lineage views; computed by
- * `sessionEventCounts` (server/counts/session-events.ts).
+ * events. Shown by the search result, the session header (and its list of children) and the sessions list; computed
+ * by `sessionEventCounts` (server/counts/session-events.ts). The lineage graph is not one of them: each of its nodes
+ * is one log, and shows that log's own entries beside its children's nodes.
  */
 export const SessionEventCount = z.number().int().nonnegative();
 
