@@ -144,6 +144,7 @@ describe('the file count of the index is one number', () => {
   it('/api/health, the serve banner and `index` show the same figures', async () => {
     const t = indexTotals(db);
     const health = getHealth(testContext(db, dbPath));
+    expect(health.workspaces).toBe(2); // alpha and beta: the global and profile roots are not workspaces
     expect({ files: health.files, companions: health.companions, sessions: health.sessions, events: health.events }).toEqual({
       files: t.files,
       companions: t.companions,

@@ -39,7 +39,8 @@ function recoveryProblems(db: Database.Database): Problem[] {
 
 export function getHealth(ctx: AppContext): Health {
   const db = ctx.db;
-  const workspaces = (db.prepare('SELECT count(*) n FROM workspaces').get() as { n: number }).n;
+  // The no-workspace roots have a row too (kind 'none'), but they are not workspaces.
+  const workspaces = (db.prepare("SELECT count(*) n FROM workspaces WHERE coalesce(kind, '') != 'none'").get() as { n: number }).n;
   const p = ctx.status.progress;
   return {
     ok: true,
