@@ -1,4 +1,4 @@
-import { chmod, mkdir, symlink } from 'node:fs/promises';
+import { chmod, mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { walkForDebugLogs } from './ancestor-walk';
@@ -330,6 +330,37 @@ describe('resolveRoot: the no-workspace roots, at every level of --logs', () => 
     const { root, workspaces } = await resolveRoot(dir);
     const targets = watchTargets(root, workspaces);
     expect(targets).toEqual(expect.arrayContaining([path.join(user, 'workspaceStorage'), path.join(user, 'globalStorage'), path.join(user, 'profiles')]));
+  });
+
+  it.skipIf(process.getuid?.() === 0)('an unreadable profiles or globalStorage folder: the other roots are still found, no throw', async () => {
+    const { dir, user, workspace, global } = await userDataWithEveryRoot();
+    const profiles = path.join(user, 'profiles');
+    await chmod(profiles, 0o000);
+    try {
+      const { root, workspaces } = await resolveRoot(path.join(dir, 'Code'));
+      expect(root.error).toBeNull();
+      expect(workspaces).toEqual([global, workspace]);
+    } finally {
+      await chmod(profiles, 0o755);
+    }
+    const globalStorage = path.join(user, 'globalStorage');
+    await chmod(globalStorage, 0o000);
+    try {
+      expect((await resolveRoot(path.join(dir, 'Code'))).workspaces.map((w) => w.workspaceId)).toEqual(['profiles/p1', 'aaa']);
+    } finally {
+      await chmod(globalStorage, 0o755);
+    }
+  });
+
+  it('a profiles "folder" that is a file, a profile whose globalStorage is a file: skipped, the other roots found', async () => {
+    const { dir, user, workspace, global } = await userDataWithEveryRoot();
+    await writeTree(user, { 'profiles/p3/globalStorage': 'not a folder' });
+    expect((await resolveRoot(path.join(dir, 'Code'))).workspaces.map((w) => w.workspaceId)).toEqual(['globalStorage', 'profiles/p1', 'aaa']);
+    await rm(path.join(user, 'profiles'), { recursive: true });
+    await writeTree(user, { profiles: 'not a folder' });
+    const { root, workspaces } = await resolveRoot(path.join(dir, 'Code'));
+    expect(root.error).toBeNull();
+    expect(workspaces).toEqual([global, workspace]);
   });
 
   it('the default locations find the no-workspace roots: a remote server and a portable install too', async () => {
