@@ -23,7 +23,7 @@ test('type a query, see sessions grouped by repository, open one at the matched 
   await box(page).fill('Reconnect');
   // the URL follows the box once typing pauses
   await expect(page).toHaveURL(/\/search\?q=Reconnect$/);
-  const group = page.getByRole('region', { name: first.repository ?? 'Other' });
+  const group = page.getByRole('region', { name: first.repository ?? 'No workspace' });
   await expect(group).toBeVisible();
   await expect(page.getByRole('heading', { level: 2 })).toHaveCount(expected.groups.length);
   // the matched text is highlighted (built from offsets: a <mark> holding exactly the match)

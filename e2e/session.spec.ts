@@ -95,3 +95,19 @@ test('a session being written grows in place, keeping the selection', async ({ p
   await expect(selectedRow).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByRole('complementary', { name: 'Event details' }).getByRole('heading', { name: 'chat:gpt-4.1' })).toBeVisible();
 });
+
+test('one number: a session with child logs shows the same event count in the list, its header and a search result', async ({ page }) => {
+  const res = await page.request.get('/api/sessions?limit=100');
+  const sessions = ((await res.json()) as { sessions: { id: string; title: string | null; eventCount: number; childCount: number }[] }).sessions;
+  const s = sessions.find((x) => x.childCount > 0 && x.title) ?? sessions[0];
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  await page.goto('/');
+  const link = page.locator(`a[href="/session/${encodeURIComponent(s.id)}"]`).first();
+  const row = link.locator('xpath=ancestor::li[1]');
+  await expect(row.getByTitle(`${fmt(s.eventCount)} events`)).toBeVisible();
+  await page.goto(`/session/${encodeURIComponent(s.id)}`);
+  await expect(page.locator('.session-stat').filter({ has: page.getByText('Events', { exact: true }) }).locator('dd')).toHaveText(fmt(s.eventCount));
+  await page.goto(`/search?q=${encodeURIComponent(s.id)}`);
+  const hit = page.locator(`a[href="/session/${encodeURIComponent(s.id)}"]`).first().locator('xpath=ancestor::li[1]');
+  await expect(hit.getByText(`${fmt(s.eventCount)} events`, { exact: true })).toBeVisible();
+});

@@ -22,13 +22,13 @@ test('the sessions list is grouped by repository, one link per session', async (
   await page.goto('/');
   await expect(page.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible();
 
-  const repositories = [...new Set(sessions.map((s) => s.repository ?? 'Other'))];
+  const repositories = [...new Set(sessions.map((s) => s.repository ?? 'No workspace'))];
   for (const name of repositories) {
     await expect(page.getByRole('heading', { level: 2, name, exact: true })).toBeVisible();
   }
   // every session of a repository sits in that repository's group, as a link to its page
   const sample = sessions.find((s) => s.repository !== null && s.title) ?? sessions[0];
-  const group = page.getByRole('region', { name: sample.repository ?? 'Other', exact: true });
+  const group = page.getByRole('region', { name: sample.repository ?? 'No workspace', exact: true });
   const link = group.getByRole('link', { name: sample.title ?? sample.id, exact: true });
   await expect(link).toHaveAttribute('href', `/session/${encodeURIComponent(sample.id)}`);
 

@@ -67,6 +67,25 @@ describe('the running server', () => {
     expect(list.total).toBe(3);
   });
 
+  it('finds the no-workspace root and a profile root when they appear while it runs', async () => {
+    const user = path.join(root, 'Code', 'User');
+    const global = path.join(user, 'globalStorage', 'github.copilot-chat', 'debug-logs', 'g1');
+    fs.mkdirSync(global, { recursive: true });
+    fs.writeFileSync(path.join(global, 'main.jsonl'), ev('g1', 0));
+    const profile = path.join(user, 'profiles', 'p1', 'globalStorage', 'github.copilot-chat', 'debug-logs', 'p1s');
+    fs.mkdirSync(profile, { recursive: true });
+    fs.writeFileSync(path.join(profile, 'main.jsonl'), ev('p1s', 0) + ev('p1s', 1));
+    const list = await until(
+      () => get<SessionListResponse>('/api/sessions'),
+      (x) => x.sessions.some((s) => s.id === 'g1' && s.eventCount === 1) && x.sessions.some((s) => s.id === 'p1s' && s.eventCount === 2),
+    );
+    const found = list.sessions.filter((s) => s.id === 'g1' || s.id === 'p1s').map((s) => [s.id, s.repository]);
+    expect(found.sort()).toEqual([
+      ['g1', null],
+      ['p1s', null],
+    ]);
+  });
+
   it('announces each indexed batch on the SSE stream with its session ids', async () => {
     const received: string[] = [];
     const req = http.get(server.url + '/api/stream', (res) => {

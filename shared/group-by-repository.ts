@@ -1,12 +1,19 @@
+/**
+ * The heading of the group of sessions without a repository, in every grouped view (sessions list, search results,
+ * repository filters, triage, CLI): sessions written with no workspace open (the globalStorage roots, FORMAT §10.1),
+ * and the few whose workspace folder is unknown.
+ */
+export const NO_WORKSPACE_LABEL = 'No workspace';
+
 export interface RepositoryGroup<T> {
-  /** null: sessions whose workspace has no repository, shown under "Other" */
+  /** null: sessions without a repository, shown under NO_WORKSPACE_LABEL */
   repository: string | null;
   sessions: T[];
 }
 
 /**
  * Groups an ordered session list by repository. Groups come in the order of their first session (the newest on
- * the sessions page, the best ranked in search), sessions keep their order inside a group, and "Other" (no
+ * the sessions page, the best ranked in search), sessions keep their order inside a group, and "No workspace" (no
  * repository) comes last whatever its order: it is a catch-all, not a project. Server (search) and web
  * (sessions page) group the same way through this one function.
  */

@@ -5,6 +5,7 @@ import { isCorruption } from '../db/damaged-index';
 import { openWriteDbOrRecover, rebuildDamagedIndex } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
 import { derivedNeedRebuild, ensureSchema } from '../db/schema';
+import { indexTotals } from '../counts/index-totals';
 import { indexOnce } from '../ingest/index-once';
 import { IngestStore } from '../ingest/store';
 import { resolveDbPath, resolveRoots } from './locations';
@@ -19,7 +20,7 @@ export async function runIndex(opts: Options): Promise<number> {
   const dbPath = resolveDbPath(opts);
   const started = performance.now();
   let db = openDb(openWriteDbOrRecover(dbPath));
-  let before = totals(db);
+  let before = indexTotals(db);
   let indexer;
   try {
     indexer = await indexOnce(db, withImports);
@@ -28,10 +29,10 @@ export async function runIndex(opts: Options): Promise<number> {
     if (!isCorruption(err)) throw err;
     db.close();
     db = openDb(rebuildDamagedIndex(dbPath, err instanceof Error ? err.message : String(err)));
-    before = totals(db);
+    before = indexTotals(db);
     indexer = await indexOnce(db, withImports);
   }
-  const after = totals(db);
+  const after = indexTotals(db);
   db.close();
   const seconds = (performance.now() - started) / 1000;
   const mb = indexer.progress.bytesTotal / 1e6;
@@ -39,6 +40,7 @@ export async function runIndex(opts: Options): Promise<number> {
   for (const r of missing) process.stderr.write(`not found: ${r.path}${r.error ? ` (${r.error})` : ''}\n`);
   const summary = {
     files: after.files,
+    companions: after.companions,
     sessions: after.sessions,
     events: after.events,
     badLines: after.badLines,
@@ -52,7 +54,7 @@ export async function runIndex(opts: Options): Promise<number> {
   if (opts.json) process.stdout.write(JSON.stringify(summary) + '\n');
   else
     process.stdout.write(
-      `indexed ${summary.files} files, ${summary.sessions} sessions, ${summary.events} events (${summary.newEvents} new), ` +
+      `indexed ${summary.files} log files (+${summary.companions} companions), ${summary.sessions} sessions, ${summary.events} events (${summary.newEvents} new), ` +
         `${summary.badLines} bad lines, ${summary.mb} MB in ${summary.seconds} s (${summary.mbPerSecond} MB/s) → ${dbPath}\n`,
     );
   return 0;
@@ -67,11 +69,3 @@ function openDb({ db, recovered }: { db: Database.Database; recovered: string | 
   return db;
 }
 
-function totals(db: Database.Database) {
-  return db
-    .prepare(
-      `SELECT (SELECT count(*) FROM files) files, (SELECT count(*) FROM sessions WHERE event_count > 0) sessions,
-              (SELECT coalesce(sum(events), 0) FROM files) events, (SELECT coalesce(sum(bad_lines), 0) FROM files) badLines`,
-    )
-    .get() as { files: number; sessions: number; events: number; badLines: number };
-}

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Options } from '../config';
+import { indexTotals, type IndexTotals } from '../counts/index-totals';
 import { resolveRoot } from '../ingest/discover';
 import { resolveForwardConfig } from '../forward/forward-config';
 import { ensureImportsTree, importsRoot } from '../import/write-imported';
@@ -77,8 +78,7 @@ export async function runServe(opts: Options): Promise<number> {
   process.stdout.write(`Chronoscope ${VERSION} on ${openUrl}  (database ${dbPath})\n`);
   const started = Date.now();
   void server.backfilled.then(() => {
-    const p = server.ctx.status.progress;
-    process.stdout.write(`indexed ${p.filesTotal} files, ${(p.bytesTotal / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s; watching for changes\n`);
+    process.stdout.write(`${backfillBanner(indexTotals(server.ctx.db), server.ctx.status.progress.bytesTotal, Date.now() - started)}\n`);
   });
   if (opts.open && !process.env.CI) openBrowser(openUrl);
   const shutdown = () => void server.close().then(() => process.exit(0));
@@ -96,4 +96,12 @@ function openBrowser(url: string): void {
   } catch {
     /* no browser here: the URL is printed */
   }
+}
+
+/** The line printed when the backfill is done: the index's totals, the same figures as `index` and /api/health. */
+export function backfillBanner(t: IndexTotals, bytesRead: number, ms: number): string {
+  return (
+    `indexed ${t.files} log files (+${t.companions} companions), ${t.sessions} sessions, ${t.events} events, ` +
+    `${(bytesRead / 1e6).toFixed(1)} MB in ${(ms / 1000).toFixed(1)} s; watching for changes`
+  );
 }

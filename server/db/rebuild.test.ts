@@ -30,6 +30,21 @@ describe('rebuilding the derived tables', () => {
     expect(derivedNeedRebuild(fx.db)).toBe(false);
   });
 
+  it('a line archived as an event that no longer is one (an object without a type) becomes a bad line, and counts follow', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': ev('s1', 0) + line({ note: 'no type' }) + ev('s1', 1) });
+    const counts = () => fx!.db.prepare("SELECT events, bad_lines bad FROM files").get();
+    expect(counts()).toEqual({ events: 2, bad: 1 });
+    // An archive written before the rule: the typeless line stored as an event.
+    fx.db.prepare('UPDATE lines SET kind = 0, reason = NULL WHERE kind = 1').run();
+    fx.db.prepare('UPDATE files SET events = 3, bad_lines = 0').run();
+    setMeta(fx.db, 'schema_version', '0');
+    ensureSchema(fx.db);
+    rebuildDerived(fx.db, new IngestStore(fx.db));
+    expect(counts()).toEqual({ events: 2, bad: 1 });
+    expect(fx.db.prepare('SELECT line_no, kind, reason FROM lines WHERE kind > 0').all()).toEqual([{ line_no: 2, kind: 1, reason: 'a JSON object with no "type"' }]);
+    expect((fx.db.prepare("SELECT count(*) n FROM events").get() as { n: number }).n).toBe(2);
+  });
+
   it('the server refills them when its setup connection found the version changed (the worker must still rebuild)', async () => {
     fx = await fixtureDb({ 's1/main.jsonl': ev('s1', 0) + ev('s1', 1) });
     const before = facts(fx);

@@ -17,6 +17,8 @@ export function rebuildDerived(db: Database.Database, store: IngestStore, onProg
   const files = db.prepare('SELECT * FROM files ORDER BY id').all() as FileRow[];
   const linesOf = db.prepare('SELECT id, byte_offset FROM lines WHERE file_id = ? AND kind = ? ORDER BY id');
   const raw = rawLines(db);
+  const markBad = db.prepare('UPDATE lines SET kind = ?, reason = ? WHERE id = ?');
+  const eventBecameBad = db.prepare('UPDATE files SET events = events - 1, bad_lines = bad_lines + 1 WHERE id = ?');
   let done = 0;
   for (const file of files) {
     const rows = linesOf.all(file.id, LINE_EVENT) as { id: number; byte_offset: number }[];
@@ -26,6 +28,12 @@ export function rebuildDerived(db: Database.Database, store: IngestStore, onProg
         if (!bytes) continue;
         const p = processLine({ bytes, byteOffset: r.byte_offset, tooLong: false });
         if (p.kind === LINE_EVENT) store.rederive(r.id, file, p);
+        else {
+          // The rules of what is an entry changed since the line was archived (an object without a type used to be
+          // one): it is a bad line now, in the archive's counts too, so the file's events stay what jq counts.
+          markBad.run(p.kind, p.reason, r.id);
+          eventBecameBad.run(file.id);
+        }
         done++;
       }
       store.ensureSession(store.seedFor(file));

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -23,7 +23,7 @@ CREATE TABLE IF NOT EXISTS workspaces (
 CREATE TABLE IF NOT EXISTS files (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, workspace_dir TEXT, folder_session_id TEXT,
   session_id TEXT NOT NULL, kind TEXT NOT NULL, label TEXT,
-  dev INTEGER, ino INTEGER, size INTEGER NOT NULL DEFAULT 0, offset INTEGER NOT NULL DEFAULT 0, head_hash TEXT,
+  dev INTEGER, ino INTEGER, size INTEGER NOT NULL DEFAULT 0, mtime INTEGER, offset INTEGER NOT NULL DEFAULT 0, head_hash TEXT,
   generation INTEGER NOT NULL DEFAULT 0, next_line INTEGER NOT NULL DEFAULT 1, reconciling INTEGER NOT NULL DEFAULT 0,
   events INTEGER NOT NULL DEFAULT 0, bad_lines INTEGER NOT NULL DEFAULT 0, fragments INTEGER NOT NULL DEFAULT 0,
   deleted_at INTEGER, first_seen INTEGER, updated_at INTEGER, error TEXT
@@ -208,6 +208,8 @@ export function derivedNeedRebuild(db: Database.Database): boolean {
  */
 const ADDED_ARCHIVE_COLUMNS: { table: string; column: string; ddl: string }[] = [
   { table: 'files', column: 'reconciling', ddl: 'reconciling INTEGER NOT NULL DEFAULT 0' },
+  // The file's mtime at its last read: which copy of a session found under two roots was written last.
+  { table: 'files', column: 'mtime', ddl: 'mtime INTEGER' },
 ];
 
 function addArchiveColumns(db: Database.Database): void {

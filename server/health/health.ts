@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Health, Problem } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { indexTotals } from '../counts/index-totals';
 import { recordedRecovery } from '../db/damaged-index';
 import { SCHEMA_VERSION } from '../db/schema';
 
@@ -38,14 +39,8 @@ function recoveryProblems(db: Database.Database): Problem[] {
 
 export function getHealth(ctx: AppContext): Health {
   const db = ctx.db;
-  const counts = db
-    .prepare(
-      `SELECT (SELECT count(*) FROM workspaces) workspaces, (SELECT count(*) FROM files) files,
-              (SELECT count(*) FROM sessions WHERE event_count > 0) sessions,
-              (SELECT coalesce(sum(events), 0) FROM files) events, (SELECT coalesce(sum(bad_lines), 0) FROM files) badLines,
-              (SELECT coalesce(sum(fragments), 0) FROM files) fragments`,
-    )
-    .get() as { workspaces: number; files: number; sessions: number; events: number; badLines: number; fragments: number };
+  // The no-workspace roots have a row too (kind 'none'), but they are not workspaces.
+  const workspaces = (db.prepare("SELECT count(*) n FROM workspaces WHERE coalesce(kind, '') != 'none'").get() as { n: number }).n;
   const p = ctx.status.progress;
   return {
     ok: true,
@@ -54,7 +49,8 @@ export function getHealth(ctx: AppContext): Health {
     demo: ctx.demo,
     dbPath: ctx.dbPath,
     roots: ctx.status.roots,
-    ...counts,
+    workspaces,
+    ...indexTotals(db),
     indexLagMs: p.state === 'idle' ? 0 : Math.max(0, Date.now() - ctx.status.lastIndexedAt),
     backfill: p,
     problems: [...ctx.status.problems, ...recoveryProblems(db), ...recentProblems(db)],

@@ -22,6 +22,7 @@ describe('discover (the module the indexer imports)', () => {
     const [{ root, workspaces }] = existing;
     expect(watchTargets(root, workspaces)).toEqual([
       path.join(home, '.config/Code/User/workspaceStorage'),
+      path.join(home, '.config/Code/User'),
       path.join(home, '.config/Code/User/workspaceStorage/w1/GitHub.copilot-chat/debug-logs'),
     ]);
     expect(await readWorkspaceInfo(workspaces[0].storageDir)).toMatchObject({

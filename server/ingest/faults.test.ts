@@ -262,10 +262,12 @@ describe('garbage', () => {
     fs.mkdirSync(path.dirname(main(fx)), { recursive: true });
     fs.writeFileSync(main(fx), content);
     await fx.reindex();
-    // events: 3 good tool calls + the invalid-UTF-8 user message + the deeply nested object; bad: binary, NUL, 4 non-objects
-    expect(counts(fx.db)).toEqual({ events: 5, fileEvents: 5, bad: 6, fragments: 0, dups: 0 });
+    // events: 3 good tool calls + the invalid-UTF-8 user message; bad: binary, NUL, 4 non-objects, the deeply nested
+    // object (it has no type: not an entry, whatever its depth)
+    expect(counts(fx.db)).toEqual({ events: 4, fileEvents: 4, bad: 7, fragments: 0, dups: 0 });
     const reasons = recentProblems(fx.db).map((p) => `${p.lineNo}: ${p.reason}`).sort();
     expect(reasons).toEqual([
+      '10: a JSON object with no "type"',
       '3: not JSON (invalid UTF-8)',
       '4: contains NUL bytes (binary garbage)',
       '6: a JSON array, not an object',

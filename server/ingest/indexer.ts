@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { BackfillProgress } from '../../shared/api';
 import { isCorruption } from '../db/damaged-index';
 import { markCompanionDeleted, storeCompanion } from './companions';
-import { readWorkspaceInfo, resolveRoot, watchTargets, type LogRoot, type WorkspaceLogs } from './discover';
+import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
 import { FolderWatch } from './folder-watch';
 import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
 import { classifyLogPath } from './log-paths';
@@ -221,10 +221,7 @@ export class Indexer {
         const file = this.queue.values().next().value as string;
         this.queue.delete(file);
         const logs = this.debugLogsDirOf(file);
-        if (logs && !this.workspaceOfLogs.has(logs)) {
-          const storageDir = path.basename(path.dirname(logs)).toLowerCase() === 'github.copilot-chat' ? path.dirname(path.dirname(logs)) : path.dirname(logs);
-          await this.registerWorkspace({ storageDir, workspaceId: path.basename(storageDir), debugLogsDir: logs });
-        }
+        if (logs && !this.workspaceOfLogs.has(logs)) await this.registerWorkspace(workspaceOfDebugLogs(logs));
         this.beginGroup();
         const identity = this.identityOf(file);
         if (identity && identity !== 'companion') {

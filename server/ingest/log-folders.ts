@@ -4,16 +4,31 @@ import path from 'node:path';
 // What lies under the log folders: which paths matter, which folders to watch and which files to read. Names
 // decide (the watcher asks before it stats); a folder that vanished or cannot be read lists as empty.
 
-/** Only the Copilot folders are worth watching inside a workspaceStorage with hundreds of other extensions. */
+const isCopilotChat = (name: string | undefined) => name?.toLowerCase() === 'github.copilot-chat';
+
+/**
+ * Only the Copilot folders are worth watching inside a workspaceStorage or globalStorage with hundreds of other
+ * extensions, and inside a `User` folder only the three that lead to them (FORMAT §1.1, §10.1):
+ * `workspaceStorage/<id>/GitHub.copilot-chat/debug-logs`, `globalStorage/github.copilot-chat/debug-logs`,
+ * `profiles/<id>/globalStorage/github.copilot-chat/debug-logs`.
+ */
 export function isInteresting(p: string): boolean {
   const parts = p.split(/[\\/]/);
-  const logs = parts.lastIndexOf('debug-logs');
-  if (logs >= 0) return parts.length - 1 - logs <= 2 && !p.endsWith('.tmp');
-  const ws = parts.lastIndexOf('workspaceStorage');
-  if (ws < 0) return true; // a watch target above the layout (an ancestor root)
-  const below = parts.length - 1 - ws;
-  if (below <= 1) return true;
-  return below === 2 && parts[ws + 2].toLowerCase() === 'github.copilot-chat';
+  const below = (name: string) => {
+    const at = parts.lastIndexOf(name);
+    return at < 0 ? -1 : parts.length - 1 - at;
+  };
+  const logs = below('debug-logs');
+  if (logs >= 0) return logs <= 2 && !p.endsWith('.tmp');
+  const ws = below('workspaceStorage');
+  if (ws >= 0) return ws <= 1 || (ws === 2 && isCopilotChat(parts[parts.length - 1]));
+  const gs = below('globalStorage');
+  if (gs >= 0) return gs === 0 || (gs === 1 && isCopilotChat(parts[parts.length - 1]));
+  const profiles = below('profiles');
+  if (profiles >= 0) return profiles <= 1 || (profiles === 2 && parts[parts.length - 1] === 'globalStorage');
+  const user = below('User');
+  if (user >= 1) return user === 1 && ['workspaceStorage', 'globalStorage', 'profiles'].includes(parts[parts.length - 1]);
+  return true; // a watch target above the layout (an ancestor root)
 }
 
 /**
@@ -50,14 +65,23 @@ export function listLogFiles(debugLogsDir: string): string[] {
   return out;
 }
 
+/** `dir/<GitHub|github>.copilot-chat/debug-logs` (workspace storage keeps the publisher's case, global storage lower-cases it). */
+function nestedDebugLogs(dir: string): string | null {
+  for (const ext of ['GitHub.copilot-chat', 'github.copilot-chat']) {
+    const nested = path.join(dir, ext, 'debug-logs');
+    if (fs.existsSync(nested)) return nested;
+  }
+  return null;
+}
+
 /** The folders whose files must be watched at or below `dir`: debug-logs folders and their session folders. */
 export function logFoldersBelow(dir: string): string[] {
   const inLogs = (logs: string) => [logs, ...safeReaddir(logs).filter((e) => e.isDirectory()).map((e) => path.join(logs, e.name))];
   if (path.basename(dir) === 'debug-logs') return inLogs(dir);
   const parts = dir.split(path.sep);
   if (parts[parts.length - 2] === 'debug-logs') return [dir];
-  const nested = path.join(dir, 'GitHub.copilot-chat', 'debug-logs');
-  if (fs.existsSync(nested)) return inLogs(nested);
+  const nested = nestedDebugLogs(dir);
+  if (nested) return inLogs(nested);
   const logs = path.join(dir, 'debug-logs');
   return fs.existsSync(logs) ? inLogs(logs) : [];
 }
@@ -70,8 +94,8 @@ export function listLogFilesBelow(dir: string): string[] {
       .filter((c) => c.isFile() && !c.name.endsWith('.tmp'))
       .map((c) => path.join(dir, c.name));
   }
-  const nested = path.join(dir, 'GitHub.copilot-chat', 'debug-logs');
-  if (fs.existsSync(nested)) return listLogFiles(nested);
+  const nested = nestedDebugLogs(dir);
+  if (nested) return listLogFiles(nested);
   const logs = path.join(dir, 'debug-logs');
   return fs.existsSync(logs) ? listLogFiles(logs) : [];
 }

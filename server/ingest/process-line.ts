@@ -25,6 +25,9 @@ export function processLine(line: RawLine): ProcessedLine {
   if (line.tooLong) return { ...base, kind: LINE_BAD, reason: 'line longer than 64 MiB (skipped)' };
   const parsed = parseLine(decodeLine(line.bytes));
   if (!parsed.ok) return { ...base, kind: LINE_BAD, reason: parsed.reason };
+  // Every entry the logger writes has a type (FORMAT §3); an object without one is not an entry, and counting it
+  // would make a session's events differ from what `jq 'select(.type)'` counts in the same file.
+  if (typeof parsed.entry.type !== 'string' || parsed.entry.type === '') return { ...base, kind: LINE_BAD, reason: 'a JSON object with no "type"' };
   let event: NormalizedEvent;
   let text: string;
   try {

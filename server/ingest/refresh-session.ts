@@ -40,6 +40,15 @@ export function makeSessionRefresher(db: Database.Database) {
     ),
     childCount: db.prepare('SELECT count(*) n FROM sessions WHERE parent_id = ?'),
     filesAlive: db.prepare('SELECT count(*) total, sum(deleted_at IS NOT NULL) deleted FROM files WHERE session_id = ?'),
+    // A session id found under two roots (two workspaces, or a workspace and a no-workspace root, FORMAT §10.1) is
+    // one session: it takes the workspace of the copy written last, but a copy with a repository (or at least a
+    // workspace) beats one without, so the session never drops to "No workspace" while a copy has one.
+    workspaceOfCopies: db.prepare(
+      `SELECT f.workspace_dir dir, w.repository, w.branch, w.folder FROM files f LEFT JOIN workspaces w ON w.storage_dir = f.workspace_dir
+       WHERE f.session_id = ?
+       ORDER BY w.repository IS NOT NULL DESC, coalesce(w.kind, 'none') != 'none' DESC, coalesce(f.mtime, 0) DESC, f.id DESC LIMIT 1`,
+    ),
+    setWorkspace: db.prepare('UPDATE sessions SET workspace_dir = @dir, repository = @repository, branch = @branch, cwd = @folder WHERE num = @num'),
     update: db.prepare(
       `UPDATE sessions SET event_count = @n, error_count = @errors, first_ts = @first_ts, last_ts = @last_ts,
          created_at = @created_at, updated_at = @updated_at, tokens_in = @tin, tokens_out = @tout, tokens_cached = @tcached,
@@ -78,6 +87,9 @@ export function makeSessionRefresher(db: Database.Database) {
     const answer = titleRow || first ? undefined : (st.firstAnswer.get(id) as { r: string } | undefined);
     const title = cleanTitle(titleRow?.r) ?? cleanTitle(first?.m) ?? cleanTitle(answer?.r) ?? (s.label ? cleanTitle(s.label) : null);
     const files = st.filesAlive.get(id) as { total: number; deleted: number | null };
+    // A child known only from a ref (no file of its own yet) keeps the workspace of the log that named it.
+    const copy = st.workspaceOfCopies.get(id) as { dir: string | null; repository: string | null; branch: string | null; folder: string | null } | undefined;
+    if (copy) st.setWorkspace.run({ ...copy, num: s.num });
     const firstTs = agg.first_ts ?? null;
     const lastTs = agg.last_ts ?? null;
     st.update.run({

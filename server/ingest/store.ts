@@ -31,6 +31,8 @@ export interface FileProgress {
   dev: number;
   ino: number;
   size: number;
+  /** ms; which copy of a session found under two roots was written last */
+  mtime: number;
   offset: number;
   headHash: string;
   generation: number;
@@ -82,7 +84,7 @@ export class IngestStore {
          VALUES (@path, @workspace_dir, @folder_session_id, @session_id, @kind, @label, @now, @now)`,
       ),
       fileProgress: db.prepare(
-        `UPDATE files SET dev = @dev, ino = @ino, size = @size, offset = @offset, head_hash = @head_hash, generation = @generation,
+        `UPDATE files SET dev = @dev, ino = @ino, size = @size, mtime = @mtime, offset = @offset, head_hash = @head_hash, generation = @generation,
            next_line = @next_line, reconciling = @reconciling, events = events + @events, bad_lines = bad_lines + @bad, fragments = fragments + @fragments,
            deleted_at = NULL, error = NULL, updated_at = @now WHERE id = @id`,
       ),
@@ -241,6 +243,7 @@ export class IngestStore {
         dev: progress.dev,
         ino: progress.ino,
         size: progress.size,
+        mtime: progress.mtime,
         offset: progress.offset,
         head_hash: progress.headHash,
         generation: progress.generation,

@@ -127,7 +127,7 @@ function readLinesWouldProgress(fd: number, offset: number, size: number): boole
 }
 
 function progressOf(fd: number, stat: fs.Stats, offset: number, generation: number, nextLine: number, reconciling: boolean): FileProgress {
-  return { dev: stat.dev, ino: stat.ino, size: stat.size, offset, headHash: headHash(fd, stat.size), generation, nextLine, reconciling };
+  return { dev: stat.dev, ino: stat.ino, size: stat.size, mtime: Math.floor(stat.mtimeMs), offset, headHash: headHash(fd, stat.size), generation, nextLine, reconciling };
 }
 
 /**

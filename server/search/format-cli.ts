@@ -1,4 +1,5 @@
 import type { SearchResponse, SearchSession, SearchSnippet } from '../../shared/api/search';
+import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 
 const WINDOW_LABEL: Record<string, string> = { '24h': 'last 24 hours', '7d': 'last 7 days', '30d': 'last 30 days', '90d': 'last 90 days', all: 'all time' };
 
@@ -59,7 +60,7 @@ export function formatSearch(query: string, r: SearchResponse, now: number, colo
     return `${out.join('\n')}\n`;
   }
   for (const g of r.groups) {
-    out.push('', g.repository ?? 'Other');
+    out.push('', g.repository ?? NO_WORKSPACE_LABEL);
     for (const s of g.sessions) out.push(...sessionLines(s, now, mark));
     if (g.more > 0) out.push(`  …and ${g.more} more (refine your query${g.repository ? `, or --repo ${g.repository}` : ''})`);
   }

@@ -12,10 +12,9 @@ export interface SessionInfo {
   title: string | null;
   label: string | null;
   lastTs: number | null;
-  eventCount: number;
 }
 
-const COLUMNS = `num, id, parent_id AS parentId, is_child AS isChild, repository, branch, title, label, last_ts AS lastTs, event_count AS eventCount`;
+const COLUMNS = `num, id, parent_id AS parentId, is_child AS isChild, repository, branch, title, label, last_ts AS lastTs`;
 
 /** Nesting deeper than this (subagents of subagents of …) is cut: the deepest ancestor found stands as the root. */
 const MAX_DEPTH = 8;

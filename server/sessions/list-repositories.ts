@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { LISTED_SESSION } from './session-row';
 import { WINDOW_MS, type RepositoryListQuery, type RepositoryListResponse } from '../../shared/api';
 
 /**
@@ -8,7 +9,7 @@ import { WINDOW_MS, type RepositoryListQuery, type RepositoryListResponse } from
  * repository come back as `name: null` (the list's `repo=` empty string).
  */
 export function listRepositories(db: Database.Database, q: RepositoryListQuery, now = Date.now()): RepositoryListResponse {
-  const where = ['(s.event_count > 0 OR s.log_deleted = 1)', 's.is_child = 0'];
+  const where = [LISTED_SESSION, 's.is_child = 0'];
   const params: Record<string, unknown> = {};
   const span = WINDOW_MS[q.window];
   if (span !== null) {

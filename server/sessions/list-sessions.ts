@@ -1,11 +1,12 @@
 import type Database from 'better-sqlite3';
 import { WINDOW_MS, type SessionListQuery, type SessionListResponse } from '../../shared/api';
 import { decodeCursor, encodeCursor } from '../http/cursor';
-import { SESSION_SUMMARY_COLUMNS, toSessionSummary, type SessionRow } from './session-row';
+import { sessionEventCounts } from '../counts/session-events';
+import { LISTED_SESSION, SESSION_SUMMARY_COLUMNS, toSessionSummary, type SessionRow } from './session-row';
 
 /** Sessions newest first (by last activity), keyset-paginated, narrowed by repository and time window. */
 export function listSessions(db: Database.Database, q: SessionListQuery, now = Date.now()): SessionListResponse {
-  const where: string[] = ['s.event_count > 0 OR s.log_deleted = 1'];
+  const where: string[] = [LISTED_SESSION];
   const params: Record<string, unknown> = {};
   if (q.children === '0') where.push('s.is_child = 0');
   if (q.repo !== undefined) {
@@ -35,8 +36,9 @@ export function listSessions(db: Database.Database, q: SessionListQuery, now = D
   const more = rows.length > q.limit;
   const shown = rows.slice(0, q.limit);
   const last = shown[shown.length - 1];
+  const counts = sessionEventCounts(db, shown.map((r) => r.id));
   return {
-    sessions: shown.map(toSessionSummary),
+    sessions: shown.map((r) => toSessionSummary(r, counts.get(r.id) ?? 0)),
     nextCursor: more && last ? encodeCursor([last.last_ts ?? 0, last.num]) : null,
     total,
   };

@@ -1,5 +1,8 @@
 import { creditsOf, IMPORTED_WORKSPACE, type SessionSummary } from '../../shared/api';
 
+/** The sessions the sessions list shows (with `s` as the alias): those with events, and those whose log is gone. */
+export const LISTED_SESSION = '(s.event_count > 0 OR s.log_deleted = 1)';
+
 /** The columns of `sessions` that make a SessionSummary; selected with the `s` alias. */
 export const SESSION_SUMMARY_COLUMNS = `s.id, s.title, s.repository, s.branch, s.cwd, s.first_ts, s.last_ts, s.event_count, s.error_count,
   s.is_child, s.parent_id, s.label, s.log_deleted, s.models, s.tokens_in, s.tokens_out, s.credits_nano, s.child_count, s.num, s.workspace_dir`;
@@ -27,7 +30,8 @@ export interface SessionRow {
   workspace_dir: string | null;
 }
 
-export function toSessionSummary(r: SessionRow): SessionSummary {
+/** `eventCount` is SessionEventCount (shared/counts.ts), from sessionEventCounts: not the row's own event_count. */
+export function toSessionSummary(r: SessionRow, eventCount: number): SessionSummary {
   return {
     id: r.id,
     title: r.title,
@@ -36,7 +40,7 @@ export function toSessionSummary(r: SessionRow): SessionSummary {
     workspaceFolder: r.cwd,
     createdAt: r.first_ts,
     updatedAt: r.last_ts,
-    eventCount: r.event_count,
+    eventCount,
     errorCount: r.error_count,
     isChild: r.is_child === 1,
     parentId: r.parent_id,

@@ -1,3 +1,4 @@
+import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import type { ErrorGroupsResponse, EventListResponse, LatencyStatsResponse, TriageCountsResponse } from '../../shared/api/triage';
 
 // Plain-text tables for `chronoscope slow | errors | stats`. Pure: the commands print what these return.
@@ -65,7 +66,7 @@ export function formatStats(r: LatencyStatsResponse): string {
   const head = ['', 'count', 'err%', 'p50', 'p90', 'p99', 'max'];
   if (models) head.push('ttft p50', 'ttft p90', 'ttft p99', 'tok in', 'tok out', 'cached', 'out tok/s');
   const rows = r.rows.map((x) => {
-    const cells = [cut(x.key || '(none)', 32), num(x.count), `${(x.errorRate * 100).toFixed(1)}`, ms(x.dur?.p50), ms(x.dur?.p90), ms(x.dur?.p99), ms(x.dur?.max)];
+    const cells = [cut(x.key || (r.by === 'repository' ? NO_WORKSPACE_LABEL : '(none)'), 32), num(x.count), `${(x.errorRate * 100).toFixed(1)}`, ms(x.dur?.p50), ms(x.dur?.p90), ms(x.dur?.p99), ms(x.dur?.max)];
     if (models) cells.push(ms(x.ttft?.p50), ms(x.ttft?.p90), ms(x.ttft?.p99), num(x.tokensIn), num(x.tokensOut), num(x.tokensCached), x.outputTokensPerSec === null ? '—' : String(x.outputTokensPerSec));
     return cells;
   });

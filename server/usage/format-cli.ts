@@ -1,4 +1,5 @@
 import type { UsageResponse, UsageTotals } from '../../shared/api';
+import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { table } from '../triage/format-cli';
 
 // Plain text for `chronoscope usage`. Pure: the command prints what this returns.
@@ -14,7 +15,7 @@ function cells(key: string, t: UsageTotals, withRequests: boolean): string[] {
 
 export function formatUsage(r: UsageResponse): string {
   const head = [r.by, 'requests', 'model calls', 'tokens in', 'tokens out', 'cached', 'cache hit', 'credits', 'US$', 'no credit data'];
-  const rows = r.rows.map((x) => cells(x.key ?? (r.by === 'repository' ? '(no repository)' : '(unknown model)'), x, r.by !== 'model'));
+  const rows = r.rows.map((x) => cells(x.key ?? (r.by === 'repository' ? NO_WORKSPACE_LABEL : '(unknown model)'), x, r.by !== 'model'));
   rows.push(cells('total', r.totals, true));
   const right = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   const note =

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { IndexedCompanionCount, IndexedFileCount, IndexedSessionCount } from '../counts';
 
 export const Problem = z.object({
   fileId: z.number().nullable(),
@@ -29,8 +30,10 @@ export const Health = z.object({
   dbPath: z.string(),
   roots: z.array(z.object({ path: z.string(), exists: z.boolean(), error: z.string().nullable() })),
   workspaces: z.number(),
-  files: z.number(),
-  sessions: z.number(),
+  files: IndexedFileCount,
+  companions: IndexedCompanionCount,
+  sessions: IndexedSessionCount,
+  /** every event line of every log file (shared/counts.ts, SessionEventCount) */
   events: z.number(),
   badLines: z.number(),
   fragments: z.number(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionEventCount } from '../counts';
 import { MAX_PAGE_SIZE, TimeWindow } from './common';
 
 /**
@@ -61,7 +62,7 @@ export const SearchSession = z.object({
   repository: z.string().nullable(),
   branch: z.string().nullable(),
   lastActivity: z.number().nullable(),
-  eventCount: z.number(),
+  eventCount: SessionEventCount,
   /** matching units per kind, most first (events of subagents are counted in their kind too) */
   kinds: z.array(z.object({ kind: MatchKind, count: z.number() })),
   /** how many of the matching events are in subagent (child) sessions rolled up into this one */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SessionEventCount } from '../counts';
 import { PageLimit, TimeWindow } from './common';
 
 /** The workspace `chronoscope import` writes imported sessions into: its name is what marks them imported. */
@@ -13,7 +14,7 @@ export const SessionSummary = z.object({
   workspaceFolder: z.string().nullable(),
   createdAt: z.number().nullable(),
   updatedAt: z.number().nullable(),
-  eventCount: z.number(),
+  eventCount: SessionEventCount,
   errorCount: z.number(),
   isChild: z.boolean(),
   parentId: z.string().nullable(),
@@ -85,7 +86,7 @@ export const SessionDetail = SessionSummary.extend({
       id: z.string(),
       label: z.string().nullable(),
       title: z.string().nullable(),
-      eventCount: z.number(),
+      eventCount: SessionEventCount,
       errorCount: z.number(),
       parentSpanId: z.string().nullable(),
     }),

@@ -5,8 +5,11 @@ import {
   USER_DIR,
   WORKSPACE_STORAGE,
   type WorkspaceLogs,
-  isDirectory,
+  isCopilotChatDirName,
+  isGlobalStorageDir,
+  logsOfUserDir,
   looksLikeCopilotDebugLogs,
+  watchDirsOfUserDir,
   workspacesInStorage,
   workspaceOfDebugLogs,
 } from './layout';
@@ -22,8 +25,11 @@ export const DEFAULT_WALK_LIMITS: WalkLimits = { maxDepth: 8, maxDirs: 100_000 }
 
 export interface WalkResult {
   workspaces: WorkspaceLogs[];
-  /** Every workspaceStorage folder met, including those with no Copilot logs yet (a watcher needs them). */
-  workspaceStorageDirs: string[];
+  /**
+   * Folders new log folders can appear in, with or without logs yet (a watcher needs them): every workspaceStorage
+   * folder met, and the globalStorage and profiles folders of every `User` folder met (some may not exist yet).
+   */
+  containerDirs: string[];
   /** True when `maxDirs` cut the walk short. */
   truncated: boolean;
 }
@@ -36,7 +42,7 @@ const SKIPPED_NAMES = new Set(['node_modules', '.git']);
  * Unreadable directories are skipped.
  */
 export async function walkForDebugLogs(start: string, limits: WalkLimits = DEFAULT_WALK_LIMITS): Promise<WalkResult> {
-  const result: WalkResult = { workspaces: [], workspaceStorageDirs: [], truncated: false };
+  const result: WalkResult = { workspaces: [], containerDirs: [], truncated: false };
   const entered = new Set<string>();
   let budget = limits.maxDirs;
 
@@ -57,8 +63,13 @@ export async function walkForDebugLogs(start: string, limits: WalkLimits = DEFAU
     }
 
     const name = path.basename(dir);
+    if (name === USER_DIR) {
+      result.containerDirs.push(...watchDirsOfUserDir(dir));
+      result.workspaces.push(...(await logsOfUserDir(dir)));
+      return;
+    }
     if (name === WORKSPACE_STORAGE) {
-      result.workspaceStorageDirs.push(dir);
+      result.containerDirs.push(dir);
       result.workspaces.push(...(await workspacesInStorage(dir)));
       return;
     }
@@ -77,7 +88,7 @@ export async function walkForDebugLogs(start: string, limits: WalkLimits = DEFAU
     } catch {
       return;
     }
-    for (const child of await onlyRelevantChildren(dir, names)) await visit(path.join(dir, child), depth + 1);
+    for (const child of onlyRelevantChildren(dir, names)) await visit(path.join(dir, child), depth + 1);
   }
 
   await visit(start, 0);
@@ -85,11 +96,12 @@ export async function walkForDebugLogs(start: string, limits: WalkLimits = DEFAU
 }
 
 /**
- * Inside a user-data folder only `User/workspaceStorage` can hold debug logs; the rest (extensions,
- * caches, History) is large and skipped.
+ * Inside a user-data folder only `User` can hold debug logs (the `User` folder itself is read by its layout);
+ * the rest (extensions, caches, History) is large and skipped. Inside a globalStorage folder (a profile's, met
+ * by a walk from `profiles/<id>`) only Copilot Chat's folder matters, not the hundreds of other extensions'.
  */
-async function onlyRelevantChildren(dir: string, names: string[]): Promise<string[]> {
-  if (path.basename(dir) === USER_DIR && names.includes(WORKSPACE_STORAGE)) return [WORKSPACE_STORAGE];
-  if (names.includes(USER_DIR) && (await isDirectory(path.join(dir, USER_DIR, WORKSPACE_STORAGE)))) return [USER_DIR];
+function onlyRelevantChildren(dir: string, names: string[]): string[] {
+  if (names.includes(USER_DIR)) return [USER_DIR];
+  if (isGlobalStorageDir(dir)) return names.filter(isCopilotChatDirName);
   return names;
 }

@@ -2,17 +2,32 @@ import { createHash } from 'node:crypto';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 
-/** One workspace's debug-log folder (FORMAT §1.1: `workspaceStorage/<id>/GitHub.copilot-chat/debug-logs`). */
+/**
+ * One debug-logs folder: a workspace's (FORMAT §1.1: `workspaceStorage/<id>/GitHub.copilot-chat/debug-logs`) or a
+ * no-workspace root (FORMAT §10.1: `[profiles/<id>/]globalStorage/github.copilot-chat/debug-logs`).
+ */
 export interface WorkspaceLogs {
-  /** `workspaceStorage/<id>`; for a debug-logs folder outside that layout, the folder itself. */
+  /** `workspaceStorage/<id>` or `[profiles/<id>/]globalStorage`; for a debug-logs folder outside that layout, the folder itself. */
   storageDir: string;
+  /** the workspace's hash; `globalStorage` or `profiles/<id>` for a no-workspace root */
   workspaceId: string;
   debugLogsDir: string;
+  /** set on the no-workspace roots: their sessions belong to no workspace */
+  noWorkspace?: true;
 }
 
 export const DEBUG_LOGS = 'debug-logs';
 export const WORKSPACE_STORAGE = 'workspaceStorage';
+export const GLOBAL_STORAGE = 'globalStorage';
+export const PROFILES = 'profiles';
 export const USER_DIR = 'User';
+/** Global storage lower-cases the extension id (FORMAT §1.1); workspace storage keeps `GitHub.copilot-chat`. */
+export const GLOBAL_COPILOT_CHAT = 'github.copilot-chat';
+
+/** `[profiles/<id>/]globalStorage`: a folder whose Copilot logs belong to no workspace (FORMAT §10.1). */
+export function isGlobalStorageDir(dir: string): boolean {
+  return path.basename(dir) === GLOBAL_STORAGE;
+}
 
 /** The workspace folder keeps the publisher's case (`GitHub.copilot-chat`, FORMAT §1.1); accept any case. */
 export function isCopilotChatDirName(name: string): boolean {
@@ -49,6 +64,7 @@ export function workspaceOfDebugLogs(debugLogsDir: string): WorkspaceLogs {
   const extensionDir = path.dirname(debugLogsDir);
   if (isCopilotChatDirName(path.basename(extensionDir))) {
     const storageDir = path.dirname(extensionDir);
+    if (isGlobalStorageDir(storageDir)) return { storageDir, workspaceId: globalRootId(storageDir), debugLogsDir, noWorkspace: true };
     return { storageDir, workspaceId: path.basename(storageDir), debugLogsDir };
   }
   // Outside the VS Code layout the folder name is always "debug-logs", which would make every such
@@ -57,7 +73,13 @@ export function workspaceOfDebugLogs(debugLogsDir: string): WorkspaceLogs {
   return { storageDir: debugLogsDir, workspaceId, debugLogsDir };
 }
 
-/** The Copilot Chat debug-logs folders of one `workspaceStorage/<id>` folder (normally zero or one). */
+/** `globalStorage` for the default profile, `profiles/<id>` for another one. */
+function globalRootId(globalStorageDir: string): string {
+  const owner = path.dirname(globalStorageDir);
+  return path.basename(path.dirname(owner)) === PROFILES ? `${PROFILES}/${path.basename(owner)}` : GLOBAL_STORAGE;
+}
+
+/** The Copilot Chat debug-logs folders of one `workspaceStorage/<id>` or `globalStorage` folder (normally zero or one). */
 export async function workspacesOfStorageDir(storageDir: string): Promise<WorkspaceLogs[]> {
   const found: WorkspaceLogs[] = [];
   for (const name of (await childDirNames(storageDir)).filter(isCopilotChatDirName)) {
@@ -78,6 +100,27 @@ export async function workspacesInStorage(workspaceStorageDir: string): Promise<
     found.push(...(await workspacesOfStorageDir(path.join(workspaceStorageDir, id))));
   }
   return found;
+}
+
+/**
+ * Every debug-logs folder of a VS Code `User` folder: one per workspace, the no-workspace root of the default
+ * profile and one per other profile (FORMAT §1.1, §10.1).
+ */
+export async function logsOfUserDir(userDir: string): Promise<WorkspaceLogs[]> {
+  const found = await workspacesInStorage(path.join(userDir, WORKSPACE_STORAGE));
+  found.push(...(await workspacesOfStorageDir(path.join(userDir, GLOBAL_STORAGE))));
+  for (const profile of await childDirNames(path.join(userDir, PROFILES))) {
+    found.push(...(await workspacesOfStorageDir(path.join(userDir, PROFILES, profile, GLOBAL_STORAGE))));
+  }
+  return found;
+}
+
+/**
+ * Where new log folders of a `User` folder appear, for a watcher: a workspace three levels below
+ * workspaceStorage, the no-workspace root inside globalStorage, a new profile below profiles. Some do not exist yet.
+ */
+export function watchDirsOfUserDir(userDir: string): string[] {
+  return [WORKSPACE_STORAGE, GLOBAL_STORAGE, PROFILES].map((name) => path.join(userDir, name));
 }
 
 /**

@@ -1,8 +1,9 @@
-import { chmod, mkdir, symlink } from 'node:fs/promises';
+import { chmod, mkdir, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { walkForDebugLogs } from './ancestor-walk';
 import { resolveRoot, watchTargets } from './roots';
+import { defaultUserDataDirs } from './user-data-dirs';
 import { useTempDirs, writeTree } from './test-tree';
 
 const newTempDir = useTempDirs();
@@ -76,12 +77,12 @@ describe('resolveRoot', () => {
     expect(watchTargets(root, workspaces)).toEqual([storage, aaa.debugLogsDir]);
   });
 
-  it('a user-data folder (…/Code): its User/workspaceStorage', async () => {
+  it('a user-data folder (…/Code): its User/workspaceStorage; User is watched for globalStorage and profiles to appear', async () => {
     const { code, storage, aaa } = await homeWithSeveralUserDataDirs();
     const { root, workspaces } = await resolveRoot(code);
     expect(root).toEqual({ path: code, kind: 'userData', exists: true, error: null });
     expect(workspaces).toEqual([aaa]);
-    expect(watchTargets(root, workspaces)).toEqual([storage, aaa.debugLogsDir]);
+    expect(watchTargets(root, workspaces)).toEqual([storage, path.join(code, 'User'), aaa.debugLogsDir]);
   });
 
   it('the User folder of a user-data folder counts as the user-data folder', async () => {
@@ -91,13 +92,13 @@ describe('resolveRoot', () => {
     expect(workspaces).toEqual([aaa]);
   });
 
-  it('a user-data folder with no workspaceStorage yet: nothing found, its User folder is watched', async () => {
+  it('a user-data folder with no workspaceStorage yet: nothing found, its User and globalStorage folders are watched', async () => {
     const { home } = await homeWithSeveralUserDataDirs();
     const codium = path.join(home, '.config', 'VSCodium');
     const { root, workspaces } = await resolveRoot(codium);
     expect(root.kind).toBe('userData');
     expect(workspaces).toEqual([]);
-    expect(watchTargets(root, workspaces)).toEqual([path.join(codium, 'User')]);
+    expect(watchTargets(root, workspaces)).toEqual([path.join(codium, 'User'), path.join(codium, 'User', 'globalStorage')]);
   });
 
   it('an ancestor two levels above several user-data dirs: every debug-logs folder under all of them', async () => {
@@ -122,7 +123,7 @@ describe('resolveRoot', () => {
     await writeTree(dir, { 'Code/User/workspaceStorage/eee/workspace.json': '{}' });
     const { root, workspaces } = await resolveRoot(dir);
     expect(workspaces).toEqual([]);
-    expect(watchTargets(root, workspaces)).toEqual([path.join(dir, 'Code/User/workspaceStorage')]);
+    expect(watchTargets(root, workspaces)).toEqual([path.join(dir, 'Code/User/workspaceStorage'), path.join(dir, 'Code/User')]);
   });
 
   it('a debug-logs folder copied outside the VS Code layout: storageDir is the folder, id a stable hash', async () => {
@@ -232,5 +233,148 @@ describe('resolveRoot', () => {
     } finally {
       await chmod(locked, 0o755);
     }
+  });
+});
+
+/**
+ * A user-data folder with every kind of root (FORMAT §1.1, §10.1):
+ *   Code/User/workspaceStorage/aaa/GitHub.copilot-chat/debug-logs/s1/main.jsonl   a workspace
+ *   Code/User/globalStorage/github.copilot-chat/debug-logs/g1/main.jsonl          no workspace, default profile
+ *   Code/User/globalStorage/github.copilot-chat/session-store.db                   (Chronicle's store, not logs)
+ *   Code/User/globalStorage/ms-python.python/debug-logs/                          another extension's folder
+ *   Code/User/profiles/p1/globalStorage/github.copilot-chat/debug-logs/p1s/main.jsonl  no workspace, profile p1
+ *   Code/User/profiles/p2/settings.json                                           a profile without Copilot logs
+ */
+async function userDataWithEveryRoot() {
+  const dir = await newTempDir();
+  await writeTree(dir, {
+    'Code/User/workspaceStorage/aaa/GitHub.copilot-chat/debug-logs/s1/main.jsonl': SESSION,
+    'Code/User/workspaceStorage/aaa/workspace.json': '{"folder": "file:///x"}',
+    'Code/User/globalStorage/github.copilot-chat/debug-logs/g1/main.jsonl': SESSION,
+    'Code/User/globalStorage/github.copilot-chat/session-store.db': '',
+    'Code/User/globalStorage/ms-python.python/debug-logs/': null,
+    'Code/User/profiles/p1/globalStorage/github.copilot-chat/debug-logs/p1s/main.jsonl': SESSION,
+    'Code/User/profiles/p2/settings.json': '{}',
+  });
+  const user = path.join(dir, 'Code', 'User');
+  const workspace = {
+    storageDir: path.join(user, 'workspaceStorage', 'aaa'),
+    workspaceId: 'aaa',
+    debugLogsDir: path.join(user, 'workspaceStorage', 'aaa', 'GitHub.copilot-chat', 'debug-logs'),
+  };
+  const global = {
+    storageDir: path.join(user, 'globalStorage'),
+    workspaceId: 'globalStorage',
+    debugLogsDir: path.join(user, 'globalStorage', 'github.copilot-chat', 'debug-logs'),
+    noWorkspace: true,
+  };
+  const profile = {
+    storageDir: path.join(user, 'profiles', 'p1', 'globalStorage'),
+    workspaceId: 'profiles/p1',
+    debugLogsDir: path.join(user, 'profiles', 'p1', 'globalStorage', 'github.copilot-chat', 'debug-logs'),
+    noWorkspace: true,
+  };
+  return { dir, user, workspace, global, profile };
+}
+
+describe('resolveRoot: the no-workspace roots, at every level of --logs', () => {
+  it.each([
+    ['the folder above the user-data folder', '', 'ancestor'],
+    ['the user-data folder', 'Code', 'userData'],
+    ['its User folder', 'Code/User', 'userData'],
+  ])('%s: the workspace, the global root and every profile root', async (_what, rel, kind) => {
+    const { dir, workspace, global, profile } = await userDataWithEveryRoot();
+    const { root, workspaces } = await resolveRoot(path.join(dir, rel));
+    expect(root.kind).toBe(kind);
+    expect(workspaces).toEqual([global, profile, workspace]);
+  });
+
+  it.each([
+    ['User/globalStorage', 'Code/User/globalStorage'],
+    ['its github.copilot-chat folder', 'Code/User/globalStorage/github.copilot-chat'],
+    ['its debug-logs folder', 'Code/User/globalStorage/github.copilot-chat/debug-logs'],
+  ])('%s: the global root alone, with no workspace', async (_what, rel) => {
+    const { dir, global } = await userDataWithEveryRoot();
+    const { root, workspaces } = await resolveRoot(path.join(dir, rel));
+    expect(root.kind).toBe('debug-logs');
+    expect(workspaces).toEqual([global]);
+  });
+
+  it.each([
+    ['User/profiles', 'Code/User/profiles', 'profiles'],
+    ['one profile', 'Code/User/profiles/p1', 'ancestor'],
+    ['its globalStorage', 'Code/User/profiles/p1/globalStorage', 'debug-logs'],
+    ['its debug-logs folder', 'Code/User/profiles/p1/globalStorage/github.copilot-chat/debug-logs', 'debug-logs'],
+  ])('%s: the profile root', async (_what, rel, kind) => {
+    const { dir, profile } = await userDataWithEveryRoot();
+    const { root, workspaces } = await resolveRoot(path.join(dir, rel));
+    expect(root.kind).toBe(kind);
+    expect(workspaces).toEqual([profile]);
+  });
+
+  it('a user-data folder is watched where a workspace, the global root or a profile can appear', async () => {
+    const { dir, user, workspace, global, profile } = await userDataWithEveryRoot();
+    const { root, workspaces } = await resolveRoot(path.join(dir, 'Code'));
+    expect(watchTargets(root, workspaces)).toEqual([
+      path.join(user, 'workspaceStorage'),
+      path.join(user, 'globalStorage'),
+      path.join(user, 'profiles'),
+      global.debugLogsDir,
+      profile.debugLogsDir,
+      workspace.debugLogsDir,
+    ]);
+  });
+
+  it('an ancestor walk watches the same folders', async () => {
+    const { dir, user } = await userDataWithEveryRoot();
+    const { root, workspaces } = await resolveRoot(dir);
+    const targets = watchTargets(root, workspaces);
+    expect(targets).toEqual(expect.arrayContaining([path.join(user, 'workspaceStorage'), path.join(user, 'globalStorage'), path.join(user, 'profiles')]));
+  });
+
+  it.skipIf(process.getuid?.() === 0)('an unreadable profiles or globalStorage folder: the other roots are still found, no throw', async () => {
+    const { dir, user, workspace, global } = await userDataWithEveryRoot();
+    const profiles = path.join(user, 'profiles');
+    await chmod(profiles, 0o000);
+    try {
+      const { root, workspaces } = await resolveRoot(path.join(dir, 'Code'));
+      expect(root.error).toBeNull();
+      expect(workspaces).toEqual([global, workspace]);
+    } finally {
+      await chmod(profiles, 0o755);
+    }
+    const globalStorage = path.join(user, 'globalStorage');
+    await chmod(globalStorage, 0o000);
+    try {
+      expect((await resolveRoot(path.join(dir, 'Code'))).workspaces.map((w) => w.workspaceId)).toEqual(['profiles/p1', 'aaa']);
+    } finally {
+      await chmod(globalStorage, 0o755);
+    }
+  });
+
+  it('a profiles "folder" that is a file, a profile whose globalStorage is a file: skipped, the other roots found', async () => {
+    const { dir, user, workspace, global } = await userDataWithEveryRoot();
+    await writeTree(user, { 'profiles/p3/globalStorage': 'not a folder' });
+    expect((await resolveRoot(path.join(dir, 'Code'))).workspaces.map((w) => w.workspaceId)).toEqual(['globalStorage', 'profiles/p1', 'aaa']);
+    await rm(path.join(user, 'profiles'), { recursive: true });
+    await writeTree(user, { profiles: 'not a folder' });
+    const { root, workspaces } = await resolveRoot(path.join(dir, 'Code'));
+    expect(root.error).toBeNull();
+    expect(workspaces).toEqual([global, workspace]);
+  });
+
+  it('the default locations find the no-workspace roots: a remote server and a portable install too', async () => {
+    const home = await newTempDir();
+    await writeTree(home, {
+      '.vscode-server/data/User/globalStorage/github.copilot-chat/debug-logs/r1/main.jsonl': SESSION,
+      'portable/user-data/User/profiles/x/globalStorage/github.copilot-chat/debug-logs/q1/main.jsonl': SESSION,
+    });
+    const dirs = defaultUserDataDirs({ platform: 'linux', homedir: home, env: { VSCODE_PORTABLE: path.join(home, 'portable') } });
+    const found = [];
+    for (const d of dirs) found.push(...(await resolveRoot(d)).workspaces);
+    expect(found.map((w) => [path.relative(home, w.debugLogsDir), w.noWorkspace])).toEqual([
+      ['portable/user-data/User/profiles/x/globalStorage/github.copilot-chat/debug-logs', true],
+      ['.vscode-server/data/User/globalStorage/github.copilot-chat/debug-logs', true],
+    ]);
   });
 });

@@ -4,12 +4,18 @@ import path from 'node:path';
 import { walkForDebugLogs } from './ancestor-walk';
 import {
   DEBUG_LOGS,
+  GLOBAL_STORAGE,
+  PROFILES,
   USER_DIR,
   WORKSPACE_STORAGE,
   type WorkspaceLogs,
+  childDirNames,
   hasCopilotChatDir,
   isCopilotChatDirName,
   isDirectory,
+  isGlobalStorageDir,
+  logsOfUserDir,
+  watchDirsOfUserDir,
   workspacesInStorage,
   workspacesOfStorageDir,
   workspaceOfDebugLogs,
@@ -19,14 +25,16 @@ export type { WorkspaceLogs } from './layout';
 
 /**
  * A place the user (`--logs`) or the defaults point at.
- * - `debug-logs`: one workspace's logs: a debug-logs, `GitHub.copilot-chat` or `workspaceStorage/<id>` folder.
+ * - `debug-logs`: one workspace's logs: a debug-logs, `GitHub.copilot-chat` or `workspaceStorage/<id>` folder, or
+ *   a no-workspace root: a `[profiles/<id>/]globalStorage` folder or the `github.copilot-chat` folder in it.
  * - `workspaceStorage`: a `…/User/workspaceStorage` folder.
- * - `userData`: a `<userDataDir>` (holds `User/`), or its `User` folder.
+ * - `profiles`: a `…/User/profiles` folder: the no-workspace root of every profile.
+ * - `userData`: a `<userDataDir>` (holds `User/`), or its `User` folder: every workspace, profile and no-workspace root.
  * - `ancestor`: any other folder, searched by a bounded walk.
  */
 export interface LogRoot {
   path: string;
-  kind: 'debug-logs' | 'workspaceStorage' | 'userData' | 'ancestor';
+  kind: 'debug-logs' | 'workspaceStorage' | 'profiles' | 'userData' | 'ancestor';
   exists: boolean;
   error: string | null;
 }
@@ -34,10 +42,10 @@ export interface LogRoot {
 type Resolved = { root: LogRoot; workspaces: WorkspaceLogs[] };
 
 /**
- * workspaceStorage folders an ancestor walk met with no debug logs in them yet. `watchTargets` needs them
- * and they cannot be derived from the workspaces; keyed by the root object `resolveRoot` returned.
+ * The folders an ancestor walk found new log folders can appear in (see WalkResult.containerDirs). `watchTargets`
+ * needs them and they cannot be derived from the workspaces; keyed by the root object `resolveRoot` returned.
  */
-const emptyStorageDirsOfWalk = new WeakMap<LogRoot, string[]>();
+const containerDirsOfWalk = new WeakMap<LogRoot, string[]>();
 
 /** Resolves a `--logs` path or a default user-data dir into the debug-logs folders under it. Never throws. */
 export async function resolveRoot(input: string): Promise<Resolved> {
@@ -68,33 +76,48 @@ async function classifyExisting(abs: string): Promise<Resolved> {
     return found(abs, 'debug-logs', (await isDirectory(debugLogsDir)) ? [workspaceOfDebugLogs(debugLogsDir)] : []);
   }
   if (name === WORKSPACE_STORAGE) return found(abs, 'workspaceStorage', await workspacesInStorage(abs));
-  if (path.basename(path.dirname(abs)) === WORKSPACE_STORAGE || (await hasCopilotChatDir(abs))) {
+  if (path.basename(path.dirname(abs)) === WORKSPACE_STORAGE || isGlobalStorageDir(abs) || (await hasCopilotChatDir(abs))) {
     return found(abs, 'debug-logs', await workspacesOfStorageDir(abs));
   }
-  const storage = await userDataStorageDir(abs);
-  if (storage) return found(abs, 'userData', await workspacesInStorage(storage));
+  if (isProfilesDir(abs)) return found(abs, 'profiles', await logsOfProfiles(abs));
+  const userDir = await userDirOf(abs);
+  if (userDir) return found(abs, 'userData', await logsOfUserDir(userDir));
 
   const walk = await walkForDebugLogs(abs);
   const error = walk.truncated ? `stopped searching ${abs} after too many directories; pass a narrower --logs path` : null;
   const root = rootOf(abs, 'ancestor', true, error);
-  const withLogs = new Set(walk.workspaces.map((w) => path.dirname(w.storageDir)));
-  emptyStorageDirsOfWalk.set(root, walk.workspaceStorageDirs.filter((d) => !withLogs.has(d)));
+  containerDirsOfWalk.set(root, walk.containerDirs);
   return { root, workspaces: sortWorkspaces(walk.workspaces) };
 }
 
-/** `<userDataDir>/User/workspaceStorage` when `dir` is a user-data folder or its `User` folder. */
-async function userDataStorageDir(dir: string): Promise<string | null> {
-  if (await isDirectory(path.join(dir, USER_DIR))) return path.join(dir, USER_DIR, WORKSPACE_STORAGE);
-  if (path.basename(dir) === USER_DIR && (await isDirectory(path.join(dir, WORKSPACE_STORAGE)))) {
-    return path.join(dir, WORKSPACE_STORAGE);
-  }
+/** `<userDataDir>/User` when `dir` is a user-data folder or its `User` folder. */
+async function userDirOf(dir: string): Promise<string | null> {
+  if (await isDirectory(path.join(dir, USER_DIR))) return path.join(dir, USER_DIR);
+  if (path.basename(dir) === USER_DIR) return dir;
   return null;
+}
+
+/** The same, for a root already resolved as `userData` (a `User` folder holds no `User` folder). */
+function userDirOfRoot(rootPath: string): string {
+  return path.basename(rootPath) === USER_DIR && !existsSync(path.join(rootPath, USER_DIR)) ? rootPath : path.join(rootPath, USER_DIR);
+}
+
+/** `User/profiles`: named by VS Code, so only under a `User` folder (other tools have "profiles" folders too). */
+function isProfilesDir(dir: string): boolean {
+  return path.basename(dir) === PROFILES && path.basename(path.dirname(dir)) === USER_DIR;
+}
+
+async function logsOfProfiles(profilesDir: string): Promise<WorkspaceLogs[]> {
+  const found: WorkspaceLogs[] = [];
+  for (const id of await childDirNames(profilesDir)) found.push(...(await workspacesOfStorageDir(path.join(profilesDir, id, GLOBAL_STORAGE))));
+  return found;
 }
 
 /**
  * The directories a watcher must watch so that new workspaces and sessions are noticed:
  * workspaceStorage folders (a new workspace appears as `<id>/GitHub.copilot-chat/debug-logs`, three levels
- * down) and debug-logs folders (a new session is a new child). A target that does not exist yet is replaced
+ * down), globalStorage and profiles folders (a no-workspace root appears as `github.copilot-chat/debug-logs`,
+ * a profile's as `<id>/globalStorage/github.copilot-chat/debug-logs`) and debug-logs folders (a new session is a new child). A target that does not exist yet is replaced
  * by its nearest existing parent inside the root; when anything appears there, resolve the root again.
  * A root that does not exist has no targets.
  */
@@ -109,24 +132,19 @@ export function watchTargets(root: LogRoot, workspaces: WorkspaceLogs[]): string
     case 'workspaceStorage':
       targets.push(root.path);
       break;
+    case 'profiles':
+      targets.push(root.path);
+      break;
     case 'userData':
-      targets.push(
-        path.basename(root.path) === USER_DIR && !existsSync(path.join(root.path, USER_DIR))
-          ? path.join(root.path, WORKSPACE_STORAGE)
-          : path.join(root.path, USER_DIR, WORKSPACE_STORAGE),
-      );
+      targets.push(...watchDirsOfUserDir(userDirOfRoot(root.path)));
       break;
     case 'ancestor':
-      targets.push(...storageDirsOf(workspaces), ...(emptyStorageDirsOfWalk.get(root) ?? []));
+      targets.push(...(containerDirsOfWalk.get(root) ?? []));
       break;
   }
   targets.push(...workspaces.map((w) => w.debugLogsDir));
   const existing = targets.map((t) => nearestExisting(t, root.path)).filter((t): t is string => t !== null);
   return [...new Set(existing)];
-}
-
-function storageDirsOf(workspaces: WorkspaceLogs[]): string[] {
-  return workspaces.map((w) => path.dirname(w.storageDir)).filter((d) => path.basename(d) === WORKSPACE_STORAGE);
 }
 
 function nearestExisting(target: string, rootPath: string): string | null {

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { readGitInfo } from './git-info';
+import { isGlobalStorageDir } from './layout';
 import { parseJsonc } from './jsonc';
 import { remoteUrlWithoutCredentials, repositoryFromRemote } from './remote-url';
 import { isFileUri, uriToPath } from './uri';
@@ -8,7 +9,8 @@ import { isFileUri, uriToPath } from './uri';
 export interface WorkspaceInfo {
   storageDir: string;
   workspaceId: string;
-  kind: 'folder' | 'workspace' | 'remote' | 'unknown';
+  /** 'none': a no-workspace root (`[profiles/<id>/]globalStorage`, FORMAT §10.1): no folder, and not an error */
+  kind: 'folder' | 'workspace' | 'remote' | 'unknown' | 'none';
   /** Raw URI from workspace.json / meta.json. */
   uri: string | null;
   /** Percent-decoded path: the folder, or a multi-root workspace's first folder; the remote path for remote URIs. */
@@ -48,6 +50,7 @@ export async function readWorkspaceInfo(storageDir: string): Promise<WorkspaceIn
     branch: null,
     error: null,
   };
+  if (isGlobalStorageDir(storageDir)) return { ...info, kind: 'none' };
   try {
     const target = await readTarget(storageDir);
     if (typeof target === 'string') return { ...info, error: target };

@@ -32,7 +32,7 @@ export function BackfillIndicator() {
   if (!p || p.state === 'idle') return null;
   const fraction = backfillFraction(p);
   const pct = fraction === null ? null : Math.floor(fraction * 100);
-  const detail = `${formatCount(p.filesDone)} of ${formatCount(p.filesTotal)} files, ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}`;
+  const detail = `${formatCount(p.filesDone)} of ${formatCount(p.filesTotal)} files read (logs and companions), ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}`;
   return (
     <div className="topbar-progress" role="status" title={detail}>
       <span className="topbar-progress-label">{p.state === 'starting' ? 'Starting indexer…' : `Indexing ${formatCount(p.filesDone)}/${formatCount(p.filesTotal)} files`}</span>

@@ -41,7 +41,8 @@ export function HealthReport({ health: h }: { health: Health }) {
   const stats: [string, string][] = [
     ['Sessions', formatCount(h.sessions)],
     ['Events', formatCount(h.events)],
-    ['Files', formatCount(h.files)],
+    ['Log files', formatCount(h.files)],
+    ['Companion files', formatCount(h.companions)],
     ['Workspaces', formatCount(h.workspaces)],
     ['Bad lines', formatCount(h.badLines)],
     ['Fragments', formatCount(h.fragments)],
@@ -70,7 +71,7 @@ export function HealthReport({ health: h }: { health: Health }) {
         <dd className="mono">{h.dbPath}</dd>
         <dt>Backfill</dt>
         <dd>
-          {formatCount(h.backfill.filesDone)} of {formatCount(h.backfill.filesTotal)} files, {formatBytes(h.backfill.bytesDone)} of{' '}
+          {formatCount(h.backfill.filesDone)} of {formatCount(h.backfill.filesTotal)} log and companion files read, {formatBytes(h.backfill.bytesDone)} of{' '}
           {formatBytes(h.backfill.bytesTotal)}
         </dd>
       </dl>

@@ -15,6 +15,7 @@ const HEALTHY: Health = {
   roots: [{ path: '/home/me/.config/Code', exists: true, error: null }],
   workspaces: 2,
   files: 10,
+  companions: 3,
   sessions: 4,
   events: 1234,
   badLines: 0,

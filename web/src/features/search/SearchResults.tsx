@@ -1,14 +1,13 @@
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { MatchKind, SearchHit, SearchSession, SearchSnippet } from '../../../../shared/api';
+import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { Badge } from '../../ui/Badge';
 import { formatCount, plural, shortId } from '../../ui/format';
 import { HighlightedText } from '../../ui/HighlightedText';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { visibleText } from '../../ui/visible-text';
 import { hitPath } from './url';
-
-export const OTHER_LABEL = 'Other';
 
 const KIND_LABEL: Record<MatchKind, string> = {
   turn: 'turn',
@@ -55,7 +54,7 @@ export function SearchResults({ groups, selected, onMore }: SearchResultsProps) 
           <section key={g.repository ?? '\u0000other'} className="search-group" aria-labelledby={headingId}>
             <div className="repo-group-header">
               <h2 id={headingId} className={g.repository === null ? 'repo-name is-other' : 'repo-name'}>
-                {g.repository !== null ? visibleText(g.repository) : OTHER_LABEL}
+                {g.repository !== null ? visibleText(g.repository) : NO_WORKSPACE_LABEL}
               </h2>
               <span className="repo-count">{plural(g.sessionCount, 'session')}</span>
             </div>

@@ -37,8 +37,8 @@ describe('assembling groups with their "…and N more" pages', () => {
     expect(out[0]).toMatchObject({ more: 5, loadingMore: true });
   });
 
-  it('"Other" and a repository named like it do not collide', () => {
-    expect(groupKey(null)).not.toBe(groupKey('Other'));
+  it('"No workspace" and a repository named like it do not collide', () => {
+    expect(groupKey(null)).not.toBe(groupKey('No workspace'));
     expect(groupKey(null)).not.toBe(groupKey(''));
   });
 });

@@ -63,7 +63,7 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
         {d.vscodeVersion && <span>VS Code {visibleText(d.vscodeVersion)}</span>}
       </div>
       <dl className="session-stats">
-        <Stat label="Events" value={formatCount(stats?.events ?? d.eventCount)} title={stats ? `${formatCount(stats.events)} in the tree, with child logs` : undefined} />
+        <Stat label="Events" value={formatCount(d.eventCount)} title="Every entry of this session's log and its child logs (the sessions list and search show the same figure)" />
         <Stat label="Requests" value={formatCount(overview?.requestsTotal ?? counts.user_message ?? 0)} />
         <Stat label="Model calls" value={formatCount(counts.llm_request ?? 0)} />
         <Stat label="Tool calls" value={formatCount(counts.tool_call ?? 0)} />

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import type { RepositorySummary, TimeWindow } from '../../../../shared/api';
 import { formatCount } from '../../ui/format';
 import { visibleText } from '../../ui/visible-text';
-import { OTHER_LABEL } from './group-by-repository';
+import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 
 const WINDOWS: { value: TimeWindow; label: string; title: string }[] = [
   { value: '24h', label: '24h', title: 'Last 24 hours' },
@@ -52,7 +52,7 @@ export function RepositorySelect({
         ))}
         {(none || value === '') && (
           <option value={NONE}>
-            {OTHER_LABEL}: no repository ({formatCount(none?.sessions ?? 0)})
+            {NO_WORKSPACE_LABEL} ({formatCount(none?.sessions ?? 0)})
           </option>
         )}
       </select>

@@ -43,7 +43,7 @@ const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' '
 const headings = (html: string) => [...html.matchAll(/<h2[^>]*>([^<]*)<\/h2>/g)].map((m) => m[1]);
 
 describe('SessionList', () => {
-  it('one heading per repository, Other last, and a link per session to /session/:id', () => {
+  it('one heading per repository, "No workspace" last, and a link per session to /session/:id', () => {
     const html = render({
       sessions: [
         session({ id: 'n1', title: 'no repo', updatedAt: 3 }),
@@ -51,7 +51,7 @@ describe('SessionList', () => {
         session({ id: 'b1', title: 'Docs', repository: 'me/lib', updatedAt: 1 }),
       ],
     });
-    expect(headings(html)).toEqual(['me/app', 'me/lib', 'Other']);
+    expect(headings(html)).toEqual(['me/app', 'me/lib', 'No workspace']);
     expect(html).toContain('href="/session/a%201"');
     expect(text(html)).toContain('Fix the retry bug');
   });

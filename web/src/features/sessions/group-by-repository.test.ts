@@ -27,18 +27,18 @@ function session(id: string, repository: string | null, updatedAt: number): Sess
 }
 
 describe('groupByRepository', () => {
-  it('orders groups by their newest session, keeps the list order inside each, and puts Other last', () => {
+  it('orders groups by their newest session, keeps the list order inside each, and puts "No workspace" last', () => {
     // newest first, as the API returns them: the newest session has no repository
     const list = [session('n1', null, 90), session('a1', 'me/app', 80), session('b1', 'me/lib', 70), session('a2', 'me/app', 60), session('n2', null, 50)];
     const groups = groupByRepository(list);
     expect(groups.map((g) => [repositoryLabel(g.repository), g.sessions.map((s) => s.id)])).toEqual([
       ['me/app', ['a1', 'a2']],
       ['me/lib', ['b1']],
-      ['Other', ['n1', 'n2']],
+      ['No workspace', ['n1', 'n2']],
     ]);
   });
 
-  it('an empty list has no groups; a list without repositories has only Other', () => {
+  it('an empty list has no groups; a list without repositories has only "No workspace"', () => {
     expect(groupByRepository([])).toEqual([]);
     expect(groupByRepository([session('x', null, 1)]).map((g) => g.repository)).toEqual([null]);
   });

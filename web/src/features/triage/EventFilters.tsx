@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { LatencyRow } from '../../../../shared/api';
+import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { formatCount, formatDateTime, formatDuration } from '../../ui/format';
 import { visibleText } from '../../ui/visible-text';
 import { CLEARED_EVENT_FILTERS, DEFAULT_MIN, type TriageState } from './url';
@@ -119,7 +120,7 @@ export function FilterChips({ state, onChange }: { state: TriageState; onChange:
   if (state.from !== undefined || state.to !== undefined) {
     chips.push({ label: `started ${state.from !== undefined ? formatDateTime(state.from) : '…'} – ${state.to !== undefined ? formatDateTime(state.to) : '…'}`, clear: { from: undefined, to: undefined } });
   }
-  if (state.repo !== undefined) chips.push({ label: `repository ${state.repo ? visibleText(state.repo) : '(none)'}`, clear: { repo: undefined } });
+  if (state.repo !== undefined) chips.push({ label: state.repo ? `repository ${visibleText(state.repo)}` : NO_WORKSPACE_LABEL, clear: { repo: undefined } });
   const changed = chips.length > 0 || state.min !== DEFAULT_MIN || state.type !== undefined || state.model !== undefined || state.tool !== undefined || state.status !== undefined || state.q !== '';
   if (!changed) return null;
   return (

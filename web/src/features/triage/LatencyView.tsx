@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
 import type { ChartQuery, LatencyRow, LatencyStatsResponse, StatsBy } from '../../../../shared/api';
+import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { Duration } from '../../ui/Duration';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
@@ -114,7 +115,7 @@ export function LatencyTable({ data, state, onSelect }: { data: LatencyStatsResp
               <tr key={r.key} className={selected ? 'is-selected' : undefined}>
                 <th scope="row">
                   <button type="button" className="link-btn mono" aria-pressed={selected} onClick={() => onSelect(selected ? undefined : r.key)} title="Draw the charts for this row only">
-                    {r.key ? visibleText(r.key) : '(none)'}
+                    {r.key ? visibleText(r.key) : by === 'repository' ? NO_WORKSPACE_LABEL : '(none)'}
                   </button>
                 </th>
                 <td className="num">

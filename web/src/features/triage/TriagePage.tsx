@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import type { TimeWindow } from '../../../../shared/api';
+import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { formatCount } from '../../ui/format';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -50,7 +51,7 @@ function RepoSelect({ state, onChange }: { state: TriageState; onChange: (next: 
             {visibleText(r.name!)}
           </option>
         ))}
-        <option value={NONE}>No repository</option>
+        <option value={NONE}>{NO_WORKSPACE_LABEL}</option>
       </select>
     </div>
   );

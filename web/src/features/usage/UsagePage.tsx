@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { UsageRow, UsageTotals } from '../../../../shared/api';
+import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
@@ -112,7 +113,7 @@ function UsageTable({ rows, state }: { rows: UsageRow[]; state: UsageState }) {
         {rows.map((r) => (
           <tr key={r.key ?? '\u0000none'}>
             <td className="mono">
-              {r.key === null ? <span className="muted">{state.by === 'repository' ? 'No repository' : 'unknown model'}</span> : visibleText(r.key)}
+              {r.key === null ? <span className="muted">{state.by === 'repository' ? NO_WORKSPACE_LABEL : 'unknown model'}</span> : visibleText(r.key)}
             </td>
             {state.by !== 'model' && <td className="num">{formatCount(r.requests)}</td>}
             <td className="num">
