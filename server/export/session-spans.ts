@@ -35,13 +35,14 @@ const READ_BATCH = 2000;
  * left out, as the tree view hides them; their children move to the nearest ancestor kept.
  *
  * `only` picks the events wanted (forwarding sends the new ones): ids are still derived for the whole tree,
- * from columns, but only the picked lines are read from the archive.
+ * from columns, but only the picked lines are read from the archive. `traceRoot` puts the spans in another
+ * session's trace (a child log forwarded before its parent's tree reached it).
  */
-export function sessionSpans(db: Database.Database, sessionId: string, only?: (eventId: number) => boolean): SessionSpans | null {
+export function sessionSpans(db: Database.Database, sessionId: string, only?: (eventId: number) => boolean, traceRoot?: string): SessionSpans | null {
   const cached = sessionTree(db, sessionId);
   if (!cached) return null;
   const { tree } = cached;
-  const traceId = traceIdOf(tree.rootSessionId);
+  const traceId = traceIdOf(traceRoot ?? tree.rootSessionId);
   const kept: number[] = [];
   for (let i = 0; i < tree.nodes.length; i++) if (tree.nodes[i].entry.dup !== 2) kept.push(i);
   const runs = new Map<number, number>();

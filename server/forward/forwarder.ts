@@ -12,6 +12,15 @@ const BACKOFF_MAX_MS = 60_000;
 
 export type Send = (url: string, init: { method: 'POST'; headers: Record<string, string>; body: Uint8Array }) => Promise<{ status: number; headers: { get(name: string): string | null } }>;
 
+interface BatchRow {
+  id: number;
+  dup: number;
+  /** the session whose log holds the event */
+  sid: string;
+  /** the top-level session whose folder holds that log: one trace per folder */
+  root: string;
+}
+
 class Refused extends Error {
   constructor(
     message: string,
@@ -49,7 +58,7 @@ export class Forwarder {
       cursor: db.prepare('SELECT event_id, sent_spans FROM forward_cursor WHERE endpoint = ?'),
       advance: db.prepare('UPDATE forward_cursor SET event_id = ?, sent_spans = sent_spans + ?, updated_at = ? WHERE endpoint = ?'),
       batch: db.prepare(
-        `SELECT e.id, coalesce(s.folder_session_id, s.id) root FROM events e JOIN sessions s ON s.num = e.session_num
+        `SELECT e.id, e.dup, s.id sid, coalesce(s.folder_session_id, s.id) root FROM events e JOIN sessions s ON s.num = e.session_num
          WHERE e.id > ? ORDER BY e.id LIMIT ?`,
       ),
       pending: db.prepare('SELECT count(*) n FROM events WHERE id > ?'),
@@ -100,7 +109,7 @@ export class Forwarder {
     let backoff = BACKOFF_MIN_MS;
     while (!this.stopped) {
       const cursor = (this.st.cursor.get(this.cfg.endpoint) as { event_id: number }).event_id;
-      const rows = this.st.batch.all(cursor, BATCH_EVENTS) as { id: number; root: string }[];
+      const rows = this.st.batch.all(cursor, BATCH_EVENTS) as BatchRow[];
       if (rows.length === 0) {
         this.report({ state: 'idle', cursor, pending: 0 });
         return;
@@ -129,12 +138,24 @@ export class Forwarder {
   }
 
   /** The spans of these events, each session's through its span tree (parents across child logs). */
-  private encode(rows: { id: number; root: string }[]): { bytes: Uint8Array; spans: number } {
+  private encode(rows: BatchRow[]): { bytes: Uint8Array; spans: number } {
     const ids = new Set(rows.map((r) => r.id));
+    const o = { content: this.cfg.content, rawEntry: this.cfg.content };
     const spans = [];
+    const sent = new Set<number>();
     for (const root of new Set(rows.map((r) => r.root))) {
       const ss = sessionSpans(this.db, root, (id) => ids.has(id));
-      if (ss) spans.push(...readableSpans(ss, { content: this.cfg.content, rawEntry: this.cfg.content }));
+      if (!ss) continue;
+      for (const s of ss.spans) sent.add(s.entry.id);
+      spans.push(...readableSpans(ss, o));
+    }
+    // During a backfill a child log can be indexed before the ref that links it to its parent's tree: its
+    // events are sent from its own tree, in its folder's trace, rather than skipped. Repeats (dup 2) never go.
+    const missed = rows.filter((r) => !sent.has(r.id) && r.dup !== 2);
+    for (const sid of new Set(missed.map((r) => r.sid))) {
+      const root = missed.find((r) => r.sid === sid)!.root;
+      const ss = sessionSpans(this.db, sid, (id) => ids.has(id) && !sent.has(id), root);
+      if (ss) spans.push(...readableSpans(ss, o));
     }
     const serializer = this.cfg.protocol === 'http/json' ? JsonTraceSerializer : ProtobufTraceSerializer;
     return { bytes: serializer.serializeRequest(spans) ?? new Uint8Array(), spans: spans.length };
