@@ -76,6 +76,8 @@ export function HealthReport({ health: h }: { health: Health }) {
         </dd>
       </dl>
 
+      {h.forwarding && <Forwarding f={h.forwarding} />}
+
       <h2 className="section-title">Log folders</h2>
       {h.roots.length === 0 ? (
         <EmptyState title="No log folders are watched." />
@@ -142,6 +144,35 @@ export function HealthReport({ health: h }: { health: Health }) {
           </tbody>
         </table>
       )}
+    </>
+  );
+}
+
+/** Forwarding to a collector (serve --otlp-endpoint): where it is, how far it got, the last failure. */
+function Forwarding({ f }: { f: NonNullable<Health['forwarding']> }) {
+  const state = { starting: 'starting', sending: 'sending', idle: 'up to date', retrying: 'retrying' }[f.state];
+  return (
+    <>
+      <h2 className="section-title">Forwarding</h2>
+      <dl className="kv" aria-label="Forwarding">
+        <dt>Collector</dt>
+        <dd className="mono">
+          {visibleText(f.endpoint)} <span className="muted">({f.protocol}{f.content ? ', with content' : ', no prompts or tool content'})</span>
+        </dd>
+        <dt>State</dt>
+        <dd className={f.state === 'retrying' ? 'text-warn' : undefined}>
+          {state}: {formatCount(f.sentSpans)} spans sent{f.pending > 0 ? `, ${formatCount(f.pending)} events to go` : ''}
+          {f.droppedSpans > 0 && <span className="text-danger">, {formatCount(f.droppedSpans)} refused by the collector</span>}
+        </dd>
+        {f.lastError && (
+          <>
+            <dt>Last error</dt>
+            <dd className="text-danger">
+              {visibleText(f.lastError.message)} <span className="muted">({formatDateTime(f.lastError.at)})</span>
+            </dd>
+          </>
+        )}
+      </dl>
     </>
   );
 }
