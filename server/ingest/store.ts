@@ -4,7 +4,7 @@ import type { NormalizedEvent } from '../../shared/log-entry';
 import { responseText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
-import { LINE_EVENT, type ProcessedLine } from './process-line';
+import { LINE_EVENT, type ProcessedLine, type PromptText } from './process-line';
 
 export interface FileRow {
   id: number;
@@ -102,6 +102,9 @@ export class IngestStore {
       ),
       insertText: db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)'),
       insertCjk: db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)'),
+      insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
+      insertPromptText: db.prepare('INSERT INTO prompt_text (rowid, text) VALUES (?, ?)'),
+      insertPromptCjk: db.prepare('INSERT INTO prompt_cjk (rowid, text) VALUES (?, ?)'),
       replayOf: db.prepare(
         `SELECT file_id FROM events WHERE span_id = ? AND type = ? AND type IN ('discovery', 'generic', 'user_message')
          ORDER BY id LIMIT 1`,
@@ -315,7 +318,16 @@ export class IngestStore {
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
     if (l.text !== '') this.st.insertText.run(id, l.text);
     if (l.cjk !== '') this.st.insertCjk.run(id, l.cjk);
+    for (const p of l.prompts) this.writePrompt(session, id, p);
     this.deriveFromEvent(id, file, session, ev);
+  }
+
+  /** A prompt text the session has not sent before gets its row and its index entries; a repeat costs one index probe. */
+  private writePrompt(session: SessionState, eventId: number, p: PromptText): void {
+    const doc = this.st.insertPromptDoc.run(session.num, p.hash, eventId);
+    if (doc.changes === 0) return;
+    this.st.insertPromptText.run(doc.lastInsertRowid, p.text);
+    if (p.cjk !== '') this.st.insertPromptCjk.run(doc.lastInsertRowid, p.cjk);
   }
 
   private deriveFromEvent(id: number, file: FileRow, session: SessionState, ev: NormalizedEvent): void {

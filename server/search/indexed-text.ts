@@ -43,45 +43,144 @@ export function responseText(response: unknown, includeToolCalls = true): string
 }
 
 /**
- * What of an event is searchable: what a person reads (messages, responses, reasoning, tool args and results,
- * errors, discovery and hook details, labels). Deliberately not `inputMessages` or `userRequest`: they repeat
- * the conversation in every model call and would multiply the index without finding a session more.
+ * Attributes that repeat the conversation in every model call: `inputMessages` (the whole prompt, on every
+ * request) and `userRequest` (the user's message, on every tool-loop iteration). Their text is indexed once per
+ * session and distinct message (promptMessages, the prompt_docs table), not once per event.
+ */
+export const PROMPT_ATTRS: ReadonlySet<string> = new Set(['inputMessages', 'userRequest']);
+
+/** Entry names that only repeat the type (`user_message`, `turn_start:3`…): nothing a person would search for. */
+function nameIsType(ev: NormalizedEvent): boolean {
+  return ev.name === ev.rawType || ev.type === 'turn_start' || ev.type === 'turn_end';
+}
+
+const JSON_ESCAPE = /\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g;
+const ESCAPED: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** JSON string escapes decoded where they stand, for text that is JSON but does not parse (a cut value). */
+export function unescapeJsonText(text: string): string {
+  return text.replace(JSON_ESCAPE, (_, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ESCAPED[e]));
+}
+
+/**
+ * A value as the index holds it. A string is itself, unless it is JSON (an object or array that parses):
+ * then its JSON text with every string in it decoded in place, at any depth (a JSON string inside a JSON
+ * string, like a tool call's `arguments` in a response, is decoded in turn). So both what grep finds in the
+ * line (`"filePath":"/w/a.ts"`) and what the detail pane shows (a message with real line breaks and quotes)
+ * are substrings of it. JSON that does not parse (cut at 5,000 characters) is indexed with its escapes decoded.
+ */
+export function readableValue(v: unknown): string {
+  if (typeof v === 'string') {
+    if (!looksLikeJson(v)) return v;
+    try {
+      return jsonText(JSON.parse(v) as unknown);
+    } catch {
+      return unescapeJsonText(v);
+    }
+  }
+  if (v !== null && typeof v === 'object') return jsonText(v);
+  return '';
+}
+
+function looksLikeJson(v: string): boolean {
+  const c = v.charCodeAt(v.search(/\S/));
+  return c === 0x7b || c === 0x5b; // { or [
+}
+
+/** JSON.stringify's layout with strings written decoded (and JSON strings expanded), not escaped. */
+function jsonText(v: unknown): string {
+  if (typeof v === 'string') return `"${readableValue(v)}"`;
+  if (Array.isArray(v)) return `[${v.map(jsonText).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const parts: string[] = [];
+    for (const [k, x] of Object.entries(v)) if (x !== undefined) parts.push(`"${k}":${jsonText(x)}`);
+    return `{${parts.join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+function capped(text: string): string {
+  const folded = foldWhitespace(text);
+  return folded.length > MAX_INDEXED_CHARS ? folded.slice(0, MAX_INDEXED_CHARS) : folded;
+}
+
+/**
+ * What of an event is searchable, by one rule: every string a person can see in the entry, which is its name
+ * (unless it only repeats the type) and every string attribute (nested objects of other writers included),
+ * each through readableValue. Numbers and booleans are not text (tokens, durations: columns and filters).
+ * The exceptions are PROMPT_ATTRS, indexed once per session by promptMessages.
  */
 export function indexedText(ev: NormalizedEvent): string {
-  const a = ev.attrs;
-  let parts: string[];
-  switch (ev.type) {
-    case 'user_message':
-      parts = [s(a.content)];
-      break;
-    case 'agent_response':
-      parts = [responseText(a.response), s(a.reasoning)];
-      break;
-    case 'tool_call':
-      parts = [ev.name, s(a.args), s(a.result), s(a.error)];
-      break;
-    case 'llm_request':
-      parts = [s(a.error)];
-      break;
-    case 'subagent':
-      parts = [s(a.agentName), s(a.description), s(a.error)];
-      break;
-    case 'hook':
-      parts = [ev.name, s(a.command), s(a.input), s(a.output), s(a.error)];
-      break;
-    case 'child_session_ref':
-      parts = [s(a.label)];
-      break;
-    case 'session_start':
-    case 'turn_start':
-    case 'turn_end':
-      parts = [];
-      break;
-    default: // discovery, generic, error, unknown
-      parts = [ev.name, s(a.details), s(a.error), s(a.message)];
+  const parts: string[] = [];
+  if (!nameIsType(ev) && ev.name !== '') parts.push(ev.name);
+  for (const [k, v] of Object.entries(ev.attrs)) {
+    if (PROMPT_ATTRS.has(k)) continue;
+    const text = readableValue(v);
+    if (text !== '') parts.push(text);
   }
-  const text = foldWhitespace(parts.filter((p) => p !== '').join(' '));
-  return text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
+  return capped(parts.join(' '));
+}
+
+/**
+ * The prompt texts of an `llm_request`: `userRequest`, and each message of `inputMessages` on its own (the
+ * unit of deduplication: a conversation of n messages costs n rows, not n²/2). `inputMessages` cut by OTel at
+ * 64,000 characters is no longer JSON: its complete messages are still read one by one, and the cut last one
+ * is kept as text.
+ */
+export function promptMessages(ev: NormalizedEvent): string[] {
+  if (ev.type !== 'llm_request') return [];
+  const out: string[] = [];
+  const request = ev.attrs.userRequest;
+  if (typeof request === 'string' && request.trim() !== '') out.push(capped(request));
+  const messages = ev.attrs.inputMessages;
+  if (typeof messages === 'string') for (const m of splitJsonArray(messages)) out.push(capped(m));
+  else if (Array.isArray(messages)) for (const m of messages) out.push(capped(jsonText(m)));
+  return out.filter((m) => m !== '');
+}
+
+/**
+ * The elements of a JSON array text, each as readableValue would show it; an element the text ends inside
+ * (the OTel cut) as its escapes-decoded text. A value that is not an array is one element.
+ */
+export function splitJsonArray(text: string): string[] {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? parsed.map((m) => (typeof m === 'string' ? readableValue(m) : jsonText(m))) : [readableValue(text)];
+  } catch {
+    // fall through: the cut array
+  }
+  const start = text.indexOf('[');
+  if (start === -1) return [unescapeJsonText(text)];
+  const out: string[] = [];
+  let depth = 0;
+  let inString = false;
+  let from = -1;
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) {
+      inString = true;
+      if (depth === 0 && from === -1) from = i;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (depth === 0) from = i;
+      depth++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+      if (depth === 0 && from !== -1) {
+        out.push(readableValue(text.slice(from, i + 1)));
+        from = -1;
+      } else if (depth < 0) break; // the array's own end
+    } else if (c === 0x2c && depth === 0 && from !== -1) {
+      out.push(readableValue(text.slice(from, i))); // a scalar element
+      from = -1;
+    }
+  }
+  if (from !== -1) out.push(unescapeJsonText(text.slice(from)));
+  return out;
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
