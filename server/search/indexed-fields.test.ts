@@ -87,7 +87,7 @@ beforeAll(async () => {
   fx = await fixtureDb({
     // the user message is cut at 5,000 characters: the word is only in the whole userRequest
     [`${USER_REQUEST}/main.jsonl`]: request(USER_REQUEST, { content: `${LONG_MESSAGE.slice(0, 5000)}[truncated]`, llm: { userRequest: LONG_MESSAGE } }),
-    [`${DEBUG_NAME}/main.jsonl`]: request(DEBUG_NAME, { llm: { debugName: 'panel/tarnwhistleAgent' } }),
+    [`${DEBUG_NAME}/main.jsonl`]: request(DEBUG_NAME, { llm: { debugName: 'panel/tarnwhistleAgent', requestShape: 'chat-completions' } }),
     [`${REQUEST_OPTIONS}/main.jsonl`]: request(REQUEST_OPTIONS, { llm: { requestOptions: JSON.stringify({ temperature: 0.1, prediction: { type: 'content', content: 'const gravelmoth = 1;\nexport {}' } }) } }),
     [`${MODEL}/main.jsonl`]: request(MODEL, { llmName: 'chat:gpt-5.6-luna', llm: { model: 'gpt-5.6-luna' }, turnForm: 'dash' }),
     [`${REASONING}/main.jsonl`]: request(REASONING, { response: { reasoning: 'The user wants the cobaltfinch option, not the default.' } }),
@@ -170,6 +170,11 @@ describe('a string that is only in one field finds its session', () => {
   it('a model name, in the model attr and the name chat:<model>', () => {
     expect(found('gpt-5.6-luna')).toEqual({ [MODEL]: ['llm'] });
     expect(found('"chat:gpt-5.6"')).toEqual({ [MODEL]: ['llm'] });
+  });
+
+  it('never across two values: the end of debugName and the start of requestShape are not one phrase', () => {
+    expect(found('"Agent chat-"')).toEqual({});
+    expect(found('tarnwhistleAgent')).toEqual({ [DEBUG_NAME]: ['llm'] });
   });
 
   it('reasoning', () => {

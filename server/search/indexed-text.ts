@@ -99,6 +99,12 @@ function jsonText(v: unknown): string {
   return JSON.stringify(v) ?? 'null';
 }
 
+/**
+ * Between the values of one event: not whitespace (folding keeps it) and never typed, so that a phrase cannot
+ * match across two values ("…search" + "index…" is not "search index"). Snippets show it as a space.
+ */
+export const VALUE_SEPARATOR = '\u001f';
+
 function capped(text: string): string {
   const folded = foldWhitespace(text);
   return folded.length > MAX_INDEXED_CHARS ? folded.slice(0, MAX_INDEXED_CHARS) : folded;
@@ -118,7 +124,7 @@ export function indexedText(ev: NormalizedEvent): string {
     const text = readableValue(v);
     if (text !== '') parts.push(text);
   }
-  return capped(parts.join(' '));
+  return capped(parts.join(VALUE_SEPARATOR));
 }
 
 /**

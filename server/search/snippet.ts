@@ -5,7 +5,7 @@ import { normalizeEntry } from '../ingest/normalize';
 import { rawLines } from '../db/raw-lines';
 import { companionIndexText } from '../ingest/companions';
 import { termRegExp, textMatches } from './fts-match';
-import { foldWhitespace, indexedText, promptMessages } from './indexed-text';
+import { VALUE_SEPARATOR, foldWhitespace, indexedText, promptMessages } from './indexed-text';
 import { statement } from '../db/statements';
 import type { QueryTerm } from './query-parser';
 
@@ -29,7 +29,7 @@ export function eventIndexedText(db: Database.Database, eventId: number, terms: 
   if (raw === null) return null;
   try {
     if (raw.length > MAX_PARSED_LINE) return rawWindow(raw, terms);
-    return indexedText(normalizeEntry(JSON.parse(raw) as RawLogEntry));
+    return indexedText(normalizeEntry(JSON.parse(raw) as RawLogEntry)).replaceAll(VALUE_SEPARATOR, ' ');
   } catch {
     return null;
   }
