@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
-import { cjkTokens, foldWhitespace, hasCjk, readableValue } from '../search/indexed-text';
+import { VALUE_SEPARATOR, cjkTokens, foldWhitespace, hasCjk, valueStrings } from '../search/indexed-text';
 
 export const MAX_COMPANION_BYTES = 32 * 1024 * 1024;
 
@@ -57,13 +57,13 @@ export function storeCompanion(
 export const MAX_COMPANION_INDEXED_CHARS = 4 * 1024 * 1024;
 
 /**
- * The searchable text of a companion: a system prompt as written, a tools list through readableValue (its
- * JSON with the strings decoded, like every JSON value of an entry). models.json is not the session's text but
+ * The searchable text of a companion: a system prompt as written, a tools list by its strings (valueStrings,
+ * like every JSON value of an entry). models.json is not the session's text but
  * the extension's model catalogue, the same in every session: a model a session used is in its llm_request.
  */
 export function companionIndexText(kind: string, content: string | null): string {
   if (content === null || (kind !== 'system_prompt' && kind !== 'tools')) return '';
-  const text = foldWhitespace(kind === 'tools' ? readableValue(content) || content : content);
+  const text = foldWhitespace(kind === 'tools' ? valueStrings(content).join(VALUE_SEPARATOR) : content);
   return text.length > MAX_COMPANION_INDEXED_CHARS ? text.slice(0, MAX_COMPANION_INDEXED_CHARS) : text;
 }
 

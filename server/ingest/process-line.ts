@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { cjkTokens, hasCjk, indexedText, promptMessages } from '../search/indexed-text';
+import { cjkTokens, eventStrings, foldWhitespace, hasCjk, promptStrings, textOfStrings } from '../search/indexed-text';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
 import type { RawLine } from './read-lines';
@@ -18,9 +18,16 @@ export interface ProcessedLine {
   event: NormalizedEvent | null;
   text: string;
   cjk: string;
-  /** an llm_request's prompt texts (promptMessages), each with its hash: stored once per session */
+  /** an llm_request's prompt strings (promptStrings), each with its hash: stored once per session */
   prompts: PromptText[];
+  /**
+   * The folded strings of a user message, response or tool call: a model call's prompt repeats them, and a
+   * prompt string the session's events already hold need not be indexed again (IngestStore.writePrompt).
+   */
+  said: string[];
 }
+
+const SAID_TYPES = new Set(['user_message', 'agent_response', 'tool_call']);
 
 export interface PromptText {
   hash: Buffer;
@@ -35,7 +42,7 @@ export function promptHash(text: string): Buffer {
 
 /** Decode, parse, normalize and extract the searchable text of one complete line. Never throws. */
 export function processLine(line: RawLine): ProcessedLine {
-  const base = { byteOffset: line.byteOffset, bytes: line.bytes, event: null, text: '', cjk: '', prompts: [] };
+  const base = { byteOffset: line.byteOffset, bytes: line.bytes, event: null, text: '', cjk: '', prompts: [], said: [] };
   if (line.tooLong) return { ...base, kind: LINE_BAD, reason: 'line longer than 64 MiB (skipped)' };
   const parsed = parseLine(decodeLine(line.bytes));
   if (!parsed.ok) return { ...base, kind: LINE_BAD, reason: parsed.reason };
@@ -45,13 +52,16 @@ export function processLine(line: RawLine): ProcessedLine {
   let event: NormalizedEvent;
   let text: string;
   let prompts: PromptText[];
+  let said: string[] = [];
   try {
     event = normalizeEntry(parsed.entry);
-    text = indexedText(event);
-    prompts = promptMessages(event).map((t) => ({ hash: promptHash(t), text: t, cjk: hasCjk(t) ? cjkTokens(t) : '' }));
+    const strings = eventStrings(event);
+    text = textOfStrings(strings);
+    prompts = promptStrings(event).map((t) => ({ hash: promptHash(t), text: t, cjk: hasCjk(t) ? cjkTokens(t) : '' }));
+    if (SAID_TYPES.has(event.type)) said = strings.map(foldWhitespace);
   } catch (err) {
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.
     return { ...base, kind: LINE_BAD, reason: `unusable entry: ${err instanceof Error ? err.message : String(err)}` };
   }
-  return { ...base, kind: LINE_EVENT, reason: null, event, text, cjk: hasCjk(text) ? cjkTokens(text) : '', prompts };
+  return { ...base, kind: LINE_EVENT, reason: null, event, text, cjk: hasCjk(text) ? cjkTokens(text) : '', prompts, said };
 }

@@ -61,6 +61,9 @@ interface SessionState {
 /** Bytes of lines per archive chunk before compression: large enough to compress well, small enough to inflate in ~25 µs. */
 export const CHUNK_BYTES = 64 * 1024;
 
+/** Characters of event strings remembered for the session being written (IngestStore.said). */
+const MAX_SAID_CHARS = 16 * 1024 * 1024;
+
 const iso = (ts: number | null): string | null => (ts === null ? null : new Date(ts).toISOString());
 
 /**
@@ -69,6 +72,12 @@ const iso = (ts: number | null): string | null => (ts === null ? null : new Date
  */
 export class IngestStore {
   private sessions = new Map<string, SessionState>();
+  /**
+   * What the events of the session being written said (ProcessedLine.said), so that its prompts skip those
+   * strings: the session is found by the event already. One session at a time (a backfill reads a file in
+   * order; live, sessions interleave and less is skipped) and capped, so it costs no more than a file's text.
+   */
+  private said = { num: -1, strings: new Set<string>(), chars: 0 };
   private nextNum: number;
   /** sessions whose facts must be recomputed (refreshSession) */
   readonly dirty = new Set<string>();
@@ -318,12 +327,26 @@ export class IngestStore {
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
     if (l.text !== '') this.st.insertText.run(id, l.text);
     if (l.cjk !== '') this.st.insertCjk.run(id, l.cjk);
+    this.remember(session, l.said);
     for (const p of l.prompts) this.writePrompt(session, id, p);
     this.deriveFromEvent(id, file, session, ev);
   }
 
-  /** A prompt text the session has not sent before gets its row and its index entries; a repeat costs one index probe. */
+  private remember(session: SessionState, said: string[]): void {
+    if (this.said.num !== session.num) this.said = { num: session.num, strings: new Set(), chars: 0 };
+    for (const t of said) {
+      if (this.said.chars > MAX_SAID_CHARS) return;
+      this.said.strings.add(t);
+      this.said.chars += t.length;
+    }
+  }
+
+  /**
+   * A prompt string the session has not sent before, nor said in an event, gets its row and its index
+   * entries; a repeat costs one index probe.
+   */
   private writePrompt(session: SessionState, eventId: number, p: PromptText): void {
+    if (this.said.num === session.num && this.said.strings.has(p.text)) return;
     const doc = this.st.insertPromptDoc.run(session.num, p.hash, eventId);
     if (doc.changes === 0) return;
     this.st.insertPromptText.run(doc.lastInsertRowid, p.text);

@@ -162,9 +162,9 @@ describe('a string that is only in one field finds its session', () => {
     expect(found('tarnwhistle')).toEqual({ [DEBUG_NAME]: ['llm'] });
   });
 
-  it('requestOptions (JSON: the decoded string, with its line break, and the raw JSON text)', () => {
+  it('requestOptions (JSON: its strings decoded, line break included, and its keys)', () => {
     expect(found('"gravelmoth = 1; export"')).toEqual({ [REQUEST_OPTIONS]: ['llm'] });
-    expect(found(phrase('"prediction":{"type":"content"'))).toEqual({ [REQUEST_OPTIONS]: ['llm'] });
+    expect(found('prediction')).toEqual({ [REQUEST_OPTIONS]: ['llm'] }); // a key inside the JSON
   });
 
   it('a model name, in the model attr and the name chat:<model>', () => {
@@ -214,7 +214,7 @@ describe('a string that is only in one field finds its session', () => {
     expect([hit.kind, hit.eventType, hit.snippet?.text]).toEqual([
       'prompt',
       'llm_request',
-      '{"role":"user","parts":[{"type":"text","content":"earlier: what does the wrenfeather flag do?"}]}',
+      'earlier: what does the wrenfeather flag do?',
     ]);
   });
 
@@ -226,11 +226,12 @@ describe('a string that is only in one field finds its session', () => {
 });
 
 describe('the prompt index grows with the conversation, not with its square', () => {
-  it('keeps each distinct message of a session once: 6 calls sending 2, 4 … 12 messages and one userRequest make 13 rows', () => {
+  it('keeps each distinct string of a session once: 6 calls sending 2, 4 … 12 messages and one userRequest make 20 rows', () => {
     const num = (fx.db.prepare('SELECT num FROM sessions WHERE id = ?').get(LONG_CHAT) as { num: number }).num;
     const rows = fx.db.prepare('SELECT count(*) n, count(DISTINCT event_id) calls FROM prompt_docs WHERE session_num = ?').get(num);
-    // 12 messages + 1 userRequest; the first call introduced 3 of them, each later call 2
-    expect(rows).toEqual({ n: 13, calls: 6 });
+    // 12 message texts + the userRequest + the 7 strings of the messages' structure (role, parts, type,
+    // content, user, assistant, text); the first call introduced 10 of them, each later call 2
+    expect(rows).toEqual({ n: 20, calls: 6 });
     expect(found('"result 5: 40 lines"')).toEqual({ [LONG_CHAT]: ['prompt'] });
     expect(search('"step 0: read"').groups[0].sessions[0].kinds).toEqual([{ kind: 'prompt', count: 1 }]);
   });

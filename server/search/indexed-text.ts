@@ -44,8 +44,8 @@ export function responseText(response: unknown, includeToolCalls = true): string
 
 /**
  * Attributes that repeat the conversation in every model call: `inputMessages` (the whole prompt, on every
- * request) and `userRequest` (the user's message, on every tool-loop iteration). Their text is indexed once per
- * session and distinct message (promptMessages, the prompt_docs table), not once per event.
+ * request) and `userRequest` (the user's message, on every tool-loop iteration). Their strings are indexed once
+ * per session (promptStrings, the prompt_docs table), not once per event.
  */
 export const PROMPT_ATTRS: ReadonlySet<string> = new Set(['inputMessages', 'userRequest']);
 
@@ -54,32 +54,35 @@ function nameIsType(ev: NormalizedEvent): boolean {
   return ev.name === ev.rawType || ev.type === 'turn_start' || ev.type === 'turn_end';
 }
 
-const JSON_ESCAPE = /\\(u[0-9a-fA-F]{4}|["\\/bfnrt])/g;
-const ESCAPED: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
-
-/** JSON string escapes decoded where they stand, for text that is JSON but does not parse (a cut value). */
-export function unescapeJsonText(text: string): string {
-  return text.replace(JSON_ESCAPE, (_, e: string) => (e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : ESCAPED[e]));
-}
-
 /**
- * A value as the index holds it. A string is itself, unless it is JSON (an object or array that parses):
- * then its JSON text with every string in it decoded in place, at any depth (a JSON string inside a JSON
- * string, like a tool call's `arguments` in a response, is decoded in turn). So both what grep finds in the
- * line (`"filePath":"/w/a.ts"`) and what the detail pane shows (a message with real line breaks and quotes)
- * are substrings of it. JSON that does not parse (cut at 5,000 characters) is indexed with its escapes decoded.
+ * Every string in a value, at any depth, as a reader sees it: a string is itself unless it is JSON (an
+ * object or array), which gives the strings inside it, decoded (keys too: `reasoning_effort` in
+ * requestOptions), and a JSON string inside JSON, like a tool call's `arguments` in a response, in turn. JSON
+ * cut short (5,000 characters, or OTel's 64,000) gives its string tokens, the cut last one included. Numbers
+ * and booleans are not text.
  */
-export function readableValue(v: unknown): string {
+export function valueStrings(v: unknown, out: string[] = []): string[] {
   if (typeof v === 'string') {
-    if (!looksLikeJson(v)) return v;
-    try {
-      return jsonText(JSON.parse(v) as unknown);
-    } catch {
-      return unescapeJsonText(v);
+    if (!looksLikeJson(v)) out.push(v);
+    else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(v);
+      } catch {
+        for (const t of cutJsonStrings(v)) valueStrings(t, out);
+        return out;
+      }
+      valueStrings(parsed, out);
+    }
+  } else if (Array.isArray(v)) {
+    for (const x of v) valueStrings(x, out);
+  } else if (v !== null && typeof v === 'object') {
+    for (const [k, x] of Object.entries(v)) {
+      out.push(k);
+      valueStrings(x, out);
     }
   }
-  if (v !== null && typeof v === 'object') return jsonText(v);
-  return '';
+  return out;
 }
 
 function looksLikeJson(v: string): boolean {
@@ -87,21 +90,27 @@ function looksLikeJson(v: string): boolean {
   return c === 0x7b || c === 0x5b; // { or [
 }
 
-/** JSON.stringify's layout with strings written decoded (and JSON strings expanded), not escaped. */
-function jsonText(v: unknown): string {
-  if (typeof v === 'string') return `"${readableValue(v)}"`;
-  if (Array.isArray(v)) return `[${v.map(jsonText).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const parts: string[] = [];
-    for (const [k, x] of Object.entries(v)) if (x !== undefined) parts.push(`"${k}":${jsonText(x)}`);
-    return `{${parts.join(',')}}`;
+const STRING_TOKEN = /"((?:[^"\\]|\\.)*)(?:"|\\?$)/g;
+
+/** The string tokens of JSON text that does not parse, decoded; the last one may be unterminated. */
+function cutJsonStrings(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(STRING_TOKEN)) out.push(decodeJsonString(m[1]));
+  return out;
+}
+
+function decodeJsonString(body: string): string {
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    // a cut \u escape or a raw control character: decode what can be
+    return body.replace(/\\(["\\/])/g, '$1').replace(/\\[nrt]/g, ' ');
   }
-  return JSON.stringify(v) ?? 'null';
 }
 
 /**
- * Between the values of one event: not whitespace (folding keeps it) and never typed, so that a phrase cannot
- * match across two values ("…search" + "index…" is not "search index"). Snippets show it as a space.
+ * Between the strings of one event: not whitespace (folding keeps it) and never typed, so that a phrase cannot
+ * match across two of them ("…search" + "index…" is not "search index"). Snippets show it as a space.
  */
 export const VALUE_SEPARATOR = '\u001f';
 
@@ -111,82 +120,41 @@ function capped(text: string): string {
 }
 
 /**
- * What of an event is searchable, by one rule: every string a person can see in the entry, which is its name
- * (unless it only repeats the type) and every string attribute (nested objects of other writers included),
- * each through readableValue. Numbers and booleans are not text (tokens, durations: columns and filters).
- * The exceptions are PROMPT_ATTRS, indexed once per session by promptMessages.
+ * The strings of an event a person can see, by one rule: its name (unless it only repeats the type) and the
+ * strings of every attribute (valueStrings: at any depth, nested objects of other writers included), except
+ * PROMPT_ATTRS, which promptStrings gives.
  */
-export function indexedText(ev: NormalizedEvent): string {
-  const parts: string[] = [];
-  if (!nameIsType(ev) && ev.name !== '') parts.push(ev.name);
-  for (const [k, v] of Object.entries(ev.attrs)) {
-    if (PROMPT_ATTRS.has(k)) continue;
-    const text = readableValue(v);
-    if (text !== '') parts.push(text);
-  }
-  return capped(parts.join(VALUE_SEPARATOR));
-}
-
-/**
- * The prompt texts of an `llm_request`: `userRequest`, and each message of `inputMessages` on its own (the
- * unit of deduplication: a conversation of n messages costs n rows, not n²/2). `inputMessages` cut by OTel at
- * 64,000 characters is no longer JSON: its complete messages are still read one by one, and the cut last one
- * is kept as text.
- */
-export function promptMessages(ev: NormalizedEvent): string[] {
-  if (ev.type !== 'llm_request') return [];
+export function eventStrings(ev: NormalizedEvent): string[] {
   const out: string[] = [];
-  const request = ev.attrs.userRequest;
-  if (typeof request === 'string' && request.trim() !== '') out.push(capped(request));
-  const messages = ev.attrs.inputMessages;
-  if (typeof messages === 'string') for (const m of splitJsonArray(messages)) out.push(capped(m));
-  else if (Array.isArray(messages)) for (const m of messages) out.push(capped(jsonText(m)));
-  return out.filter((m) => m !== '');
-}
-
-/**
- * The elements of a JSON array text, each as readableValue would show it; an element the text ends inside
- * (the OTel cut) as its escapes-decoded text. A value that is not an array is one element.
- */
-export function splitJsonArray(text: string): string[] {
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    return Array.isArray(parsed) ? parsed.map((m) => (typeof m === 'string' ? readableValue(m) : jsonText(m))) : [readableValue(text)];
-  } catch {
-    // fall through: the cut array
-  }
-  const start = text.indexOf('[');
-  if (start === -1) return [unescapeJsonText(text)];
-  const out: string[] = [];
-  let depth = 0;
-  let inString = false;
-  let from = -1;
-  for (let i = start + 1; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-      continue;
-    }
-    if (c === 0x22) {
-      inString = true;
-      if (depth === 0 && from === -1) from = i;
-    } else if (c === 0x7b || c === 0x5b) {
-      if (depth === 0) from = i;
-      depth++;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-      if (depth === 0 && from !== -1) {
-        out.push(readableValue(text.slice(from, i + 1)));
-        from = -1;
-      } else if (depth < 0) break; // the array's own end
-    } else if (c === 0x2c && depth === 0 && from !== -1) {
-      out.push(readableValue(text.slice(from, i))); // a scalar element
-      from = -1;
-    }
-  }
-  if (from !== -1) out.push(unescapeJsonText(text.slice(from)));
+  if (!nameIsType(ev) && ev.name !== '') out.push(ev.name);
+  for (const [k, v] of Object.entries(ev.attrs)) if (!PROMPT_ATTRS.has(k)) valueStrings(v, out);
   return out;
+}
+
+/** What of an event is searchable: its strings (eventStrings), folded, one separator between two. */
+export function indexedText(ev: NormalizedEvent): string {
+  return textOfStrings(eventStrings(ev));
+}
+
+export function textOfStrings(strings: string[]): string {
+  return capped(strings.join(VALUE_SEPARATOR));
+}
+
+/**
+ * The prompt of an `llm_request`: the distinct strings of `userRequest` and `inputMessages` (valueStrings),
+ * folded. A string is the unit the session keeps once: a conversation of n messages costs each new message's
+ * strings, not the whole conversation again on every call.
+ */
+export function promptStrings(ev: NormalizedEvent): string[] {
+  if (ev.type !== 'llm_request') return [];
+  const found: string[] = [];
+  for (const k of PROMPT_ATTRS) valueStrings(ev.attrs[k], found);
+  const out = new Set<string>();
+  for (const t of found) {
+    const text = capped(t);
+    if (text !== '') out.add(text);
+  }
+  return [...out];
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;

@@ -5,7 +5,7 @@ import { normalizeEntry } from '../ingest/normalize';
 import { rawLines } from '../db/raw-lines';
 import { companionIndexText } from '../ingest/companions';
 import { termRegExp, textMatches } from './fts-match';
-import { VALUE_SEPARATOR, foldWhitespace, indexedText, promptMessages } from './indexed-text';
+import { VALUE_SEPARATOR, foldWhitespace, indexedText, promptStrings } from './indexed-text';
 import { statement } from '../db/statements';
 import type { QueryTerm } from './query-parser';
 
@@ -35,13 +35,13 @@ export function eventIndexedText(db: Database.Database, eventId: number, terms: 
   }
 }
 
-/** The first prompt text of a model call that matches the terms (the one the index found), rebuilt from its line. */
+/** The first prompt string of a model call that matches the terms (the one the index found), rebuilt from its line. */
 export function eventPromptText(db: Database.Database, eventId: number, terms: QueryTerm[] = []): string | null {
   const raw = rawLines(db).text(eventId);
   if (raw === null) return null;
   try {
     if (raw.length > MAX_PARSED_LINE) return rawWindow(raw, terms);
-    const texts = promptMessages(normalizeEntry(JSON.parse(raw) as RawLogEntry));
+    const texts = promptStrings(normalizeEntry(JSON.parse(raw) as RawLogEntry));
     return texts.find((t) => textMatches(t, terms)) ?? texts[0] ?? null;
   } catch {
     return null;
@@ -51,7 +51,7 @@ export function eventPromptText(db: Database.Database, eventId: number, terms: Q
 /** A companion file's indexed text (its content lives in the archive's companions table). */
 export function companionText(db: Database.Database, id: number): string {
   const row = statement(db, 'SELECT kind, content FROM companions WHERE id = ?').get(id) as { kind: string; content: string | null } | undefined;
-  return row ? companionIndexText(row.kind, row.content) : '';
+  return row ? companionIndexText(row.kind, row.content).replaceAll(VALUE_SEPARATOR, ' ') : '';
 }
 
 function rawWindow(raw: string, terms: QueryTerm[]): string {
