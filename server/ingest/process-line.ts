@@ -18,8 +18,8 @@ export interface ProcessedLine {
   event: NormalizedEvent | null;
   text: string;
   cjk: string;
-  /** an llm_request's prompt strings (promptStrings), each with its hash: stored once per session */
-  prompts: PromptText[];
+  /** an llm_request's prompt strings (promptStrings): stored once per session (IngestStore.writePrompt) */
+  prompts: string[];
   /**
    * The folded strings of a user message, response or tool call: a model call's prompt repeats them, and a
    * prompt string the session's events already hold need not be indexed again (IngestStore.writePrompt).
@@ -28,12 +28,6 @@ export interface ProcessedLine {
 }
 
 const SAID_TYPES = new Set(['user_message', 'agent_response', 'tool_call']);
-
-export interface PromptText {
-  hash: Buffer;
-  text: string;
-  cjk: string;
-}
 
 /** 8 bytes of SHA-1: a collision among a session's few thousand messages is out of reach. */
 export function promptHash(text: string): Buffer {
@@ -51,13 +45,13 @@ export function processLine(line: RawLine): ProcessedLine {
   if (typeof parsed.entry.type !== 'string' || parsed.entry.type === '') return { ...base, kind: LINE_BAD, reason: 'a JSON object with no "type"' };
   let event: NormalizedEvent;
   let text: string;
-  let prompts: PromptText[];
+  let prompts: string[];
   let said: string[] = [];
   try {
     event = normalizeEntry(parsed.entry);
     const strings = eventStrings(event);
     text = textOfStrings(strings);
-    prompts = promptStrings(event).map((t) => ({ hash: promptHash(t), text: t, cjk: hasCjk(t) ? cjkTokens(t) : '' }));
+    prompts = promptStrings(event);
     if (SAID_TYPES.has(event.type)) said = strings.map(foldWhitespace);
   } catch (err) {
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.

@@ -236,3 +236,28 @@ describe('the prompt index grows with the conversation, not with its square', ()
     expect(search('"step 0: read"').groups[0].sessions[0].kinds).toEqual([{ kind: 'prompt', count: 1 }]);
   });
 });
+
+describe('prompt and companion text after a rebuild and a rewrite', () => {
+  it('a SCHEMA_VERSION rebuild refills prompt_docs and the companion index from the archive, once', async () => {
+    const { setMeta, ensureSchema } = await import('../db/schema');
+    const { rebuildDerived } = await import('../db/rebuild');
+    const { IngestStore } = await import('../ingest/store');
+    const count = () => fx.db.prepare('SELECT (SELECT count(*) FROM prompt_docs) docs, (SELECT count(*) FROM companion_text) companions').get();
+    const before = count();
+    setMeta(fx.db, 'schema_version', '0');
+    expect(ensureSchema(fx.db)).toBe(true);
+    rebuildDerived(fx.db, new IngestStore(fx.db));
+    expect(count()).toEqual(before);
+    expect(found('wrenfeather')).toEqual({ [PROMPT]: ['prompt'] });
+    expect(found('"harborlynx style"')).toEqual({ [SYSTEM_PROMPT]: ['system_prompt'] });
+  });
+
+  it('a companion file written again is searched by its new text only', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    fs.writeFileSync(path.join(fx.logsDir(), SYSTEM_PROMPT, 'system_prompt_0.json'), JSON.stringify({ content: 'You follow the osprey-kettle conventions.' }));
+    await fx.reindex();
+    expect(found('osprey-kettle')).toEqual({ [SYSTEM_PROMPT]: ['system_prompt'] });
+    expect(found('harborlynx')).toEqual({});
+  });
+});

@@ -13,7 +13,7 @@ export const PROMPT_TABLES: TextTables = { trigram: 'prompt_text', cjk: 'prompt_
 export const COMPANION_TABLES: TextTables = { trigram: 'companion_text', cjk: 'companion_cjk' };
 
 /** Rows read per query from each of these indexes on the first page (a common word is in every prompt). */
-export const PROMPT_CAP = 5000;
+export const PROMPT_CAP = 2000;
 
 const NO_TS = Number.MAX_SAFE_INTEGER;
 

@@ -224,10 +224,14 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
       files.rows.forEach(addFile);
       refs.forEach(addRef);
 
-      // Prompts and companion files: not events either (a prompt text is kept once for all the calls that sent it).
+      // Prompts and companion files: not events either (a prompt string is kept once for all the calls that sent
+      // it). When the events alone filled the first page's budget (a common word), the page is a lower bound
+      // already: they are left to depth=all and later pages, which read everything.
+      const skipSide = !scan.exhausted && floor === null && input.depth !== 'all';
       const promptCap = input.depth === 'all' || floor !== null ? Infinity : PROMPT_CAP;
-      const prompts = promptHits(db, q, since, promptCap);
-      const companions = companionHits(db, q, promptCap);
+      const none = { rows: [], capped: true };
+      const prompts = skipSide ? none : promptHits(db, q, since, promptCap);
+      const companions = skipSide ? none : companionHits(db, q, promptCap);
       sideCapped ||= prompts.capped || companions.capped;
       dir.loadNums(prompts.rows.map((p) => p.sessionNum));
       dir.loadIds(companions.rows.map((c) => c.sessionId));
