@@ -25,6 +25,7 @@ const TOOLS = sid(10);
 const PROMPT = sid(11);
 const CUT_PROMPT = sid(12);
 const LONG_CHAT = sid(13);
+const BRACKETS = sid(14);
 
 /** Six model calls of one request, each sent the whole conversation so far (2 messages more each time). */
 function growingConversation(s: string): string {
@@ -134,6 +135,9 @@ beforeAll(async () => {
     [`${PROMPT}/main.jsonl`]: request(PROMPT, { llm: { inputMessages: messages('earlier: what does the wrenfeather flag do?', 'It disables caching.', 'please look at the build') } }),
     [`${CUT_PROMPT}/main.jsonl`]: request(CUT_PROMPT, { llm: { inputMessages: CUT_MESSAGES } }),
     [`${LONG_CHAT}/main.jsonl`]: growingConversation(LONG_CHAT),
+    [`${BRACKETS}/main.jsonl`]:
+      request(BRACKETS, {}) +
+      line({ ts: TS + 1000, dur: 900, sid: BRACKETS, type: 'tool_call', name: 'run_in_terminal', spanId: span(3), parentSpanId: span(1), status: 'ok', attrs: { args: '{"command":"npm run build"}', result: '[ERROR] build failed: sedgecombe.ts not found' } }),
   });
 }, 60_000);
 
@@ -175,6 +179,10 @@ describe('a string that is only in one field finds its session', () => {
   it('never across two values: the end of debugName and the start of requestShape are not one phrase', () => {
     expect(found('"Agent chat-"')).toEqual({});
     expect(found('tarnwhistleAgent')).toEqual({ [DEBUG_NAME]: ['llm'] });
+  });
+
+  it('text in brackets that is not JSON is text ("[ERROR] …" tool output)', () => {
+    expect(found('"build failed: sedgecombe"')).toEqual({ [BRACKETS]: ['tool'] });
   });
 
   it('reasoning', () => {

@@ -58,8 +58,8 @@ function nameIsType(ev: NormalizedEvent): boolean {
  * Every string in a value, at any depth, as a reader sees it: a string is itself unless it is JSON (an
  * object or array), which gives the strings inside it, decoded (keys too: `reasoning_effort` in
  * requestOptions), and a JSON string inside JSON, like a tool call's `arguments` in a response, in turn. JSON
- * cut short (5,000 characters, or OTel's 64,000) gives its string tokens, the cut last one included. Numbers
- * and booleans are not text.
+ * cut short (5,000 characters, or OTel's 64,000, with their markers) gives its string tokens, the cut last one
+ * included; anything else that does not parse is itself. Numbers and booleans are not text.
  */
 export function valueStrings(v: unknown, out: string[] = []): string[] {
   if (typeof v === 'string') {
@@ -69,7 +69,8 @@ export function valueStrings(v: unknown, out: string[] = []): string[] {
       try {
         parsed = JSON.parse(v);
       } catch {
-        for (const t of cutJsonStrings(v)) valueStrings(t, out);
+        if (isCutJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out);
+        else out.push(v); // prose in brackets ("[ERROR] build failed"), or JSON broken some other way: as written
         return out;
       }
       valueStrings(parsed, out);
@@ -88,6 +89,13 @@ export function valueStrings(v: unknown, out: string[] = []): string[] {
 function looksLikeJson(v: string): boolean {
   const c = v.charCodeAt(v.search(/\S/));
   return c === 0x7b || c === 0x5b; // { or [
+}
+
+/** The two cuts of FORMAT §3.4: the logger's `[truncated]` at 5,000 characters and OTel's suffix at 64,000. */
+const CUT_MARKER = /(?:\[truncated\]|\.\.\.\[truncated, original \d+ chars\])$/;
+
+function isCutJson(v: string): boolean {
+  return CUT_MARKER.test(v);
 }
 
 const STRING_TOKEN = /"((?:[^"\\]|\\.)*)(?:"|\\?$)/g;

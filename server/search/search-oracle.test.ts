@@ -56,8 +56,10 @@ function stringsOf(v: unknown, out: string[]): void {
       try {
         parsed = JSON.parse(v);
       } catch {
-        // cut JSON (5,000 characters, or OTel's 64,000): its string tokens, the last one possibly unterminated
-        for (const m of v.matchAll(/"((?:[^"\\]|\\.)*)("|$)/g)) out.push(decodeToken(m[1]));
+        // cut JSON (5,000 characters, or OTel's 64,000, FORMAT §3.4): its string tokens, the last one possibly
+        // unterminated; anything else that does not parse is read as it is
+        if (/(\[truncated\]|\[truncated, original \d+ chars\])$/.test(v)) for (const m of v.matchAll(/"((?:[^"\\]|\\.)*)("|$)/g)) out.push(decodeToken(m[1]));
+        else out.push(v);
         return;
       }
       stringsOf(parsed, out);
