@@ -118,7 +118,7 @@ function hitWords(h: SearchHit): string {
         : h.kind === 'ref' && h.name
           ? h.name
           : (h.kind === 'system_prompt' || h.kind === 'tools') && h.name
-            ? `${kindLabel(h.kind)} ${h.name}`
+            ? h.name // system_prompt_0.json says what it is
             : kindLabel(h.kind);
     return `${what}${h.inSubagent ? ' (subagent)' : ''}`;
   }
