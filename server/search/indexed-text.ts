@@ -55,9 +55,10 @@ function nameIsType(ev: NormalizedEvent): boolean {
 }
 
 /**
- * Every string in a value, at any depth, as a reader sees it: a string is itself unless it is JSON (an
- * object or array), which gives the strings inside it, decoded (keys too: `reasoning_effort` in
- * requestOptions), and a JSON string inside JSON, like a tool call's `arguments` in a response, in turn. JSON
+ * Every string value in a value, at any depth, as a reader sees it: a string is itself unless it is JSON (an
+ * object or array), which gives the string values inside it, decoded, and a JSON string inside JSON, like a
+ * tool call's `arguments` in a response, in turn. Keys are names, not values: left out, they were 16% of the
+ * text (`filePath`, `hookEventName`… in every call) and would find every session. JSON
  * cut short (5,000 characters, or OTel's 64,000, with their markers) gives its string tokens, the cut last one
  * included; anything else that does not parse is itself. Numbers and booleans are not text.
  */
@@ -78,10 +79,7 @@ export function valueStrings(v: unknown, out: string[] = []): string[] {
   } else if (Array.isArray(v)) {
     for (const x of v) valueStrings(x, out);
   } else if (v !== null && typeof v === 'object') {
-    for (const [k, x] of Object.entries(v)) {
-      out.push(k);
-      valueStrings(x, out);
-    }
+    for (const x of Object.values(v)) valueStrings(x, out);
   }
   return out;
 }
