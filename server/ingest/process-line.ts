@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { cjkTokens, eventStrings, foldWhitespace, hasCjk, promptStrings, textOfStrings } from '../search/indexed-text';
+import { MAX_INDEXED_CHARS, cjkTokens, eventStrings, foldWhitespace, hasCjk, promptStrings, textOfStrings } from '../search/indexed-text';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
 import type { RawLine } from './read-lines';
@@ -52,7 +52,8 @@ export function processLine(line: RawLine): ProcessedLine {
     const strings = eventStrings(event);
     text = textOfStrings(strings);
     prompts = promptStrings(event);
-    if (SAID_TYPES.has(event.type)) said = strings.map(foldWhitespace);
+    // a text cut at MAX_INDEXED_CHARS does not hold all its strings: nothing it said may be skipped elsewhere
+    if (SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS) said = strings.map(foldWhitespace);
   } catch (err) {
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.
     return { ...base, kind: LINE_BAD, reason: `unusable entry: ${err instanceof Error ? err.message : String(err)}` };

@@ -26,6 +26,9 @@ const PROMPT = sid(11);
 const CUT_PROMPT = sid(12);
 const LONG_CHAT = sid(13);
 const BRACKETS = sid(14);
+const HUGE = sid(15);
+// two parts of 150 K characters: each fits the 256 K an event or a prompt string indexes, together they do not
+const HUGE_PARTS = [{ type: 'text', content: 'the log goes on '.repeat(9_500) }, { type: 'text', content: `${'and on '.repeat(20_000)}and ends with plovercrest` }];
 
 /** Six model calls of one request, each sent the whole conversation so far (2 messages more each time). */
 function growingConversation(s: string): string {
@@ -135,6 +138,12 @@ beforeAll(async () => {
     [`${PROMPT}/main.jsonl`]: request(PROMPT, { llm: { inputMessages: messages('earlier: what does the wrenfeather flag do?', 'It disables caching.', 'please look at the build') } }),
     [`${CUT_PROMPT}/main.jsonl`]: request(CUT_PROMPT, { llm: { inputMessages: CUT_MESSAGES } }),
     [`${LONG_CHAT}/main.jsonl`]: growingConversation(LONG_CHAT),
+    [`${HUGE}/main.jsonl`]: request(HUGE, {
+      response: { response: JSON.stringify([{ role: 'assistant', parts: HUGE_PARTS }]) },
+    }).replace(
+      /(\{"ts":[^\n]*"type":"turn_end")/,
+      line({ ts: TS + 950, dur: 5, sid: HUGE, type: 'llm_request', name: 'chat:gpt-4.1', spanId: span(5), parentSpanId: span(1), status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'assistant', parts: HUGE_PARTS }]) } }) + '$1',
+    ),
     [`${BRACKETS}/main.jsonl`]:
       request(BRACKETS, {}) +
       line({ ts: TS + 1000, dur: 900, sid: BRACKETS, type: 'tool_call', name: 'run_in_terminal', spanId: span(3), parentSpanId: span(1), status: 'ok', attrs: { args: '{"command":"npm run build"}', result: '[ERROR] build failed: sedgecombe.ts not found' } }),
@@ -183,6 +192,10 @@ describe('a string that is only in one field finds its session', () => {
 
   it('text in brackets that is not JSON is text ("[ERROR] …" tool output)', () => {
     expect(found('"build failed: sedgecombe"')).toEqual({ [BRACKETS]: ['tool'] });
+  });
+
+  it('a response longer than an event indexes: its end is still found, in the prompt that repeats it (not skipped as said)', () => {
+    expect(found('plovercrest')).toEqual({ [HUGE]: ['prompt'] });
   });
 
   it('reasoning', () => {
