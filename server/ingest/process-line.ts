@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { MAX_INDEXED_CHARS, cjkTokens, eventStrings, foldWhitespace, hasCjk, promptStrings, textOfStrings } from '../search/indexed-text';
+import { MAX_INDEXED_CHARS, cjkTokens, eventStrings, hasCjk, promptStrings, textOfStrings } from '../search/indexed-text';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
 import type { RawLine } from './read-lines';
@@ -21,7 +21,7 @@ export interface ProcessedLine {
   /** an llm_request's prompt strings (promptStrings): stored once per session (IngestStore.writePrompt) */
   prompts: string[];
   /**
-   * The folded strings of a user message, response or tool call: a model call's prompt repeats them, and a
+   * The strings of a user message, response or tool call, as written: a model call's prompt repeats them, and a
    * prompt string the session's events already hold need not be indexed again (IngestStore.writePrompt).
    */
   said: string[];
@@ -53,7 +53,7 @@ export function processLine(line: RawLine): ProcessedLine {
     text = textOfStrings(strings);
     prompts = promptStrings(event);
     // a text cut at MAX_INDEXED_CHARS does not hold all its strings: nothing it said may be skipped elsewhere
-    if (SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS) said = strings.map(foldWhitespace);
+    if (SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS) said = strings;
   } catch (err) {
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.
     return { ...base, kind: LINE_BAD, reason: `unusable entry: ${err instanceof Error ? err.message : String(err)}` };

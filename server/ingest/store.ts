@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import zlib from 'node:zlib';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { cjkTokens, hasCjk, responseText } from '../search/indexed-text';
+import { cjkTokens, hasCjk, promptText, responseText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
@@ -348,9 +348,11 @@ export class IngestStore {
    * A prompt string the session has neither sent before nor said in an event gets its row and its index
    * entries; a repeat known here costs a set lookup, one from before a restart an index probe.
    */
-  private writePrompt(session: SessionState, eventId: number, text: string): void {
-    if (this.known.strings.has(text)) return;
-    this.remember(text);
+  private writePrompt(session: SessionState, eventId: number, raw: string): void {
+    if (this.known.strings.has(raw)) return;
+    this.remember(raw);
+    const text = promptText(raw);
+    if (text === '') return;
     const doc = this.st.insertPromptDoc.run(session.num, promptHash(text), eventId);
     if (doc.changes === 0) return;
     this.st.insertPromptText.run(doc.lastInsertRowid, text);

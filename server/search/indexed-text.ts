@@ -147,20 +147,21 @@ export function textOfStrings(strings: string[]): string {
 }
 
 /**
- * The prompt of an `llm_request`: the distinct strings of `userRequest` and `inputMessages` (valueStrings),
- * folded. A string is the unit the session keeps once: a conversation of n messages costs each new message's
- * strings, not the whole conversation again on every call.
+ * The prompt of an `llm_request`: the distinct strings of `userRequest` and `inputMessages` (valueStrings), as
+ * written (the store folds the ones it has not seen: a call repeats the whole conversation, and folding every
+ * string of every call again was the larger part of reading it). A string is the unit the session keeps once:
+ * a conversation of n messages costs each new message's strings, not the whole conversation on every call.
  */
 export function promptStrings(ev: NormalizedEvent): string[] {
   if (ev.type !== 'llm_request') return [];
   const found: string[] = [];
   for (const k of PROMPT_ATTRS) valueStrings(ev.attrs[k], found);
-  const out = new Set<string>();
-  for (const t of found) {
-    const text = capped(t);
-    if (text !== '') out.add(text);
-  }
-  return [...out];
+  return [...new Set(found)];
+}
+
+/** A prompt string as the index holds it: folded, capped ('' when it is only whitespace). */
+export function promptText(raw: string): string {
+  return capped(raw);
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;

@@ -5,7 +5,7 @@ import { normalizeEntry } from '../ingest/normalize';
 import { rawLines } from '../db/raw-lines';
 import { companionIndexText } from '../ingest/companions';
 import { termRegExp, textMatches } from './fts-match';
-import { VALUE_SEPARATOR, foldWhitespace, indexedText, promptStrings } from './indexed-text';
+import { VALUE_SEPARATOR, foldWhitespace, indexedText, promptStrings, promptText } from './indexed-text';
 import { statement } from '../db/statements';
 import type { QueryTerm } from './query-parser';
 
@@ -41,7 +41,7 @@ export function eventPromptText(db: Database.Database, eventId: number, terms: Q
   if (raw === null) return null;
   try {
     if (raw.length > MAX_PARSED_LINE) return rawWindow(raw, terms);
-    const texts = promptStrings(normalizeEntry(JSON.parse(raw) as RawLogEntry));
+    const texts = promptStrings(normalizeEntry(JSON.parse(raw) as RawLogEntry)).map(promptText);
     return texts.find((t) => textMatches(t, terms)) ?? texts[0] ?? null;
   } catch {
     return null;
