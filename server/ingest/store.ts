@@ -400,7 +400,7 @@ export class IngestStore {
         break;
       }
       case 'agent_response': {
-        const text = responseText(a.response, false);
+        const text = responseText(a.response);
         if (text === '') break;
         const turn = this.turnFor(session, ev.parentSpanId, when, id);
         this.st.appendResponse.run(text, text, session.id, turn);

@@ -13,15 +13,11 @@ export function foldWhitespace(text: string): string {
   return text.replace(WHITESPACE_RUN, ' ').trim();
 }
 
-function s(v: unknown): string {
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
-}
-
 /**
- * The assistant text of an `agent_response.response` (with the tool calls it asked for, when wanted); the raw
- * string when Copilot's 5,000-char cut broke the JSON, so nothing readable is lost.
+ * The assistant text of an `agent_response.response` (the turn's response, FORMAT §5.5); the raw string when
+ * Copilot's 5,000-char cut broke the JSON, so nothing readable is lost.
  */
-export function responseText(response: unknown, includeToolCalls = true): string {
+export function responseText(response: unknown): string {
   if (typeof response !== 'string') return '';
   try {
     const messages: unknown = JSON.parse(response);
@@ -31,9 +27,8 @@ export function responseText(response: unknown, includeToolCalls = true): string
       const parts = (m as { parts?: unknown })?.parts;
       if (!Array.isArray(parts)) continue;
       for (const p of parts) {
-        const part = p as { type?: unknown; content?: unknown; name?: unknown; arguments?: unknown };
-        if (part.type === 'text' || part.type === 'reasoning') out.push(s(part.content));
-        else if (part.type === 'tool_call' && includeToolCalls) out.push(`${s(part.name)} ${s(part.arguments)}`);
+        const part = p as { type?: unknown; content?: unknown };
+        if ((part.type === 'text' || part.type === 'reasoning') && typeof part.content === 'string') out.push(part.content);
       }
     }
     return out.join('\n');
