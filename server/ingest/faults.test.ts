@@ -364,7 +364,7 @@ describe('prompt strings and a rolled-back batch', () => {
     const file = store.createFile({ path: '/logs/s1/main.jsonl', workspace_dir: null, folder_session_id: 's1', session_id: 's1', kind: 'main', label: null });
     const text = line({ ts: 1775000000000, dur: 5, sid: 's1', type: 'llm_request', name: 'chat:gpt-4.1', spanId: '0000000000000002', status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'the kestrelmoor question' }] }]) } });
     const processed = [processLine({ bytes: Buffer.from(text.trimEnd()), byteOffset: 0, tooLong: false })];
-    const progress = (offset: number) => ({ dev: 1, ino: 1, size: offset, offset, headHash: 'h', generation: 0, nextLine: 2 });
+    const progress = (offset: number) => ({ dev: 1, ino: 1, size: offset, mtime: 1775000000000, offset, headHash: 'h', generation: 0, nextLine: 2, reconciling: false });
     expect(() =>
       fx!.db.transaction(() => {
         store.writeBatch(file, processed, progress(text.length), [1]);
