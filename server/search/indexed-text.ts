@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../../shared/json-depth';
 import type { NormalizedEvent } from '../../shared/log-entry';
 
 /** Longest text one event contributes to the search index; longer values are indexed up to here. */
@@ -57,7 +58,10 @@ function nameIsType(ev: NormalizedEvent): boolean {
  * cut short (5,000 characters, or OTel's 64,000, with their markers) gives its string tokens, the cut last one
  * included; anything else that does not parse is itself. Numbers and booleans are not text.
  */
-export function valueStrings(v: unknown, out: string[] = []): string[] {
+export function valueStrings(v: unknown, out: string[] = [], depth = 0): string[] {
+  // As deep as the detail pane shows (MAX_JSON_DEPTH); deeper is marked there and not text here, and a walk
+  // of 5,000 levels would overflow the stack and cost the whole line.
+  if (depth > MAX_JSON_DEPTH) return out;
   if (typeof v === 'string') {
     if (!looksLikeJson(v)) out.push(v);
     else {
@@ -65,16 +69,16 @@ export function valueStrings(v: unknown, out: string[] = []): string[] {
       try {
         parsed = JSON.parse(v);
       } catch {
-        if (isCutJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out);
+        if (isCutJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out, depth + 1);
         else out.push(v); // prose in brackets ("[ERROR] build failed"), or JSON broken some other way: as written
         return out;
       }
-      valueStrings(parsed, out);
+      valueStrings(parsed, out, depth);
     }
   } else if (Array.isArray(v)) {
-    for (const x of v) valueStrings(x, out);
+    for (const x of v) valueStrings(x, out, depth + 1);
   } else if (v !== null && typeof v === 'object') {
-    for (const x of Object.values(v)) valueStrings(x, out);
+    for (const x of Object.values(v)) valueStrings(x, out, depth + 1);
   }
   return out;
 }
