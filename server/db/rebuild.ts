@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { processLine, LINE_EVENT } from '../ingest/process-line';
 import { rawLines } from './raw-lines';
 import { recreateDerived, setMeta } from './schema';
+import { indexCompanion } from '../ingest/companions';
 import { makeSessionRefresher } from '../ingest/refresh-session';
 import type { FileRow, IngestStore } from '../ingest/store';
 
@@ -41,6 +42,10 @@ export function rebuildDerived(db: Database.Database, store: IngestStore, onProg
     })();
     onProgress?.(done, total);
   }
+  const companions = db.prepare("SELECT id, kind, content FROM companions WHERE kind IN ('system_prompt', 'tools')").all() as { id: number; kind: string; content: string | null }[];
+  db.transaction(() => {
+    for (const c of companions) indexCompanion(db, c.id, c.kind, c.content);
+  })();
   const refresh = makeSessionRefresher(db);
   db.transaction(() => {
     for (const id of store.dirty) refresh(id);

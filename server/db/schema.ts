@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 11;
+export const SCHEMA_VERSION = 12;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -128,6 +128,18 @@ CREATE VIRTUAL TABLE event_text USING fts5 (text, tokenize = 'trigram', content 
 INSERT INTO event_text (event_text, rank) VALUES ('hashsize', 16777216);
 -- One- and two-character CJK queries, which trigrams cannot answer: each CJK character one token.
 CREATE VIRTUAL TABLE event_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
+-- The prompt a model call was sent (llm_request userRequest and each inputMessages message, indexed-text.ts
+-- promptMessages): every request repeats the conversation so far, so each distinct text is kept once per session
+-- (hash: the first 8 bytes of its SHA-1), with the first event that sent it; its text is indexed in prompt_text /
+-- prompt_cjk (contentless, rowid = prompt_docs.id) and read back from that event's archived line.
+CREATE TABLE prompt_docs (id INTEGER PRIMARY KEY, session_num INTEGER NOT NULL, hash BLOB NOT NULL, event_id INTEGER NOT NULL);
+CREATE UNIQUE INDEX prompt_docs_hash ON prompt_docs (session_num, hash);
+CREATE VIRTUAL TABLE prompt_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE prompt_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
+-- Companion files' text (system_prompt_N.json, tools_N.json; server/ingest/companions.ts), rowid = companions.id:
+-- the text is stored once, in the archive's companions.content.
+CREATE VIRTUAL TABLE companion_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE companion_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
 -- Session titles and other session-level text, rowid = sessions.num.
 CREATE VIRTUAL TABLE session_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
 -- Paths a session touched (session_files.file_path), rowid = session_files.id, for search by path and file:.
@@ -153,6 +165,11 @@ CREATE INDEX events_start_span ON events (parent_span_id) WHERE type IN ('subage
 
 export const DERIVED_TABLES = [
   'session_edges',
+  'companion_cjk',
+  'companion_text',
+  'prompt_cjk',
+  'prompt_text',
+  'prompt_docs',
   'file_text',
   'session_text',
   'event_cjk',

@@ -72,7 +72,7 @@ function spanBlock(s: ExportSpan, depth: number, valueChars: number): string | n
       text = `- **Hook** ${e.name} · ${dur(e.dur)} · ${str(a.resultKind) || 'done'}${status}${err}`;
       break;
     case 'agent_response': {
-      const reply = responseText(a.response, false).trim();
+      const reply = responseText(a.response).trim();
       if (!reply) return null; // tool calls only: they follow as their own items
       text = `- **Assistant:**\n${indentBlock(cut(reply, valueChars), 1)}`;
       break;

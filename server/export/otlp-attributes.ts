@@ -43,7 +43,7 @@ function eventDetails(s: ExportSpan): string | undefined {
     case 'user_message':
       return str(a.content);
     case 'agent_response':
-      return [responseText(a.response, false), str(a.reasoning) ? `reasoning: ${String(a.reasoning)}` : ''].filter((x) => x).join('\n') || undefined;
+      return [responseText(a.response), str(a.reasoning) ? `reasoning: ${String(a.reasoning)}` : ''].filter((x) => x).join('\n') || undefined;
     case 'turn_start':
     case 'turn_end':
       return a.turnId === undefined ? undefined : `iteration ${String(a.turnId)}`;

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
+import { VALUE_SEPARATOR, cjkTokens, foldWhitespace, hasCjk, valueStrings } from '../search/indexed-text';
 
 export const MAX_COMPANION_BYTES = 32 * 1024 * 1024;
 
@@ -41,10 +42,39 @@ export function storeCompanion(
   } catch {
     return; // vanished or unreadable between the event and the read; the next event retries
   }
-  db.prepare(
-    `INSERT INTO companions (path, session_id, name, kind, n, content, size, mtime, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)
-     ON CONFLICT (path) DO UPDATE SET content = excluded.content, size = excluded.size, mtime = excluded.mtime, deleted_at = NULL`,
-  ).run(file, info.folderSessionId, info.name, info.companion, info.index, companionContent(info.companion, text), stat.size, Math.trunc(stat.mtimeMs));
+  const content = companionContent(info.companion, text);
+  const row = db
+    .prepare(
+      `INSERT INTO companions (path, session_id, name, kind, n, content, size, mtime, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)
+       ON CONFLICT (path) DO UPDATE SET content = excluded.content, size = excluded.size, mtime = excluded.mtime, deleted_at = NULL
+       RETURNING id`,
+    )
+    .get(file, info.folderSessionId, info.name, info.companion, info.index, content, stat.size, Math.trunc(stat.mtimeMs)) as { id: number };
+  indexCompanion(db, row.id, info.companion, content);
+}
+
+/** Longest companion text indexed: a tools list with every MCP server's tools is a few hundred KB. */
+export const MAX_COMPANION_INDEXED_CHARS = 4 * 1024 * 1024;
+
+/**
+ * The searchable text of a companion: a system prompt as written, a tools list by its strings (valueStrings,
+ * like every JSON value of an entry). models.json is not the session's text but
+ * the extension's model catalogue, the same in every session: a model a session used is in its llm_request.
+ */
+export function companionIndexText(kind: string, content: string | null): string {
+  if (content === null || (kind !== 'system_prompt' && kind !== 'tools')) return '';
+  const text = foldWhitespace(kind === 'tools' ? valueStrings(content).join(VALUE_SEPARATOR) : content);
+  return text.length > MAX_COMPANION_INDEXED_CHARS ? text.slice(0, MAX_COMPANION_INDEXED_CHARS) : text;
+}
+
+/** (Re)writes a companion's rows in companion_text / companion_cjk (derived: rebuildDerived calls it for each). */
+export function indexCompanion(db: Database.Database, id: number, kind: string, content: string | null): void {
+  db.prepare('DELETE FROM companion_text WHERE rowid = ?').run(id);
+  db.prepare('DELETE FROM companion_cjk WHERE rowid = ?').run(id);
+  const text = companionIndexText(kind, content);
+  if (text === '') return;
+  db.prepare('INSERT INTO companion_text (rowid, text) VALUES (?, ?)').run(id, text);
+  if (hasCjk(text)) db.prepare('INSERT INTO companion_cjk (rowid, text) VALUES (?, ?)').run(id, cjkTokens(text));
 }
 
 export function markCompanionDeleted(db: Database.Database, file: string): void {

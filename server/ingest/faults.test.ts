@@ -356,6 +356,28 @@ describe('the filesystem says no', () => {
   });
 });
 
+describe('prompt strings and a rolled-back batch', () => {
+  it('a batch rolled back after its prompt strings were written: written again, they are indexed (the store forgets them)', async () => {
+    const { processLine } = await import('./process-line');
+    fx = await fixtureDb({});
+    const store = new IngestStore(fx.db);
+    const file = store.createFile({ path: '/logs/s1/main.jsonl', workspace_dir: null, folder_session_id: 's1', session_id: 's1', kind: 'main', label: null });
+    const text = line({ ts: 1775000000000, dur: 5, sid: 's1', type: 'llm_request', name: 'chat:gpt-4.1', spanId: '0000000000000002', status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'the kestrelmoor question' }] }]) } });
+    const processed = [processLine({ bytes: Buffer.from(text.trimEnd()), byteOffset: 0, tooLong: false })];
+    const progress = (offset: number) => ({ dev: 1, ino: 1, size: offset, mtime: 1775000000000, offset, headHash: 'h', generation: 0, nextLine: 2, reconciling: false });
+    expect(() =>
+      fx!.db.transaction(() => {
+        store.writeBatch(file, processed, progress(text.length), [1]);
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      })(),
+    ).toThrow('database or disk is full');
+    store.resetCaches(); // what the indexer does after rolling a group back
+    store.writeBatch(file, processed, progress(text.length), [1]);
+    const rows = fx.db.prepare(`SELECT count(*) n FROM prompt_text WHERE prompt_text MATCH '"kestrelmoor"'`).get();
+    expect([counts(fx.db).events, rows]).toEqual([1, { n: 1 }]);
+  });
+});
+
 describe('crashes and a lost database', () => {
   const cli = path.resolve('server/main.ts');
 

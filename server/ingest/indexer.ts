@@ -259,7 +259,10 @@ export class Indexer {
       this.stopped = true;
       this.events.damaged?.(err instanceof Error ? err.message : String(err));
     } finally {
-      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      if (this.db.inTransaction) {
+        this.db.exec('ROLLBACK');
+        this.store.resetCaches();
+      }
       this.group = null;
       this.running = false;
       if (this.queue.size > 0 && !this.stopped) void this.drain(false);

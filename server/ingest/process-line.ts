@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { cjkTokens, hasCjk, indexedText } from '../search/indexed-text';
+import { MAX_INDEXED_CHARS, cjkTokens, eventStrings, hasCjk, promptStrings, textOfStrings } from '../search/indexed-text';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
 import type { RawLine } from './read-lines';
@@ -17,11 +18,25 @@ export interface ProcessedLine {
   event: NormalizedEvent | null;
   text: string;
   cjk: string;
+  /** an llm_request's prompt strings (promptStrings): stored once per session (IngestStore.writePrompt) */
+  prompts: string[];
+  /**
+   * The strings of a user message, response or tool call, as written: a model call's prompt repeats them, and a
+   * prompt string the session's events already hold need not be indexed again (IngestStore.writePrompt).
+   */
+  said: string[];
+}
+
+const SAID_TYPES = new Set(['user_message', 'agent_response', 'tool_call']);
+
+/** 8 bytes of SHA-1: a collision among a session's few thousand messages is out of reach. */
+export function promptHash(text: string): Buffer {
+  return createHash('sha1').update(text).digest().subarray(0, 8);
 }
 
 /** Decode, parse, normalize and extract the searchable text of one complete line. Never throws. */
 export function processLine(line: RawLine): ProcessedLine {
-  const base = { byteOffset: line.byteOffset, bytes: line.bytes, event: null, text: '', cjk: '' };
+  const base = { byteOffset: line.byteOffset, bytes: line.bytes, event: null, text: '', cjk: '', prompts: [], said: [] };
   if (line.tooLong) return { ...base, kind: LINE_BAD, reason: 'line longer than 64 MiB (skipped)' };
   const parsed = parseLine(decodeLine(line.bytes));
   if (!parsed.ok) return { ...base, kind: LINE_BAD, reason: parsed.reason };
@@ -30,12 +45,18 @@ export function processLine(line: RawLine): ProcessedLine {
   if (typeof parsed.entry.type !== 'string' || parsed.entry.type === '') return { ...base, kind: LINE_BAD, reason: 'a JSON object with no "type"' };
   let event: NormalizedEvent;
   let text: string;
+  let prompts: string[];
+  let said: string[] = [];
   try {
     event = normalizeEntry(parsed.entry);
-    text = indexedText(event);
+    const strings = eventStrings(event);
+    text = textOfStrings(strings);
+    prompts = promptStrings(event);
+    // a text cut at MAX_INDEXED_CHARS does not hold all its strings: nothing it said may be skipped elsewhere
+    if (SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS) said = strings;
   } catch (err) {
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.
     return { ...base, kind: LINE_BAD, reason: `unusable entry: ${err instanceof Error ? err.message : String(err)}` };
   }
-  return { ...base, kind: LINE_EVENT, reason: null, event, text, cjk: hasCjk(text) ? cjkTokens(text) : '' };
+  return { ...base, kind: LINE_EVENT, reason: null, event, text, cjk: hasCjk(text) ? cjkTokens(text) : '', prompts, said };
 }

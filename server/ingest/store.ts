@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
 import zlib from 'node:zlib';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { responseText } from '../search/indexed-text';
+import { cjkTokens, hasCjk, promptText, responseText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
-import { LINE_EVENT, type ProcessedLine } from './process-line';
+import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
 
 export interface FileRow {
   id: number;
@@ -61,6 +61,9 @@ interface SessionState {
 /** Bytes of lines per archive chunk before compression: large enough to compress well, small enough to inflate in ~25 µs. */
 export const CHUNK_BYTES = 64 * 1024;
 
+/** Characters of strings remembered for the session being written (IngestStore.known). */
+const MAX_KNOWN_CHARS = 16 * 1024 * 1024;
+
 const iso = (ts: number | null): string | null => (ts === null ? null : new Date(ts).toISOString());
 
 /**
@@ -69,6 +72,14 @@ const iso = (ts: number | null): string | null => (ts === null ? null : new Date
  */
 export class IngestStore {
   private sessions = new Map<string, SessionState>();
+  /**
+   * The strings the session being written already has in the index: what its events said (ProcessedLine.said),
+   * which its prompts need not index again (the session is found through the event), and the prompt strings
+   * written, which every later model call repeats (skipped here without hashing them again). One session at
+   * a time (a backfill reads a file in order; live, sessions interleave and prompt_docs' unique index does the
+   * work) and capped, so it costs no more than a file's text.
+   */
+  private known = { num: -1, strings: new Set<string>(), chars: 0 };
   private nextNum: number;
   /** sessions whose facts must be recomputed (refreshSession) */
   readonly dirty = new Set<string>();
@@ -102,6 +113,9 @@ export class IngestStore {
       ),
       insertText: db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)'),
       insertCjk: db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)'),
+      insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
+      insertPromptText: db.prepare('INSERT INTO prompt_text (rowid, text) VALUES (?, ?)'),
+      insertPromptCjk: db.prepare('INSERT INTO prompt_cjk (rowid, text) VALUES (?, ?)'),
       replayOf: db.prepare(
         `SELECT file_id FROM events WHERE span_id = ? AND type = ? AND type IN ('discovery', 'generic', 'user_message')
          ORDER BY id LIMIT 1`,
@@ -200,9 +214,10 @@ export class IngestStore {
     return state;
   }
 
-  /** Forget cached per-session state (after a rebuild of the derived tables). */
+  /** Forget cached per-session state (after a rebuild of the derived tables, or a rolled-back group). */
   resetCaches(): void {
     this.sessions.clear();
+    this.known = { num: -1, strings: new Set(), chars: 0 }; // a rolled-back group took its prompt rows with it
     this.nextNum = ((this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
   }
 
@@ -315,7 +330,33 @@ export class IngestStore {
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
     if (l.text !== '') this.st.insertText.run(id, l.text);
     if (l.cjk !== '') this.st.insertCjk.run(id, l.cjk);
+    if (l.said.length > 0 || l.prompts.length > 0) {
+      if (this.known.num !== session.num) this.known = { num: session.num, strings: new Set(), chars: 0 };
+      for (const t of l.said) this.remember(t);
+      for (const t of l.prompts) this.writePrompt(session, id, t);
+    }
     this.deriveFromEvent(id, file, session, ev);
+  }
+
+  private remember(text: string): void {
+    if (this.known.chars > MAX_KNOWN_CHARS) return;
+    this.known.strings.add(text);
+    this.known.chars += text.length;
+  }
+
+  /**
+   * A prompt string the session has neither sent before nor said in an event gets its row and its index
+   * entries; a repeat known here costs a set lookup, one from before a restart an index probe.
+   */
+  private writePrompt(session: SessionState, eventId: number, raw: string): void {
+    if (this.known.strings.has(raw)) return;
+    this.remember(raw);
+    const text = promptText(raw);
+    if (text === '') return;
+    const doc = this.st.insertPromptDoc.run(session.num, promptHash(text), eventId);
+    if (doc.changes === 0) return;
+    this.st.insertPromptText.run(doc.lastInsertRowid, text);
+    if (hasCjk(text)) this.st.insertPromptCjk.run(doc.lastInsertRowid, cjkTokens(text));
   }
 
   private deriveFromEvent(id: number, file: FileRow, session: SessionState, ev: NormalizedEvent): void {
@@ -359,7 +400,7 @@ export class IngestStore {
         break;
       }
       case 'agent_response': {
-        const text = responseText(a.response, false);
+        const text = responseText(a.response);
         if (text === '') break;
         const turn = this.turnFor(session, ev.parentSpanId, when, id);
         this.st.appendResponse.run(text, text, session.id, turn);

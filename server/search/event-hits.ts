@@ -85,8 +85,15 @@ export function eventFilterSql(q: ParsedQuery, since: number | null): { sql: str
   return { sql: where.length === 0 ? '1' : where.join(' AND '), params };
 }
 
-interface Plan {
-  driver: 'event_text' | 'event_cjk';
+/** A pair of FTS tables over the same rowids: trigrams for 3+ character terms, one token per CJK character. */
+export interface TextTables {
+  trigram: string;
+  cjk: string;
+}
+export const EVENT_TABLES: TextTables = { trigram: 'event_text', cjk: 'event_cjk' };
+
+export interface Plan {
+  driver: string;
   match: string;
   /** per chunk, rowids of the other index that every hit must be in / must not be in */
   alsoRequired: { table: string; match: string } | null;
@@ -97,7 +104,7 @@ interface Plan {
  * Which index drives the scan: trigrams when there is a 3+ character term (the selective one), else the CJK
  * index. Terms of the other index are checked per chunk with one rowid-range query each, never per row.
  */
-export function planScan(q: ParsedQuery): Plan | null {
+export function planScan(q: ParsedQuery, tables: TextTables = EVENT_TABLES): Plan | null {
   const terms = q.terms;
   const trigram = matchExpression(terms, 'trigram');
   const cjk = matchExpression(terms, 'cjk');
@@ -105,15 +112,15 @@ export function planScan(q: ParsedQuery): Plan | null {
     const cjkRequired = requiredExpression(terms, 'cjk');
     const cjkExcluded = exclusionExpression(terms, 'cjk');
     return {
-      driver: 'event_text',
+      driver: tables.trigram,
       match: trigram,
-      alsoRequired: cjkRequired ? { table: 'event_cjk', match: cjkRequired } : null,
-      excluded: cjkExcluded ? { table: 'event_cjk', match: cjkExcluded } : null,
+      alsoRequired: cjkRequired ? { table: tables.cjk, match: cjkRequired } : null,
+      excluded: cjkExcluded ? { table: tables.cjk, match: cjkExcluded } : null,
     };
   }
   if (cjk !== null) {
     const trigramExcluded = exclusionExpression(terms, 'trigram');
-    return { driver: 'event_cjk', match: cjk, alsoRequired: null, excluded: trigramExcluded ? { table: 'event_text', match: trigramExcluded } : null };
+    return { driver: tables.cjk, match: cjk, alsoRequired: null, excluded: trigramExcluded ? { table: tables.trigram, match: trigramExcluded } : null };
   }
   return null;
 }

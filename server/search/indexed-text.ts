@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH } from '../../shared/json-depth';
 import type { NormalizedEvent } from '../../shared/log-entry';
 
 /** Longest text one event contributes to the search index; longer values are indexed up to here. */
@@ -13,15 +14,11 @@ export function foldWhitespace(text: string): string {
   return text.replace(WHITESPACE_RUN, ' ').trim();
 }
 
-function s(v: unknown): string {
-  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
-}
-
 /**
- * The assistant text of an `agent_response.response` (with the tool calls it asked for, when wanted); the raw
- * string when Copilot's 5,000-char cut broke the JSON, so nothing readable is lost.
+ * The assistant text of an `agent_response.response` (the turn's response, FORMAT §5.5); the raw string when
+ * Copilot's 5,000-char cut broke the JSON, so nothing readable is lost.
  */
-export function responseText(response: unknown, includeToolCalls = true): string {
+export function responseText(response: unknown): string {
   if (typeof response !== 'string') return '';
   try {
     const messages: unknown = JSON.parse(response);
@@ -31,9 +28,8 @@ export function responseText(response: unknown, includeToolCalls = true): string
       const parts = (m as { parts?: unknown })?.parts;
       if (!Array.isArray(parts)) continue;
       for (const p of parts) {
-        const part = p as { type?: unknown; content?: unknown; name?: unknown; arguments?: unknown };
-        if (part.type === 'text' || part.type === 'reasoning') out.push(s(part.content));
-        else if (part.type === 'tool_call' && includeToolCalls) out.push(`${s(part.name)} ${s(part.arguments)}`);
+        const part = p as { type?: unknown; content?: unknown };
+        if ((part.type === 'text' || part.type === 'reasoning') && typeof part.content === 'string') out.push(part.content);
       }
     }
     return out.join('\n');
@@ -43,45 +39,128 @@ export function responseText(response: unknown, includeToolCalls = true): string
 }
 
 /**
- * What of an event is searchable: what a person reads (messages, responses, reasoning, tool args and results,
- * errors, discovery and hook details, labels). Deliberately not `inputMessages` or `userRequest`: they repeat
- * the conversation in every model call and would multiply the index without finding a session more.
+ * Attributes that repeat the conversation in every model call: `inputMessages` (the whole prompt, on every
+ * request) and `userRequest` (the user's message, on every tool-loop iteration). Their strings are indexed once
+ * per session (promptStrings, the prompt_docs table), not once per event.
  */
-export function indexedText(ev: NormalizedEvent): string {
-  const a = ev.attrs;
-  let parts: string[];
-  switch (ev.type) {
-    case 'user_message':
-      parts = [s(a.content)];
-      break;
-    case 'agent_response':
-      parts = [responseText(a.response), s(a.reasoning)];
-      break;
-    case 'tool_call':
-      parts = [ev.name, s(a.args), s(a.result), s(a.error)];
-      break;
-    case 'llm_request':
-      parts = [s(a.error)];
-      break;
-    case 'subagent':
-      parts = [s(a.agentName), s(a.description), s(a.error)];
-      break;
-    case 'hook':
-      parts = [ev.name, s(a.command), s(a.input), s(a.output), s(a.error)];
-      break;
-    case 'child_session_ref':
-      parts = [s(a.label)];
-      break;
-    case 'session_start':
-    case 'turn_start':
-    case 'turn_end':
-      parts = [];
-      break;
-    default: // discovery, generic, error, unknown
-      parts = [ev.name, s(a.details), s(a.error), s(a.message)];
+export const PROMPT_ATTRS: ReadonlySet<string> = new Set(['inputMessages', 'userRequest']);
+
+/** Entry names that only repeat the type (`user_message`, `turn_start:3`…): nothing a person would search for. */
+function nameIsType(ev: NormalizedEvent): boolean {
+  return ev.name === ev.rawType || ev.type === 'turn_start' || ev.type === 'turn_end';
+}
+
+/**
+ * Every string value in a value, at any depth, as a reader sees it: a string is itself unless it is JSON (an
+ * object or array), which gives the string values inside it, decoded, and a JSON string inside JSON, like a
+ * tool call's `arguments` in a response, in turn. Keys are names, not values: left out, they were 16% of the
+ * text (`filePath`, `hookEventName`… in every call) and would find every session. JSON
+ * cut short (5,000 characters, or OTel's 64,000, with their markers) gives its string tokens, the cut last one
+ * included; anything else that does not parse is itself. Numbers and booleans are not text.
+ */
+export function valueStrings(v: unknown, out: string[] = [], depth = 0): string[] {
+  // As deep as the detail pane shows (MAX_JSON_DEPTH); deeper is marked there and not text here, and a walk
+  // of 5,000 levels would overflow the stack and cost the whole line.
+  if (depth > MAX_JSON_DEPTH) return out;
+  if (typeof v === 'string') {
+    if (!looksLikeJson(v)) out.push(v);
+    else {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(v);
+      } catch {
+        if (isCutJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out, depth + 1);
+        else out.push(v); // prose in brackets ("[ERROR] build failed"), or JSON broken some other way: as written
+        return out;
+      }
+      valueStrings(parsed, out, depth);
+    }
+  } else if (Array.isArray(v)) {
+    for (const x of v) valueStrings(x, out, depth + 1);
+  } else if (v !== null && typeof v === 'object') {
+    for (const x of Object.values(v)) valueStrings(x, out, depth + 1);
   }
-  const text = foldWhitespace(parts.filter((p) => p !== '').join(' '));
-  return text.length > MAX_INDEXED_CHARS ? text.slice(0, MAX_INDEXED_CHARS) : text;
+  return out;
+}
+
+function looksLikeJson(v: string): boolean {
+  const c = v.charCodeAt(v.search(/\S/));
+  return c === 0x7b || c === 0x5b; // { or [
+}
+
+/** The two cuts of FORMAT §3.4: the logger's `[truncated]` at 5,000 characters and OTel's suffix at 64,000. */
+const CUT_MARKER = /(?:\[truncated\]|\.\.\.\[truncated, original \d+ chars\])$/;
+
+function isCutJson(v: string): boolean {
+  return CUT_MARKER.test(v);
+}
+
+const STRING_TOKEN = /"((?:[^"\\]|\\.)*)(?:"|\\?$)/g;
+
+/** The string tokens of JSON text that does not parse, decoded; the last one may be unterminated. */
+function cutJsonStrings(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(STRING_TOKEN)) out.push(decodeJsonString(m[1]));
+  return out;
+}
+
+function decodeJsonString(body: string): string {
+  try {
+    return JSON.parse(`"${body}"`) as string;
+  } catch {
+    // a cut \u escape or a raw control character: decode what can be
+    return body.replace(/\\(["\\/])/g, '$1').replace(/\\[nrt]/g, ' ');
+  }
+}
+
+/**
+ * Between the strings of one event: not whitespace (folding keeps it) and never typed, so that a phrase cannot
+ * match across two of them ("…search" + "index…" is not "search index"). Snippets show it as a space.
+ */
+export const VALUE_SEPARATOR = '\u001f';
+
+function capped(text: string): string {
+  const folded = foldWhitespace(text);
+  return folded.length > MAX_INDEXED_CHARS ? folded.slice(0, MAX_INDEXED_CHARS) : folded;
+}
+
+/**
+ * The strings of an event a person can see, by one rule: its name (unless it only repeats the type) and the
+ * strings of every attribute (valueStrings: at any depth, nested objects of other writers included), except
+ * PROMPT_ATTRS, which promptStrings gives.
+ */
+export function eventStrings(ev: NormalizedEvent): string[] {
+  const out: string[] = [];
+  if (!nameIsType(ev) && ev.name !== '') out.push(ev.name);
+  for (const [k, v] of Object.entries(ev.attrs)) if (!PROMPT_ATTRS.has(k)) valueStrings(v, out);
+  return out;
+}
+
+/** What of an event is searchable: its strings (eventStrings), folded, one separator between two. */
+export function indexedText(ev: NormalizedEvent): string {
+  return textOfStrings(eventStrings(ev));
+}
+
+export function textOfStrings(strings: string[]): string {
+  return capped(strings.join(VALUE_SEPARATOR));
+}
+
+/**
+ * The prompt of an `llm_request`: the distinct strings of `userRequest` and `inputMessages` (valueStrings), as
+ * written (the store folds the ones it has not seen: a call repeats the whole conversation, and folding every
+ * string of every call again was the larger part of reading it). A string is the unit the session keeps once:
+ * a conversation of n messages costs each new message's strings, not the whole conversation on every call.
+ */
+export function promptStrings(ev: NormalizedEvent): string[] {
+  if (ev.type !== 'llm_request') return [];
+  const found: string[] = [];
+  for (const k of PROMPT_ATTRS) valueStrings(ev.attrs[k], found);
+  return [...new Set(found)];
+}
+
+/** A prompt string as the index holds it: folded, capped ('' when it is only whitespace). */
+export function promptText(raw: string): string {
+  return capped(raw);
 }
 
 const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;

@@ -23,7 +23,9 @@ beforeAll(async () => {
       ev('user_message', { content: '日志怎么落盘? wsReconnectLoop' }) +
       ev('tool_call', { args: JSON.stringify({ filePath: '/w/src/retry.ts' }), result: 'retry with backoff' }, 'read_file') +
       ev('tool_call', { args: JSON.stringify({ command: 'gh pr create' }), result: 'https://github.com/acme/api/pull/77' }, 'run_in_terminal') +
-      ev('llm_request', { model: 'gpt-4.1', error: 'timeout reconnecting' }, 'chat:gpt-4.1', 'error'),
+      ev('llm_request', { model: 'gpt-4.1', error: 'timeout reconnecting' }, 'chat:gpt-4.1', 'error') +
+      ev('llm_request', { model: 'gpt-4.1', userRequest: '日志 wsReconnectLoop', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: '落盘 Reconnect retry with backoff' }] }]) }, 'chat:gpt-4.1'),
+    [`${S}/system_prompt_0.json`]: JSON.stringify({ content: 'Reconnect 落盘 retry with backoff' }),
   });
 });
 afterAll(() => fx.cleanup());
@@ -56,7 +58,7 @@ describe('query plans of a search', () => {
         const text = plan.join(' | ');
         for (const step of plan) expect([sql, step]).not.toEqual([sql, expect.stringMatching(FULL_SCAN)]);
         // an FTS table is only ever read through its full-text index (idxStr holds M for MATCH)
-        for (const m of text.matchAll(/SCAN (event_text|event_cjk|session_text|file_text|t) VIRTUAL TABLE INDEX \d+:(\S*)/g)) expect([sql, m[1], m[2]]).toEqual([sql, m[1], expect.stringContaining('M')]);
+        for (const m of text.matchAll(/SCAN (event_text|event_cjk|prompt_text|prompt_cjk|companion_text|companion_cjk|session_text|file_text|t) VIRTUAL TABLE INDEX \d+:(\S*)/g)) expect([sql, m[1], m[2]]).toEqual([sql, m[1], expect.stringContaining('M')]);
         if (/\bFROM events\b|JOIN events\b/.test(sql)) expect([sql, text]).toEqual([sql, expect.stringMatching(/SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)|SEARCH events USING INTEGER PRIMARY KEY/)]);
         if (/\bFROM lines\b/.test(sql)) expect(text).toMatch(/SEARCH lines USING INTEGER PRIMARY KEY/);
       }
@@ -78,6 +80,20 @@ describe('query plans of a search', () => {
     expect(ids?.plan).toEqual([expect.stringMatching(/^SCAN event_cjk VIRTUAL TABLE INDEX \d+:M1<$/)]);
     const mixed = plans('盘 Reconnect').find((x) => x.sql.includes('GROUP BY e.session_num'));
     expect(mixed?.plan.join(' | ')).toMatch(/SCAN event_cjk VIRTUAL TABLE INDEX \d+:M1>?<?/);
+  });
+
+  it('prompts and companion files: their FTS through MATCH, newest first; their rows and events by primary key', () => {
+    for (const q of ['Reconnect', '落盘', 'Reconnect -日志']) {
+      const p = plans(q);
+      const docs = p.find((x) => x.sql.includes('FROM json_each(@ids) j CROSS JOIN prompt_docs'));
+      expect([q, docs?.plan]).toEqual([q, [expect.stringMatching(/^SCAN j VIRTUAL TABLE INDEX \d+:$/), 'SEARCH d USING INTEGER PRIMARY KEY (rowid=?)', 'SEARCH e USING INTEGER PRIMARY KEY (rowid=?)', 'USE TEMP B-TREE FOR GROUP BY']]);
+      const companions = p.find((x) => x.sql.includes('CROSS JOIN companions'));
+      expect([q, companions?.plan.slice(0, 2)]).toEqual([q, [expect.stringMatching(/^SCAN j VIRTUAL TABLE INDEX \d+:$/), 'SEARCH c USING INTEGER PRIMARY KEY (rowid=?)']]);
+      for (const t of ['prompt', 'companion']) {
+        const ids = p.find((x) => new RegExp(`^SELECT rowid FROM ${t}_(text|cjk) WHERE`).test(x.sql));
+        expect([q, ids?.plan[0]]).toEqual([q, expect.stringMatching(new RegExp(`^SCAN ${t}_(text|cjk) VIRTUAL TABLE INDEX \\d+:M1$`))]);
+      }
+    }
   });
 
   it('ref: seeks the (ref_type, ref_value) index', () => {

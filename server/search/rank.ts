@@ -22,9 +22,16 @@ export const WEIGHTS = {
   /** tool args and results: mostly file contents and terminal output, many incidental matches */
   tool_call: 1.5,
   hook: 1,
+  /** a model call's model, debug name and request options: a model name is in every call of it */
+  llm: 1,
   other: 1,
+  /** the conversation as a model call was sent it: the user's words are already counted as user_message */
+  prompt: 1,
   /** discovery/generic core events are copied into every session (FORMAT §4.4): hardly any signal */
   discovery: 0.5,
+  /** system prompts and tool lists are much the same in every session */
+  system_prompt: 0.5,
+  tools: 0.5,
 } as const;
 export type WeightClass = keyof typeof WEIGHTS;
 
@@ -60,8 +67,10 @@ export function kindOf(type: string, status: number): MatchKind {
 }
 
 export function weightClassOf(type: string, status: number): WeightClass {
-  if (isFailure(type, status) || type === 'llm_request') return 'error'; // an llm_request's only text is its error
+  if (isFailure(type, status)) return 'error';
   switch (type) {
+    case 'llm_request':
+      return 'llm';
     case 'user_message':
     case 'agent_response':
     case 'tool_call':

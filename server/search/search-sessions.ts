@@ -18,7 +18,8 @@ import {
 import { WEIGHTS, compareSessions, groupByRepository, kindOf, relevance, weightClassOf, type WeightClass } from './rank';
 import { sessionDirectory, type SessionDirectory, type SessionInfo } from './session-directory';
 import { fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, type FileHit, type RefHit } from './side-hits';
-import { eventIndexedText, makeSnippet } from './snippet';
+import { companionText, eventIndexedText, eventPromptText, makeSnippet } from './snippet';
+import { PROMPT_CAP, companionHits, promptHits, type CompanionHit } from './prompt-hits';
 import { plucked } from '../db/statements';
 
 /** Hits listed per session (the first is the snippet shown); each links to its event. */
@@ -28,6 +29,8 @@ interface EventCandidate {
   hit: HitGroup;
   inSubagent: boolean;
   sessionId: string;
+  /** 'prompt' when the match is in a prompt text the event sent, not in the event's own text */
+  kind: MatchKind;
 }
 
 /** Everything one top-level session matched, its subagents' matches rolled in. */
@@ -41,6 +44,7 @@ interface SessionMatches {
   meta: string | null;
   files: FileHit[];
   refs: RefHit[];
+  companions: CompanionHit[];
   score: number;
   num: number;
   lastTs: number | null;
@@ -148,6 +152,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
         meta: null,
         files: [],
         refs: [],
+        companions: [],
         score: 0,
         num: root.num,
         lastTs: root.lastTs,
@@ -172,7 +177,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
     const cls = weightClassOf(hit.type, hit.status);
     bump(m.weights, cls, hit.n);
     const prev = m.firstByClass.get(cls);
-    if (!prev || (hit.firstTs ?? Infinity) < (prev.hit.firstTs ?? Infinity)) m.firstByClass.set(cls, { hit, inSubagent, sessionId: own.id });
+    if (!prev || (hit.firstTs ?? Infinity) < (prev.hit.firstTs ?? Infinity)) m.firstByClass.set(cls, { hit, inSubagent, sessionId: own.id, kind: kindOf(hit.type, hit.status) });
   }
 
   // Titles, paths and refs are not events: type:/tool:/model:/status: leave them out.
@@ -218,6 +223,40 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
       }
       files.rows.forEach(addFile);
       refs.forEach(addRef);
+
+      // Prompts and companion files: not events either (a prompt string is kept once for all the calls that sent
+      // it). When the events alone filled the first page's budget (a common word), the page is a lower bound
+      // already: they are left to depth=all and later pages, which read everything.
+      const skipSide = !scan.exhausted && floor === null && input.depth !== 'all';
+      const promptCap = input.depth === 'all' || floor !== null ? Infinity : PROMPT_CAP;
+      const none = { rows: [], capped: true };
+      const prompts = skipSide ? none : promptHits(db, q, since, promptCap);
+      const companions = skipSide ? none : companionHits(db, q, promptCap);
+      sideCapped ||= prompts.capped || companions.capped;
+      dir.loadNums(prompts.rows.map((p) => p.sessionNum));
+      dir.loadIds(companions.rows.map((c) => c.sessionId));
+      for (const p of prompts.rows) {
+        const own = dir.get(p.sessionNum);
+        const root = dir.rootOf(p.sessionNum);
+        if (!own || !root || !sessionPasses(root)) continue;
+        const m = entry(root);
+        bump(m.kinds, 'prompt', p.n);
+        bump(m.weights, 'prompt', p.n);
+        const hit: HitGroup = { sessionNum: p.sessionNum, type: 'llm_request', status: 0, n: p.n, firstTs: p.firstTs, firstId: p.firstId };
+        const prev = m.firstByClass.get('prompt');
+        if (!prev || (hit.firstTs ?? Infinity) < (prev.hit.firstTs ?? Infinity)) {
+          m.firstByClass.set('prompt', { hit, inSubagent: own.num !== root.num, sessionId: own.id, kind: 'prompt' });
+        }
+      }
+      for (const c of companions.rows) {
+        const s = dir.getById(c.sessionId);
+        const root = s && dir.rootOf(s.num);
+        if (!root || !sessionPasses(root) || !sideInWindow(root)) continue;
+        const m = entry(root);
+        bump(m.kinds, c.kind);
+        bump(m.weights, c.kind);
+        if (m.companions.length < HITS_PER_SESSION) m.companions.push(c);
+      }
     } else {
       // file: / ref: on their own: the paths and refs are the matches.
       fileRows.forEach(addFile);
@@ -304,9 +343,10 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
     if (hits.length >= HITS_PER_SESSION) break;
     const name = (plucked(db, 'SELECT name FROM events WHERE id = ?').get(c.hit.firstId) as string | null | undefined) ?? null;
     // Snippets cost a read of the archived line: the first (shown) hit gets one, the others are links.
-    const snippet = hits.length === 0 ? makeSnippet(eventIndexedText(db, c.hit.firstId, terms) ?? name ?? '', terms) : null;
+    const text = () => (c.kind === 'prompt' ? eventPromptText(db, c.hit.firstId, terms) : eventIndexedText(db, c.hit.firstId, terms));
+    const snippet = hits.length === 0 ? makeSnippet(text() ?? name ?? '', terms) : null;
     hits.push({
-      kind: kindOf(c.hit.type, c.hit.status),
+      kind: c.kind,
       eventId: c.hit.firstId,
       sessionId: c.sessionId,
       inSubagent: c.inSubagent,
@@ -328,6 +368,20 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
       name: f.path,
       ts: null,
       snippet: hits.length === 0 ? makeSnippet(f.path, terms) : null,
+    });
+  }
+  for (const f of m.companions) {
+    if (hits.length >= HITS_PER_SESSION) break;
+    const own = dir.getById(f.sessionId);
+    hits.push({
+      kind: f.kind,
+      eventId: null,
+      sessionId: f.sessionId,
+      inSubagent: own !== undefined && own.num !== m.root.num,
+      eventType: null,
+      name: f.name,
+      ts: null,
+      snippet: hits.length === 0 ? makeSnippet(companionText(db, f.id), terms) : null,
     });
   }
   for (const r of m.refs) {
@@ -372,7 +426,7 @@ function kindWeight(k: MatchKind): WeightClass {
     case 'tool':
       return 'tool_call';
     case 'llm':
-      return 'error';
+      return 'llm';
     default:
       return k;
   }

@@ -3,8 +3,9 @@ import type { SearchSnippet } from '../../shared/api/search';
 import type { RawLogEntry } from '../../shared/log-entry';
 import { normalizeEntry } from '../ingest/normalize';
 import { rawLines } from '../db/raw-lines';
-import { termRegExp } from './fts-match';
-import { foldWhitespace, indexedText } from './indexed-text';
+import { companionIndexText } from '../ingest/companions';
+import { termRegExp, textMatches } from './fts-match';
+import { VALUE_SEPARATOR, foldWhitespace, indexedText, promptStrings, promptText } from './indexed-text';
 import { statement } from '../db/statements';
 import type { QueryTerm } from './query-parser';
 
@@ -28,10 +29,29 @@ export function eventIndexedText(db: Database.Database, eventId: number, terms: 
   if (raw === null) return null;
   try {
     if (raw.length > MAX_PARSED_LINE) return rawWindow(raw, terms);
-    return indexedText(normalizeEntry(JSON.parse(raw) as RawLogEntry));
+    return indexedText(normalizeEntry(JSON.parse(raw) as RawLogEntry)).replaceAll(VALUE_SEPARATOR, ' ');
   } catch {
     return null;
   }
+}
+
+/** The first prompt string of a model call that matches the terms (the one the index found), rebuilt from its line. */
+export function eventPromptText(db: Database.Database, eventId: number, terms: QueryTerm[] = []): string | null {
+  const raw = rawLines(db).text(eventId);
+  if (raw === null) return null;
+  try {
+    if (raw.length > MAX_PARSED_LINE) return rawWindow(raw, terms);
+    const texts = promptStrings(normalizeEntry(JSON.parse(raw) as RawLogEntry)).map(promptText);
+    return texts.find((t) => textMatches(t, terms)) ?? texts[0] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A companion file's indexed text (its content lives in the archive's companions table). */
+export function companionText(db: Database.Database, id: number): string {
+  const row = statement(db, 'SELECT kind, content FROM companions WHERE id = ?').get(id) as { kind: string; content: string | null } | undefined;
+  return row ? companionIndexText(row.kind, row.content).replaceAll(VALUE_SEPARATOR, ' ') : '';
 }
 
 function rawWindow(raw: string, terms: QueryTerm[]): string {

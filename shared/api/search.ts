@@ -26,8 +26,12 @@ export const SearchQuery = z.object({
 export type SearchQuery = z.infer<typeof SearchQuery>;
 export type SearchQueryInput = z.input<typeof SearchQuery>;
 
-/** Where a session matched: turn (user message or response), tool, error, … ; meta = id, title or label. */
-export const MatchKind = z.enum(['turn', 'tool', 'error', 'llm', 'subagent', 'hook', 'discovery', 'other', 'meta', 'file', 'ref']);
+/**
+ * Where a session matched: turn (user message or response), tool, error, … ; meta = id, title or label;
+ * prompt = a message a model call was sent (userRequest, inputMessages); system_prompt and tools = the
+ * session's companion files (system_prompt_N.json, tools_N.json).
+ */
+export const MatchKind = z.enum(['turn', 'tool', 'error', 'llm', 'subagent', 'hook', 'discovery', 'other', 'meta', 'file', 'ref', 'prompt', 'system_prompt', 'tools']);
 export type MatchKind = z.infer<typeof MatchKind>;
 
 /** Text around a match; highlights are [start, end) offsets into `text` in UTF-16 code units. */
@@ -48,7 +52,7 @@ export const SearchHit = z.object({
   sessionId: z.string(),
   inSubagent: z.boolean(),
   eventType: z.string().nullable(),
-  /** the event's name (tool, hook, agent…); for a file hit its path, for a ref "PR #12" */
+  /** the event's name (tool, hook, agent…); for a file hit its path, for a ref "PR #12", for a companion its file name */
   name: z.string().nullable(),
   ts: z.number().nullable(),
   /** the text around the match: on a session's first hit (the others are links to their events) */

@@ -53,7 +53,8 @@ export const searchSessionsTool = defineTool({
               events: s.eventCount,
               matched_in: s.kinds.map((k) => `${k.kind} ${k.count}`).join(', '),
               best_event_id: best?.eventId ?? null,
-              best_match_in: best ? (best.inSubagent ? `subagent session ${best.sessionId}` : best.eventType ?? best.kind) : null,
+              // a prompt match is in what the model call was sent, not in the llm_request's own fields
+              best_match_in: best ? (best.inSubagent ? `subagent session ${best.sessionId}` : best.kind === 'prompt' ? 'prompt' : (best.eventType ?? best.kind)) : null,
               snippet: best?.snippet ? `${best.snippet.cutStart ? '…' : ''}${best.snippet.text}${best.snippet.cutEnd ? '…' : ''}` : null,
               link: ctx.links.session(s.id, best?.eventId),
             };

@@ -21,6 +21,9 @@ const KIND_LABEL: Record<MatchKind, string> = {
   meta: 'title',
   file: 'file',
   ref: 'ref',
+  prompt: 'prompt',
+  system_prompt: 'system prompt',
+  tools: 'tools',
 };
 
 export const kindLabel = (k: MatchKind) => KIND_LABEL[k];
@@ -107,12 +110,20 @@ export function hitLabel(h: SearchHit): string {
 }
 
 function hitWords(h: SearchHit): string {
-  const side = h.kind === 'file' || h.kind === 'ref' || h.kind === 'meta';
+  const side = h.kind === 'file' || h.kind === 'ref' || h.kind === 'meta' || h.kind === 'system_prompt' || h.kind === 'tools';
   if (side) {
-    const what = h.kind === 'file' && h.name ? `file ${h.name.split(/[\\/]/).pop()}` : h.kind === 'ref' && h.name ? h.name : kindLabel(h.kind);
+    const what =
+      h.kind === 'file' && h.name
+        ? `file ${h.name.split(/[\\/]/).pop()}`
+        : h.kind === 'ref' && h.name
+          ? h.name
+          : (h.kind === 'system_prompt' || h.kind === 'tools') && h.name
+            ? h.name // system_prompt_0.json says what it is
+            : kindLabel(h.kind);
     return `${what}${h.inSubagent ? ' (subagent)' : ''}`;
   }
-  const what = h.eventType === null ? kindLabel(h.kind) : Object.hasOwn(EVENT_LABEL, h.eventType) ? EVENT_LABEL[h.eventType] : h.eventType;
+  const what =
+    h.eventType === null || h.kind === 'prompt' ? kindLabel(h.kind) : Object.hasOwn(EVENT_LABEL, h.eventType) ? EVENT_LABEL[h.eventType] : h.eventType;
   const named = h.eventType === 'tool_call' || h.eventType === 'hook' || h.eventType === 'subagent' ? (h.name ? ` ${h.name}` : '') : '';
   const failed = h.kind === 'error' && h.eventType !== null ? 'error · ' : '';
   return `${failed}${what}${named}${h.inSubagent ? ' (subagent)' : ''}`;

@@ -55,5 +55,8 @@ describe('hit labels', async () => {
     expect(hitLabel(hit({ kind: 'file', eventType: 'tool_call', name: 'C:\\w\\retry.ts', inSubagent: true }))).toBe('file retry.ts (subagent)');
     expect(hitLabel(hit({ kind: 'ref', eventType: null, name: 'PR #12' }))).toBe('PR #12');
     expect(hitLabel(hit({ kind: 'meta', eventType: null, eventId: null }))).toBe('title');
+    expect(hitLabel(hit({ kind: 'prompt', eventType: 'llm_request', name: 'chat:gpt-4.1' }))).toBe('prompt');
+    expect(hitLabel(hit({ kind: 'system_prompt', eventType: null, eventId: null, name: 'system_prompt_1.json' }))).toBe('system_prompt_1.json');
+    expect(hitLabel(hit({ kind: 'tools', eventType: null, eventId: null, name: 'tools_0.json', inSubagent: true }))).toBe('tools_0.json (subagent)');
   });
 });

@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+import { planScan, type Plan, type TextTables } from './event-hits';
+import type { ParsedQuery } from './query-parser';
+import { plucked, statement } from '../db/statements';
+
+/**
+ * Matches in text that is not an event's own: the prompts a session's model calls were sent (prompt_docs, each
+ * distinct message once per session) and its companion files (system prompts, tool lists). Both are read newest
+ * first up to a cap, like the side tables (side-hits.ts), and rolled up per session here.
+ */
+
+export const PROMPT_TABLES: TextTables = { trigram: 'prompt_text', cjk: 'prompt_cjk' };
+export const COMPANION_TABLES: TextTables = { trigram: 'companion_text', cjk: 'companion_cjk' };
+
+/** Rows read per query from each of these indexes on the first page (a common word is in every prompt). */
+export const PROMPT_CAP = 2000;
+
+const NO_TS = Number.MAX_SAFE_INTEGER;
+
+/** The matching prompt texts of one session: how many, and the earliest model call that sent one of them. */
+export interface PromptHit {
+  sessionNum: number;
+  n: number;
+  firstTs: number | null;
+  firstId: number;
+}
+
+export interface CompanionHit {
+  id: number;
+  sessionId: string;
+  kind: 'system_prompt' | 'tools';
+  name: string;
+}
+
+export interface Capped<T> {
+  rows: T[];
+  capped: boolean;
+}
+
+/** The rowids of a plan's matches, newest first, at most `cap` (+1 to know that more exist). */
+function matchingIds(db: Database.Database, plan: Plan, cap: number): { ids: number[]; capped: boolean } {
+  const also = plan.alsoRequired ? ` AND rowid IN (SELECT rowid FROM ${plan.alsoRequired.table} WHERE ${plan.alsoRequired.table} MATCH @required)` : '';
+  const not = plan.excluded ? ` AND rowid NOT IN (SELECT rowid FROM ${plan.excluded.table} WHERE ${plan.excluded.table} MATCH @excluded)` : '';
+  const sql = `SELECT rowid FROM ${plan.driver} WHERE ${plan.driver} MATCH @match${also}${not} ORDER BY rowid DESC LIMIT @limit`;
+  const params: Record<string, unknown> = { match: plan.match, limit: Number.isFinite(cap) ? cap + 1 : -1 };
+  if (plan.alsoRequired) params.required = plan.alsoRequired.match;
+  if (plan.excluded) params.excluded = plan.excluded.match;
+  const ids = plucked(db, sql).all(params) as number[];
+  const capped = ids.length > cap;
+  if (capped) ids.pop();
+  return { ids, capped };
+}
+
+// CROSS JOIN pins the order: the matched ids drive, prompt_docs and events are probed by primary key.
+const PROMPT_GROUPS = `SELECT d.session_num AS sessionNum, count(*) AS n, min(coalesce(e.ts, ${NO_TS})) AS firstTs, e.id AS firstId
+FROM json_each(@ids) j CROSS JOIN prompt_docs d ON d.id = j.value CROSS JOIN events e ON e.id = d.event_id
+WHERE @since IS NULL OR e.ts >= @since
+GROUP BY d.session_num`;
+
+/** Sessions whose model calls were sent a prompt text matching the query (in the time window, by the call's time). */
+export function promptHits(db: Database.Database, q: ParsedQuery, since: number | null, cap = PROMPT_CAP): Capped<PromptHit> {
+  const plan = planScan(q, PROMPT_TABLES);
+  if (plan === null) return { rows: [], capped: false };
+  const { ids, capped } = matchingIds(db, plan, cap);
+  if (ids.length === 0) return { rows: [], capped };
+  const rows = statement(db, PROMPT_GROUPS).all({ ids: JSON.stringify(ids), since }) as PromptHit[];
+  for (const r of rows) if (r.firstTs === NO_TS) r.firstTs = null;
+  return { rows, capped };
+}
+
+const COMPANION_ROWS = `SELECT c.id, c.session_id AS sessionId, c.kind, c.name
+FROM json_each(@ids) j CROSS JOIN companions c ON c.id = j.value ORDER BY c.session_id, c.kind, c.n`;
+
+/** Companion files (system prompts, tool lists) whose text matches the query. */
+export function companionHits(db: Database.Database, q: ParsedQuery, cap = PROMPT_CAP): Capped<CompanionHit> {
+  const plan = planScan(q, COMPANION_TABLES);
+  if (plan === null) return { rows: [], capped: false };
+  const { ids, capped } = matchingIds(db, plan, cap);
+  if (ids.length === 0) return { rows: [], capped };
+  return { rows: statement(db, COMPANION_ROWS).all({ ids: JSON.stringify(ids) }) as CompanionHit[], capped };
+}
