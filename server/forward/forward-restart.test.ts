@@ -6,9 +6,12 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCorpus } from '../../bench/corpus/generate';
 import { startReceiver, type Receiver } from '../test-support/otlp-receiver';
+import { BATCH_EVENTS } from './forwarder';
 
 // The real server forwarding a generated corpus to a receiver, SIGKILLed in the middle and started again: in
-// the end the receiver has one span per event (hidden in-file repeats aside) and none twice.
+// the end the receiver has every event's span (hidden in-file repeats aside). Delivery is at least once: a
+// request the collector had already received when the process died is sent again after the restart, with the
+// same span ids (a collector that keys spans on their ids keeps one copy); nothing else is sent twice.
 
 const cli = path.resolve('server/main.ts');
 let dir: string;
@@ -67,7 +70,7 @@ describe('forwarding across a SIGKILL', () => {
     db.close();
     const ids = rx.spans.map((s) => s.spanId);
     expect(beforeRestart).toBeLessThan(events); // the kill really landed mid-way
-    expect(new Set(ids).size).toBe(ids.length); // nothing twice
-    expect(ids.length).toBe(events); // nothing skipped
+    expect(new Set(ids).size).toBe(events); // nothing skipped
+    expect(ids.length - events).toBeLessThanOrEqual(BATCH_EVENTS); // at most the request in flight, again
   }, 240_000);
 });
