@@ -1,7 +1,8 @@
 import type Database from 'better-sqlite3';
-import { exclusionExpression, matchExpression, requiredExpression } from './fts-match';
+import { exclusionExpression, matchExpression, needsVerification, requiredExpression } from './fts-match';
 import { TYPE_FILTERS, positiveTerms, type ParsedQuery } from './query-parser';
 import { plucked, statement } from '../db/statements';
+import { verifyCandidates } from './verify-candidates';
 
 /** Matching events of one session with one type and status: how many, and the earliest of them. */
 export interface HitGroup {
@@ -52,6 +53,11 @@ export const FIRST_PAGE_LIMITS: ScanLimits = { maxHits: 6000, maxScanned: 30000,
 export const UNLIMITED: ScanLimits = { maxHits: Infinity, maxScanned: Infinity, maxMs: Infinity };
 
 const CHUNK = 2000;
+/**
+ * Candidates read at a time when they must be verified (a long term): each costs a read of its archived line,
+ * ~20–100 µs, so the time budget is checked every few ms rather than after thousands.
+ */
+const VERIFY_CHUNK = 200;
 
 function escapeLike(v: string): string {
   return v.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -167,12 +173,18 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
   if (plan.excluded) extra.excluded = plan.excluded.match;
   const started = performance.now();
   const merged = new Map<string, HitGroup>();
-  const chunk = limits.chunk ?? CHUNK;
+  // A long term's pieces found candidates; each is kept only if its text holds every term (fts-match.ts).
+  const verify = needsVerification(q.terms);
+  const chunk = limits.chunk ?? (verify ? VERIFY_CHUNK : CHUNK);
   let events = 0;
   let scanned = 0;
   let lowest = 0;
 
-  const addChunk = (ids: number[]) => {
+  const addChunk = (candidates: number[]) => {
+    scanned += candidates.length;
+    lowest = candidates[candidates.length - 1];
+    const ids = verify ? verifyCandidates(db, candidates, q.terms) : candidates;
+    if (ids.length === 0) return;
     const rows = groupsStmt.all({ ...extra, ids: JSON.stringify(ids), lo: ids[ids.length - 1], hi: ids[0] }) as HitGroup[];
     for (const r of rows) {
       if (r.firstTs === NO_TS) r.firstTs = null;
@@ -188,8 +200,6 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
         }
       }
     }
-    scanned += ids.length;
-    lowest = ids[ids.length - 1];
   };
   const overBudget = () => events >= limits.maxHits || scanned >= limits.maxScanned || performance.now() - started >= limits.maxMs;
 
@@ -197,7 +207,9 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
   let exhausted = false;
   for (;;) {
     // Budgeted: ask for what the budget still allows (the filters may reject some, hence the loop).
-    const want = floor !== undefined ? -1 : Math.max(chunk, Math.min(limits.maxHits - events, limits.maxScanned - scanned));
+    const wanted = Math.max(chunk, Math.min(limits.maxHits - events, limits.maxScanned - scanned));
+    // Verified candidates are read a chunk at a time, even down to a floor: the budget is checked between chunks.
+    const want = verify ? chunk : floor !== undefined ? -1 : wanted;
     const ids = idsStmt.all({ match: plan.match, before, limit: want === -1 || !Number.isFinite(want) ? -1 : want + 1, ...(floor !== undefined ? { floor } : {}) }) as number[];
     const more = want !== -1 && Number.isFinite(want) && ids.length > want;
     if (more) ids.pop();
@@ -208,7 +220,7 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
       break;
     }
     before = lowest;
-    if (overBudget()) break;
+    if (floor === undefined && overBudget()) break;
   }
   return { groups: [...merged.values()], events, exhausted, scanned, floor: exhausted ? 0 : (floor ?? lowest) };
 }

@@ -138,6 +138,29 @@ describe('search finds exactly the sessions grep finds', () => {
     expect(failures).toEqual([]);
   });
 
+  it('for 40 long phrases (49–2,000 characters: matched by a few pieces, then verified) and 40 altered ones', () => {
+    const rnd = seeded(314);
+    const long = [...unitsByRoot.values()].flat().filter((t) => t.length > 120);
+    expect(long.length).toBeGreaterThan(40);
+    const failures: string[] = [];
+    let present = 0;
+    for (let i = 0; i < 80; i++) {
+      const t = long[Math.floor(rnd() * long.length)];
+      const len = Math.min(t.length, 49 + Math.floor(rnd() * 1952));
+      const start = Math.floor(rnd() * (t.length - len + 1));
+      let n = foldWhitespace(t.slice(start, start + len));
+      // Every other one altered in its middle: its pieces may all be in the text, the phrase is not.
+      if (i % 2 === 1) n = `${n.slice(0, n.length >> 1)}§${n.slice((n.length >> 1) + 1)}`;
+      if (n.length <= 48) continue;
+      const want = bruteForce(n);
+      if (want.size > 0) present++;
+      const got = found(search(asPhrase(n)));
+      if ([...want].some((id) => !got.has(id)) || [...got].some((id) => !want.has(id))) failures.push(`${JSON.stringify(n.slice(0, 60))}… (${n.length}): want ${want.size}, got ${got.size}`);
+    }
+    expect(failures).toEqual([]);
+    expect(present).toBeGreaterThanOrEqual(35);
+  });
+
   it('as bare words too (no quotes) when the needle has no space or quote', () => {
     const list = needles(80, 77).filter((n) => !/[\s"]/.test(n) && !n.startsWith('-') && !/^[a-z]+:/i.test(n));
     expect(list.length).toBeGreaterThan(40);
