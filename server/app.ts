@@ -4,6 +4,7 @@ import { MAX_IMPORT_BYTES } from './routes/import';
 import type { AppContext } from './app-context';
 import { isCorruption } from './db/damaged-index';
 import { errorBody, handleError } from './http/errors';
+import { queryTurns } from './http/query-turns';
 import { securityMiddleware } from './http/security';
 import { serveUi } from './http/static-ui';
 import { fileRoutes } from './routes/files';
@@ -20,6 +21,8 @@ import { streamRoutes } from './routes/stream';
 import { triageRoutes } from './routes/triage';
 
 export const MAX_BODY_BYTES = 256 * 1024;
+const UNQUEUED = /^\/api\/(health|ready|stream|sql)$/;
+const SEARCH = '/api/search';
 
 function apiRoutes(ctx: AppContext) {
   return new Hono()
@@ -48,6 +51,11 @@ export function createApp(ctx: AppContext) {
   const importFile = limit(MAX_IMPORT_BYTES);
   // An imported OTLP file may be as large as VS Code's own import allows; every other body stays small.
   app.use('/api/*', (c, next) => (c.req.path === '/api/import' ? importFile(c, next) : small(c, next)));
+  // Not in turn: what must answer while queries run (health, readiness, the stream), and what runs elsewhere
+  // (search in the search workers when the server has them, the SQL console in its own process): a turn held
+  // while it waits would stall every other query.
+  const turns = queryTurns();
+  app.use('/api/*', (c, next) => (UNQUEUED.test(c.req.path) || (ctx.searchPool && c.req.path === SEARCH) ? next() : turns(c, next)));
   app.route('/api', apiRoutes(ctx));
   app.all('/api/*', (c) => c.json(errorBody('not_found', `no API route ${c.req.method} ${c.req.path}`), 404));
   if (ctx.webRoot) app.get('*', serveUi(ctx.webRoot));
