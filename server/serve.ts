@@ -9,6 +9,7 @@ import { ensureSchema } from './db/schema';
 import { checkIndexInBackground } from './db/check-index';
 import { IndexRecovery } from './index-recovery';
 import { superviseIngestWorker } from './ingest/supervise-worker';
+import { SearchPool } from './search/search-pool';
 import type { WorkerMessage } from './ingest/worker';
 import type { ForwardConfig } from './forward/forward-config';
 
@@ -64,6 +65,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     token: o.token,
     webRoot: o.webRoot,
     importsDir: o.importsDir,
+    searchPool: new SearchPool(o.dbPath),
   };
   let markBackfilled: () => void = () => {};
   const backfilled = new Promise<void>((resolve) => (markBackfilled = resolve));
@@ -143,6 +145,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       await closing;
       await worker.terminate();
+      await ctx.searchPool?.close();
       db.close();
     },
   };
