@@ -12,6 +12,7 @@ import { machineFacts } from './lib/machine';
 import { rssSampler, treeCpuSeconds } from './lib/process-tree';
 import { median, round, summarize } from './lib/stats';
 import { backfillPeakRss } from './measure/backfill-rss';
+import { BURST, burstsDuring, healthDuringLongSearches, longPhraseQuery } from './measure/concurrency';
 import { measureAppendLatency } from './measure/incremental';
 import { ftsCeiling } from './measure/fts-ceiling';
 import { jsonParseCeiling } from './measure/json-parse-ceiling';
@@ -140,6 +141,62 @@ async function measureQuarterRss(loadPaths: string[]): Promise<{ mb: number; sec
   return { mb: m.bytes / 1e6, ...r };
 }
 
+/**
+ * No request holds the event loop (issues 14.6, 19.4): health while four 2,000-character phrase searches run on
+ * the idle server, then bursts of 200 mixed queries during a backfill of the same corpus by a second server
+ * into a fresh database (the first backfill's own rows stay undisturbed).
+ */
+async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[]> {
+  const out: Row[] = [];
+  const phrase = longPhraseQuery(dbPath);
+  if (phrase === null) notes.push('no event with 2,000 characters of indexed text: the long-phrase row was not measured');
+  else {
+    log('health while 4 searches for a 2,000-character phrase run (20 s)');
+    const r = await healthDuringLongSearches(base, phrase, { streams: 4, seconds: 20 });
+    out.push({
+      measurement: `/api/health while 4 searches for a ${phrase.length}-character phrase run (${r.search.runs} searches, HTTP ${r.statuses.join('/')})`,
+      ours: `p50 ${fmtMs(r.health.p50)} / p95 ${fmtMs(r.health.p95)}`,
+      baseline: `the searches: p50 ${fmtMs(r.search.p50)} / p95 ${fmtMs(r.search.p95)}`,
+      ratio: '—',
+      target: 'p95 ≤ 50 ms',
+      met: r.health.p95 <= 50 && r.statuses.every((s) => s === 200),
+    });
+  }
+  log(`bursts of ${BURST} concurrent mixed queries during a backfill (second server, fresh database)`);
+  const cdb = `${dbPath}.concurrency`;
+  removeDatabaseFiles(cdb);
+  const second = await startServerProcess({ roots: [corpusDir], dbPath: cdb, port: Number(values.port) + 2 });
+  let backfilling = true;
+  const done = awaitBackfill(second.base, performance.now(), { loadPaths: [], loadMs: 0 }).then(() => void (backfilling = false));
+  const mixed = [
+    '/api/search?q=' + encodeURIComponent(m.notable.identifiers[0]),
+    '/api/events?min=5000&sort=dur',
+    '/api/errors/groups',
+    `/api/sessions/${encodeURIComponent(m.notable.bigSessionId)}/spans?offset=0&limit=200`,
+  ];
+  const b = await burstsDuring(second.base, mixed, { done: () => !backfilling, maxBursts: 100 });
+  await done;
+  await second.stop();
+  removeDatabaseFiles(cdb);
+  out.push({
+    measurement: `${BURST} concurrent mixed queries during the backfill (search, slow, errors, spans; ${b.bursts} bursts, ${b.queries.runs} requests, ${b.failed} 5xx)`,
+    ours: `p50 ${fmtMs(b.queries.p50)} / p95 ${fmtMs(b.queries.p95)}`,
+    baseline: '—',
+    ratio: '—',
+    target: 'p95 ≤ 300 ms',
+    met: b.bursts > 0 && b.failed === 0 && b.queries.p95 <= 300,
+  });
+  out.push({
+    measurement: `/api/health during those bursts (${b.health.runs} requests)`,
+    ours: `p50 ${fmtMs(b.health.p50)} / p95 ${fmtMs(b.health.p95)}`,
+    baseline: '—',
+    ratio: '—',
+    target: 'p95 ≤ 50 ms',
+    met: b.health.runs > 0 && b.health.p95 <= 50,
+  });
+  return out;
+}
+
 async function main() {
   const facts = machineFacts();
   if (!fs.existsSync('dist/server/main.js')) throw new Error('run `npm run build` first (npm run bench does)');
@@ -210,6 +267,8 @@ async function main() {
     target: '≤ 300 MB',
     met: quarterRss.peakRss <= 300 * 2 ** 20,
   });
+
+  rows.push(...(await measureConcurrency(server.base, manifest)));
 
   const counts = (await timedGet(server.base, '/api/triage/counts')).body as { slow: { raw: number; unique: number }; errors: { raw: number; unique: number } } | null;
   const { classes, notes: classNotes } = queryClasses(dbPath, manifest, corpusDir);
