@@ -47,6 +47,13 @@ function sampleHealth(base: string): { stop(): Promise<number[]> } {
   };
 }
 
+/** /api/health with nothing else asked of the server, for `seconds`: what the machine itself allows. */
+export async function healthAlone(base: string, seconds: number): Promise<Timing> {
+  const h = sampleHealth(base);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  return summarize(await h.stop());
+}
+
 /**
  * /api/health while `streams` clients each search for the long phrase again as soon as their last answer came,
  * for `seconds`. What issue 14.6 measured: one such search held the loop for 7–8 s.
