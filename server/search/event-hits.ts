@@ -174,7 +174,7 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
   if (plan.excluded) extra.excluded = plan.excluded.match;
   const started = performance.now();
   const merged = new Map<string, HitGroup>();
-  // A long term's pieces found candidates; each is kept only if its text holds every term (fts-match.ts).
+  // A long term's pieces find candidates; each is kept only if its text holds every term (fts-match.ts).
   const verify = needsVerification(q.terms);
   const chunk = limits.chunk ?? (verify ? VERIFY_CHUNK : CHUNK);
   let events = 0;
@@ -208,20 +208,28 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
   let exhausted = false;
   for (;;) {
     // Budgeted: ask for what the budget still allows (the filters may reject some, hence the loop).
-    const wanted = Math.max(chunk, Math.min(limits.maxHits - events, limits.maxScanned - scanned));
-    // Verified candidates are read a chunk at a time, even down to a floor: the budget is checked between chunks.
-    const want = verify ? chunk : floor !== undefined ? -1 : wanted;
+    const want = floor !== undefined ? -1 : Math.max(chunk, Math.min(limits.maxHits - events, limits.maxScanned - scanned));
     const ids = idsStmt.all({ match: plan.match, before, limit: want === -1 || !Number.isFinite(want) ? -1 : want + 1, ...(floor !== undefined ? { floor } : {}) }) as number[];
     const more = want !== -1 && Number.isFinite(want) && ids.length > want;
     if (more) ids.pop();
     // ids already read are all joined: at most the budget's worth, ~1 µs each
-    for (let i = 0; i < ids.length; i += chunk) addChunk(ids.slice(i, i + chunk));
+    let cut = false;
+    for (let i = 0; i < ids.length; i += chunk) {
+      addChunk(ids.slice(i, i + chunk));
+      // Verification is the costly part: its chunks are where the budget is checked (one FTS5 read is cheap,
+      // and each read again costs its trigram lookups again).
+      if (verify && floor === undefined && i + chunk < ids.length && overBudget()) {
+        cut = true;
+        break;
+      }
+    }
+    if (cut) break;
     if (!more) {
       exhausted = floor === undefined || floor <= 0;
       break;
     }
     before = lowest;
-    if (floor === undefined && overBudget()) break;
+    if (overBudget()) break;
   }
   return { groups: [...merged.values()], events, exhausted, scanned, floor: exhausted ? 0 : (floor ?? lowest) };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchQuery, type SearchResponse } from '../../shared/api/search';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { planScan } from './event-hits';
+import { UNLIMITED, planScan, scanEventHits } from './event-hits';
 import { LONG_TERM_CHARS, MAX_PIECES, PIECE_CHARS, selectivePieces } from './fts-match';
 import { parseSearch, searchSessions } from './search-sessions';
 
@@ -101,6 +101,18 @@ describe('long phrases: a few pieces looked up, every candidate verified', () =>
     // `retry` is in every tool result but session 1's (upper case: RETRY, found too); the phrase in 1's and 5's.
     expect(ids(search('retry'))).toEqual([sid(1), sid(2), sid(3), sid(4), sid(5)]);
     expect(ids(search(`retry -${phrase(PHRASE)}`))).toEqual([sid(2), sid(3), sid(4)]);
+  });
+
+  it('stops verifying at the time budget with a partial answer, marked, that a later page completes', () => {
+    const q = parseSearch(phrase(PHRASE));
+    // candidates newest first: session 5's event, the decoy's, session 1's; one verified, then the budget is spent
+    const first = scanEventHits(fx.db, q, null, { maxHits: 6000, maxScanned: 30000, maxMs: 0, chunk: 1 });
+    expect([first.scanned, first.events, first.exhausted]).toEqual([1, 1, false]);
+    const rest = scanEventHits(fx.db, q, null, { ...UNLIMITED, chunk: 1 });
+    expect([rest.scanned, rest.events, rest.exhausted]).toEqual([3, 2, true]);
+    // the response says so: totals are a lower bound
+    const r = searchSessions(fx.db, SearchQuery.parse({ q: phrase(PHRASE) }), Date.now(), { maxHits: 6000, maxScanned: 30000, maxMs: 0, chunk: 1 });
+    expect(r.totals).toEqual({ sessions: 1, events: 1, exact: false, scannedEvents: 1 });
   });
 
   it('gives the same answer on a first page and with depth=all, and highlights the whole phrase', () => {
