@@ -105,14 +105,16 @@ describe('long phrases: a few pieces looked up, every candidate verified', () =>
 
   it('stops verifying at the time budget with a partial answer, marked, that a later page completes', () => {
     const q = parseSearch(phrase(PHRASE));
-    // candidates newest first: session 5's event, the decoy's, session 1's; one verified, then the budget is spent
+    // Three candidates (sessions 1 and 5, and the decoy); the budget is spent after the first is verified.
+    // Which one comes first is the indexing order: whether it counts depends on that, the cut does not.
     const first = scanEventHits(fx.db, q, null, { maxHits: 6000, maxScanned: 30000, maxMs: 0, chunk: 1 });
-    expect([first.scanned, first.events, first.exhausted]).toEqual([1, 1, false]);
+    expect([first.scanned, first.exhausted]).toEqual([1, false]);
+    expect(first.events).toBeLessThanOrEqual(1);
     const rest = scanEventHits(fx.db, q, null, { ...UNLIMITED, chunk: 1 });
     expect([rest.scanned, rest.events, rest.exhausted]).toEqual([3, 2, true]);
     // the response says so: totals are a lower bound
     const r = searchSessions(fx.db, SearchQuery.parse({ q: phrase(PHRASE) }), Date.now(), { maxHits: 6000, maxScanned: 30000, maxMs: 0, chunk: 1 });
-    expect(r.totals).toEqual({ sessions: 1, events: 1, exact: false, scannedEvents: 1 });
+    expect(r.totals).toEqual({ sessions: first.events, events: first.events, exact: false, scannedEvents: 1 });
   });
 
   it('gives the same answer on a first page and with depth=all, and highlights the whole phrase', () => {
