@@ -92,12 +92,12 @@ function missNotes(rows: Row[]): string[] {
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
       'Concurrency (issues 14.6, 19.4): done: a long phrase is looked up by up to 8 pieces of 12 characters and verified against the ' +
         'archived text (a 1,998-character phrase on a 512 MB corpus: 2.6–3.5 s in one FTS5 call before, 140 ms for the whole search after, ' +
-        'partial and marked so when verification runs past the budget); search runs in a worker thread with its own connection; the other ' +
+        'partial and marked so when verification runs past the budget); search and span trees run in a worker thread with its own connection; the other ' +
         'queries take turns, one per turn of the event loop, so health waits for one query, not for all that arrived before it. Compare ' +
         'each health row with its baseline (health alone on the same machine in the same run): on a shared two-core machine the scheduler ' +
         'alone can cost more than the target. What is left for 200 at once: they are served one after another on two cores that the backfill ' +
-        'shares (one search worker, one main thread), so p95 is close to the sum of their service times; meeting 300 ms needs ~1.5 ms a ' +
-        'query. Not tried: coalescing identical requests in flight (the bench repeats four paths, users rarely do), more search workers ' +
+        'shares (one read worker, one main thread), so p95 is close to the sum of their service times; meeting 300 ms needs ~1.5 ms a ' +
+        'query. Not tried: coalescing identical requests in flight (the bench repeats four paths, users rarely do), more read workers ' +
         '(no third core; a connection and a session directory each against the 300 MB RSS target).',
     ],
   ];

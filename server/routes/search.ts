@@ -8,6 +8,6 @@ import { searchSessions } from '../search/search-sessions';
 export function searchRoutes(ctx: AppContext) {
   return new Hono().get('/search', zValidator('query', SearchQuery, validationHook), async (c) => {
     const input = c.req.valid('query');
-    return c.json(ctx.searchPool ? await ctx.searchPool.search(input) : searchSessions(ctx.db, input), 200);
+    return c.json(ctx.readPool ? await ctx.readPool.run('search', { input, now: Date.now() }) : searchSessions(ctx.db, input), 200);
   });
 }

@@ -1,17 +1,18 @@
-// One search worker: its own read-only connection, one search at a time (search-pool.ts).
+// One read worker: its own read-only connection, one request at a time (read-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadDb } from '../db/open';
 import { ApiError } from '../http/errors';
-import type { SearchJob, SearchReply } from './search-pool';
-import { searchSessions } from './search-sessions';
+import { READ_OPS, type ReadOp } from './read-ops';
+import type { ReadJob, ReadReply } from './read-pool';
 
 const db = openReadDb((workerData as { dbPath: string }).dbPath);
 const port = parentPort!;
 
-port.on('message', (job: SearchJob) => {
-  let reply: SearchReply;
+port.on('message', (job: ReadJob) => {
+  let reply: ReadReply;
   try {
-    reply = { id: job.id, ok: true, response: searchSessions(db, job.input, job.now) };
+    const op = READ_OPS[job.op as ReadOp] as (d: typeof db, a: unknown) => unknown;
+    reply = { id: job.id, ok: true, result: op(db, job.args) };
   } catch (err) {
     reply =
       err instanceof ApiError

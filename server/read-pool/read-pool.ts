@@ -2,46 +2,47 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { SearchQuery, SearchResponse } from '../../shared/api/search';
 import { ApiError } from '../http/errors';
+import type { ReadArgs, ReadOp, ReadResult } from './read-ops';
 
 /**
- * Search workers per server. One: the machine this runs on has two cores and the ingest worker has the other
- * during a backfill; each worker holds a connection (16 MB page cache) and a session directory of its own, and
- * issue 19 bounds the whole process tree at 300 MB. What a worker buys is not parallel searches but that no
- * search, however long, holds the event loop that answers health, the stream and every other page.
+ * Read workers per server. One: the machine this runs on has two cores and the ingest worker has the other
+ * during a backfill; each worker holds a connection (16 MB page cache), a session directory and span-tree cache
+ * of its own, and issue 19 bounds the whole process tree at 300 MB. What a worker buys is not parallel reads but
+ * that no search or span tree, however big, holds the event loop that answers health, the stream and the rest.
  */
-export const SEARCH_WORKERS = 1;
+export const READ_WORKERS = 1;
 
-export interface SearchJob {
+export interface ReadJob {
   id: number;
-  input: SearchQuery;
-  now: number;
+  op: ReadOp;
+  args: unknown;
 }
 
-export type SearchReply =
-  | { id: number; ok: true; response: SearchResponse }
+export type ReadReply =
+  | { id: number; ok: true; result: unknown }
   | { id: number; ok: false; api: { status: ContentfulStatusCode; code: string; message: string; details?: unknown } }
   | { id: number; ok: false; failure: { message: string; code?: string } };
 
 interface Pending {
-  resolve(r: SearchResponse): void;
+  resolve(r: unknown): void;
   reject(e: Error): void;
   worker: Worker;
 }
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-/** The bundled `search-worker.js` beside the server bundle, or the TypeScript source through tsx. */
-function searchWorkerScript(): string {
-  return import.meta.url.endsWith('.ts') ? path.join(here, 'search-worker-from-source.mjs') : path.join(here, 'search-worker.js');
+/** The bundled `read-worker.js` beside the server bundle, or the TypeScript source through tsx. */
+function readWorkerScript(): string {
+  return import.meta.url.endsWith('.ts') ? path.join(here, 'read-worker-from-source.mjs') : path.join(here, 'read-worker.js');
 }
 
 /**
- * `/api/search` off the event loop: each search runs in a worker thread with its own read-only connection. A
- * worker that dies (out of memory, a native crash) fails the searches it held and is replaced by the next one.
+ * Reads off the event loop (read-ops.ts says which): each runs in a worker thread with its own read-only
+ * connection. A worker that dies (out of memory, a native crash) fails the requests it held and is replaced by
+ * the next one.
  */
-export class SearchPool {
+export class ReadPool {
   private readonly workers: (Worker | null)[];
   private readonly pending = new Map<number, Pending>();
   private readonly load = new Map<Worker, number>();
@@ -50,19 +51,19 @@ export class SearchPool {
 
   constructor(
     private readonly dbPath: string,
-    size = SEARCH_WORKERS,
+    size = READ_WORKERS,
   ) {
     this.workers = Array.from({ length: size }, () => null);
   }
 
-  search(input: SearchQuery, now = Date.now()): Promise<SearchResponse> {
+  run<K extends ReadOp>(op: K, args: ReadArgs<K>): Promise<ReadResult<K>> {
     if (this.closed) return Promise.reject(new ApiError(503, 'busy', 'the server is shutting down'));
     const worker = this.leastLoaded();
     const id = this.nextId++;
     this.load.set(worker, (this.load.get(worker) ?? 0) + 1);
-    return new Promise<SearchResponse>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, worker });
-      worker.postMessage({ id, input, now } satisfies SearchJob);
+    return new Promise<ReadResult<K>>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, worker });
+      worker.postMessage({ id, op, args } satisfies ReadJob);
     });
   }
 
@@ -84,15 +85,15 @@ export class SearchPool {
   }
 
   private start(): Worker {
-    const w = new Worker(searchWorkerScript(), { workerData: { dbPath: this.dbPath } });
-    // An idle pool never keeps the process alive (the CLI, tests); a pending search's socket does.
+    const w = new Worker(readWorkerScript(), { workerData: { dbPath: this.dbPath } });
+    // An idle pool never keeps the process alive (the CLI, tests); a pending request's socket does.
     w.unref();
-    w.on('message', (r: SearchReply) => {
+    w.on('message', (r: ReadReply) => {
       const p = this.pending.get(r.id);
       if (!p) return;
       this.pending.delete(r.id);
       this.load.set(w, (this.load.get(w) ?? 1) - 1);
-      if (r.ok) p.resolve(r.response);
+      if (r.ok) p.resolve(r.result);
       else if ('api' in r) p.reject(new ApiError(r.api.status, r.api.code, r.api.message, r.api.details));
       else p.reject(Object.assign(new Error(r.failure.message), { code: r.failure.code }));
     });
@@ -105,7 +106,7 @@ export class SearchPool {
       for (const [id, p] of this.pending) {
         if (p.worker !== w) continue;
         this.pending.delete(id);
-        p.reject(new Error(`the search worker stopped (${failure?.message ?? `exit code ${code}`})`));
+        p.reject(new Error(`the read worker stopped (${failure?.message ?? `exit code ${code}`})`));
       }
     });
     return w;
