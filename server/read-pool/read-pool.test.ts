@@ -59,4 +59,13 @@ describe('ReadPool: searches and span trees in a worker thread', () => {
     const next = await pool.run('search', { input: input('backoff'), now: NOW });
     expect(next.totals.sessions).toBe(1);
   });
+
+  it('restart() (the index was rebuilt in a new file) leaves the next request to a fresh worker', async () => {
+    const workers = (pool as unknown as { workers: (object | null)[] }).workers;
+    const before = workers[0];
+    await pool.restart();
+    expect(workers[0]).toBe(null);
+    expect((await pool.run('search', { input: input('retry'), now: NOW })).totals.sessions).toBe(2);
+    expect(workers[0]).not.toBe(before);
+  });
 });

@@ -72,6 +72,11 @@ export class ReadPool {
 
   async close(): Promise<void> {
     this.closed = true;
+    await this.restart();
+  }
+
+  /** Stops the workers (what they held fails); the next request starts fresh ones, on a fresh connection. */
+  async restart(): Promise<void> {
     const workers = this.workers.filter((w): w is Worker => w !== null);
     this.workers.fill(null);
     await Promise.all(workers.map((w) => w.terminate()));
