@@ -54,8 +54,8 @@ export function createApp(ctx: AppContext) {
   app.use('/api/*', (c, next) => (c.req.path === '/api/import' ? importFile(c, next) : small(c, next)));
   // Not in turn: what must answer while queries run (health, readiness, the stream), and what runs elsewhere
   // (search and span trees in the read worker when the server has one, the SQL console in its own process), or
-  // waits for its body (an import: up to 50 MB, no database read): a turn held
-  // while it waits would stall every other query.
+  // waits for its body (an import: up to 50 MB, no database read): a turn held while it waits would stall
+  // every other query.
   const turns = queryTurns();
   app.use('/api/*', (c, next) => (UNQUEUED.test(c.req.path) || (ctx.readPool && IN_READ_WORKER.test(c.req.path)) ? next() : turns(c, next)));
   app.route('/api', apiRoutes(ctx));
