@@ -12,6 +12,7 @@ import { machineFacts } from './lib/machine';
 import { rssSampler, treeCpuSeconds } from './lib/process-tree';
 import { median, round, summarize } from './lib/stats';
 import { backfillPeakRss } from './measure/backfill-rss';
+import { BURST, burstsDuring, healthAlone, healthDuringLongSearches, longPhraseQuery } from './measure/concurrency';
 import { measureAppendLatency } from './measure/incremental';
 import { ftsCeiling } from './measure/fts-ceiling';
 import { jsonParseCeiling } from './measure/json-parse-ceiling';
@@ -87,6 +88,18 @@ function missNotes(rows: Row[]): string[] {
         'model (typed arrays of every call, ~60 bytes each: ~100 MB at 1.5 M calls) grows with the corpus by design; a bound ' +
         'independent of corpus size needs it on disk.',
     ],
+    [
+      /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
+      'Concurrency (issues 14.6, 19.4): done: a long phrase is looked up by up to 8 pieces of 12 characters and verified against the ' +
+        'archived text (a 1,998-character phrase on a 512 MB corpus: 2.6–3.5 s in one FTS5 call before, 140 ms for the whole search after, ' +
+        'partial and marked so when verification runs past the budget); search and span trees run in a worker thread with its own connection; the other ' +
+        'queries take turns, one per turn of the event loop, so health waits for one query, not for all that arrived before it. Compare ' +
+        'each health row with its baseline (health alone on the same machine in the same run): on a shared two-core machine the scheduler ' +
+        'alone can cost more than the target. What is left for 200 at once: they are served one after another on two cores that the backfill ' +
+        'shares (one read worker, one main thread), so p95 is close to the sum of their service times; meeting 300 ms needs ~1.5 ms a ' +
+        'query. Not tried: coalescing identical requests in flight (the bench repeats four paths, users rarely do), more read workers ' +
+        '(no third core; a connection and a session directory each against the 300 MB RSS target).',
+    ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);
 }
@@ -138,6 +151,65 @@ async function measureQuarterRss(loadPaths: string[]): Promise<{ mb: number; sec
   log('backfill of the 0.25× corpus (peak RSS)');
   const r = await backfillPeakRss({ corpusDir: dir, dbPath: `${dbPath}.quarter`, port: Number(values.port) + 1, loadPaths: [probe, ...loadPaths], loadMs: UNDER_LOAD_MS });
   return { mb: m.bytes / 1e6, ...r };
+}
+
+/**
+ * No request holds the event loop (issues 14.6, 19.4): health while four 2,000-character phrase searches run on
+ * the idle server, then bursts of 200 mixed queries during a backfill of the same corpus by a second server
+ * into a fresh database (the first backfill's own rows stay undisturbed).
+ */
+async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[]> {
+  const out: Row[] = [];
+  const phrase = longPhraseQuery(dbPath);
+  if (phrase === null) notes.push('no event with 2,000 characters of indexed text: the long-phrase row was not measured');
+  else {
+    log('health alone (5 s), then while 4 searches for a 2,000-character phrase run (20 s)');
+    const alone = await healthAlone(base, 5);
+    const r = await healthDuringLongSearches(base, phrase, { streams: 4, seconds: 20 });
+    out.push({
+      measurement: `/api/health while 4 searches for a ${phrase.length}-character phrase run (${r.search.runs} searches, HTTP ${r.statuses.join('/')})`,
+      ours: `p50 ${fmtMs(r.health.p50)} / p95 ${fmtMs(r.health.p95)}`,
+      baseline: `health alone: p50 ${fmtMs(alone.p50)} / p95 ${fmtMs(alone.p95)}`,
+      ratio: `the searches: p50 ${fmtMs(r.search.p50)} / p95 ${fmtMs(r.search.p95)}`,
+      target: 'p95 ≤ 50 ms',
+      met: r.health.p95 <= 50 && r.statuses.every((s) => s === 200),
+    });
+  }
+  log(`bursts of ${BURST} concurrent mixed queries during a backfill (second server, fresh database)`);
+  const cdb = `${dbPath}.concurrency`;
+  removeDatabaseFiles(cdb);
+  const second = await startServerProcess({ roots: [corpusDir], dbPath: cdb, port: Number(values.port) + 2 });
+  let backfilling = true;
+  const done = awaitBackfill(second.base, performance.now(), { loadPaths: [], loadMs: 0 }).then(() => void (backfilling = false));
+  const mixed = [
+    '/api/search?q=' + encodeURIComponent(m.notable.identifiers[0]),
+    '/api/events?min=5000&sort=dur',
+    '/api/errors/groups',
+    `/api/sessions/${encodeURIComponent(m.notable.bigSessionId)}/spans?offset=0&limit=200`,
+  ];
+  // The first 3 s of the backfill without bursts: health under the backfill alone, for comparison.
+  const backfillOnly = await healthAlone(second.base, 3);
+  const b = await burstsDuring(second.base, mixed, { done: () => !backfilling, maxBursts: 100 });
+  await done;
+  await second.stop();
+  removeDatabaseFiles(cdb);
+  out.push({
+    measurement: `${BURST} concurrent mixed queries during the backfill (search, slow, errors, spans; ${b.bursts} bursts, ${b.queries.runs} requests, ${b.failed} 5xx)`,
+    ours: `p50 ${fmtMs(b.queries.p50)} / p95 ${fmtMs(b.queries.p95)}`,
+    baseline: '—',
+    ratio: '—',
+    target: 'p95 ≤ 300 ms',
+    met: b.bursts > 0 && b.failed === 0 && b.queries.p95 <= 300,
+  });
+  out.push({
+    measurement: `/api/health during those bursts (${b.health.runs} requests)`,
+    ours: `p50 ${fmtMs(b.health.p50)} / p95 ${fmtMs(b.health.p95)}`,
+    baseline: `the backfill's first 3 s, no bursts: p50 ${fmtMs(backfillOnly.p50)} / p95 ${fmtMs(backfillOnly.p95)}`,
+    ratio: '—',
+    target: 'p95 ≤ 50 ms',
+    met: b.health.runs > 0 && b.health.p95 <= 50,
+  });
+  return out;
 }
 
 async function main() {
@@ -210,6 +282,8 @@ async function main() {
     target: '≤ 300 MB',
     met: quarterRss.peakRss <= 300 * 2 ** 20,
   });
+
+  rows.push(...(await measureConcurrency(server.base, manifest)));
 
   const counts = (await timedGet(server.base, '/api/triage/counts')).body as { slow: { raw: number; unique: number }; errors: { raw: number; unique: number } } | null;
   const { classes, notes: classNotes } = queryClasses(dbPath, manifest, corpusDir);

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { EventEmitter } from 'node:events';
 import type { BackfillProgress, ForwardStatus, Problem } from '../shared/api';
+import type { ReadPool } from './read-pool/read-pool';
 
 export interface RootStatus {
   path: string;
@@ -26,6 +27,8 @@ export interface AppContext {
    * it from the logs (server/index-recovery.ts). Unset in API-only tests.
    */
   reportCorruption?: (cause: string) => void;
+  /** runs search and span trees off the event loop (serve); without it they run on `db` (API tests) */
+  readPool?: ReadPool;
   /** folder with the built UI (index.html, assets); null in API-only tests */
   webRoot: string | null;
   /** where POST /api/import writes imported sessions (a root the worker watches); unset: importing is off */

@@ -4,6 +4,7 @@ import { MAX_IMPORT_BYTES } from './routes/import';
 import type { AppContext } from './app-context';
 import { isCorruption } from './db/damaged-index';
 import { errorBody, handleError } from './http/errors';
+import { queryTurns } from './http/query-turns';
 import { securityMiddleware } from './http/security';
 import { serveUi } from './http/static-ui';
 import { fileRoutes } from './routes/files';
@@ -20,6 +21,9 @@ import { streamRoutes } from './routes/stream';
 import { triageRoutes } from './routes/triage';
 
 export const MAX_BODY_BYTES = 256 * 1024;
+const UNQUEUED = /^\/api\/(health|ready|stream|sql|import)$/;
+/** what server/read-pool/read-ops.ts runs, when the server has a read worker */
+const IN_READ_WORKER = /^\/api\/(search|sessions\/[^/]+\/spans(\/overview|\/seek)?)$/;
 
 function apiRoutes(ctx: AppContext) {
   return new Hono()
@@ -48,6 +52,12 @@ export function createApp(ctx: AppContext) {
   const importFile = limit(MAX_IMPORT_BYTES);
   // An imported OTLP file may be as large as VS Code's own import allows; every other body stays small.
   app.use('/api/*', (c, next) => (c.req.path === '/api/import' ? importFile(c, next) : small(c, next)));
+  // Not in turn: what must answer while queries run (health, readiness, the stream), and what runs elsewhere
+  // (search and span trees in the read worker when the server has one, the SQL console in its own process), or
+  // waits for its body (an import: up to 50 MB, no database read): a turn held while it waits would stall
+  // every other query.
+  const turns = queryTurns();
+  app.use('/api/*', (c, next) => (UNQUEUED.test(c.req.path) || (ctx.readPool && IN_READ_WORKER.test(c.req.path)) ? next() : turns(c, next)));
   app.route('/api', apiRoutes(ctx));
   app.all('/api/*', (c) => c.json(errorBody('not_found', `no API route ${c.req.method} ${c.req.path}`), 404));
   if (ctx.webRoot) app.get('*', serveUi(ctx.webRoot));

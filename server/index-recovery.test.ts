@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Health, SessionListResponse } from '../shared/api';
+import type { Health, SearchResponse, SessionListResponse } from '../shared/api';
 import { startServer, type RunningServer } from './serve';
 import { damageMiddlePage } from './test-support/damage-page';
 import { fixtureDb, line, type FixtureDb } from './test-support/fixture-db';
@@ -53,6 +53,8 @@ describe('a damaged page in the middle of the index, on the running server', () 
     // Whatever reads the page first: this request, or the check thread after the backfill. Never a 500.
     const first = await get<unknown>('/api/events?sort=dur');
     expect([200, 503]).toContain(first.status);
+    // The read worker opens its connection now, on the damaged file; after the rebuild it answers from the new one.
+    await get<unknown>('/api/search?q=' + encodeURIComponent('"keep one"'));
     await until(() => get<unknown>('/api/ready'), (r) => r.status === 200 && s.recovery.count === 1);
     const health = (await get<Health>('/api/health')).body;
     const aside = fs.readdirSync(fx.root).filter((n) => n.startsWith('index.db.corrupt-'));
@@ -68,6 +70,12 @@ describe('a damaged page in the middle of the index, on the running server', () 
       ['keep2', 301],
     ]);
     expect((await get<{ events: unknown[] }>('/api/events?sort=dur')).status).toBe(200);
+    const sessionsFound = async (q: string) => {
+      const r = await get<SearchResponse>('/api/search?q=' + encodeURIComponent(q));
+      return [r.status, r.body.groups?.flatMap((g) => g.sessions.map((x) => x.id))];
+    };
+    expect(await sessionsFound('"the lost one"')).toEqual([200, []]);
+    expect(await sessionsFound('"keep one"')).toEqual([200, ['keep1']]);
     await s.close();
     server = null;
 

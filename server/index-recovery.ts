@@ -45,6 +45,8 @@ export class IndexRecovery {
       const old = ctx.db;
       ctx.db = openReadDb(dbPath);
       old.close();
+      // The read worker's connection still points at the file moved aside: its next request opens the new one.
+      await ctx.readPool?.restart();
       this.count++;
       this.o.log?.(recovered);
     } catch (err) {

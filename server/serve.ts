@@ -9,6 +9,7 @@ import { ensureSchema } from './db/schema';
 import { checkIndexInBackground } from './db/check-index';
 import { IndexRecovery } from './index-recovery';
 import { superviseIngestWorker } from './ingest/supervise-worker';
+import { ReadPool } from './read-pool/read-pool';
 import type { WorkerMessage } from './ingest/worker';
 import type { ForwardConfig } from './forward/forward-config';
 
@@ -64,6 +65,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     token: o.token,
     webRoot: o.webRoot,
     importsDir: o.importsDir,
+    readPool: new ReadPool(o.dbPath),
   };
   let markBackfilled: () => void = () => {};
   const backfilled = new Promise<void>((resolve) => (markBackfilled = resolve));
@@ -143,6 +145,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       await closing;
       await worker.terminate();
+      await ctx.readPool?.close();
       db.close();
     },
   };

@@ -4,16 +4,21 @@ import type { AppContext } from '../app-context';
 import { indexTotals } from '../counts/index-totals';
 import { recordedRecovery } from '../db/damaged-index';
 import { SCHEMA_VERSION } from '../db/schema';
+import { statement } from '../db/statements';
 
 const PROBLEMS_SHOWN = 100;
 
+/**
+ * Bad lines through their partial index: `ORDER BY l.id` alone made SQLite walk every line of the archive
+ * backwards looking for the few bad ones (170–330 ms on a 512 MB corpus, on every /api/health, on the event
+ * loop); the index holds only bad lines, sorted here by id.
+ */
+export const RECENT_BAD_LINES = `SELECT l.file_id fileId, f.path, l.line_no lineNo, l.byte_offset byteOffset, l.kind, l.reason, f.updated_at at
+  FROM lines l INDEXED BY lines_problems JOIN files f ON f.id = l.file_id WHERE l.kind > 0 ORDER BY l.id DESC LIMIT ?`;
+
 /** The newest problems the archive recorded: bad lines and fragments with file, line and reason; unreadable files. */
 export function recentProblems(db: Database.Database, limit = PROBLEMS_SHOWN): Problem[] {
-  const lines = db
-    .prepare(
-      `SELECT l.file_id fileId, f.path, l.line_no lineNo, l.byte_offset byteOffset, l.kind, l.reason, f.updated_at at
-       FROM lines l JOIN files f ON f.id = l.file_id WHERE l.kind > 0 ORDER BY l.id DESC LIMIT ?`,
-    )
+  const lines = statement(db, RECENT_BAD_LINES)
     .all(limit) as { fileId: number; path: string; lineNo: number; byteOffset: number; kind: number; reason: string | null; at: number }[];
   const files = db
     .prepare('SELECT id fileId, path, error reason, updated_at at FROM files WHERE error IS NOT NULL ORDER BY updated_at DESC LIMIT ?')

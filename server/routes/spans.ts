@@ -9,13 +9,19 @@ import { listSpans, seekSpan, spanOverview } from '../spans/list-spans';
 /** The session view: its span tree in windows, the overview beside it, seeking errors, and one event whole. */
 export function spanRoutes(ctx: AppContext) {
   return new Hono()
-    .get('/sessions/:id/spans', zValidator('query', SpanListQuery, validationHook), (c) =>
-      c.json(listSpans(ctx.db, c.req.param('id'), c.req.valid('query')), 200),
-    )
-    .get('/sessions/:id/spans/overview', (c) => c.json(spanOverview(ctx.db, c.req.param('id')), 200))
-    .get('/sessions/:id/spans/seek', zValidator('query', SpanSeekQuery, validationHook), (c) =>
-      c.json(seekSpan(ctx.db, c.req.param('id'), c.req.valid('query')), 200),
-    )
+    // In the read worker when the server has one (server/read-pool/): a big session's tree is built whole.
+    .get('/sessions/:id/spans', zValidator('query', SpanListQuery, validationHook), async (c) => {
+      const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };
+      return c.json(ctx.readPool ? await ctx.readPool.run('spans', a) : listSpans(ctx.db, a.sessionId, a.query), 200);
+    })
+    .get('/sessions/:id/spans/overview', async (c) => {
+      const a = { sessionId: c.req.param('id') };
+      return c.json(ctx.readPool ? await ctx.readPool.run('spanOverview', a) : spanOverview(ctx.db, a.sessionId), 200);
+    })
+    .get('/sessions/:id/spans/seek', zValidator('query', SpanSeekQuery, validationHook), async (c) => {
+      const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };
+      return c.json(ctx.readPool ? await ctx.readPool.run('spanSeek', a) : seekSpan(ctx.db, a.sessionId, a.query), 200);
+    })
     .get('/events/:id', zValidator('query', EventDetailQuery, validationHook), (c) => {
       const id = Number(c.req.param('id'));
       if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(400, 'bad_request', 'an event id is a positive integer');

@@ -59,7 +59,8 @@ GROUP BY d.session_num`;
 
 /** Sessions whose model calls were sent a prompt text matching the query (in the time window, by the call's time). */
 export function promptHits(db: Database.Database, q: ParsedQuery, since: number | null, cap = PROMPT_CAP): Capped<PromptHit> {
-  const plan = planScan(q, PROMPT_TABLES);
+  // Long terms whole (no pieces): a prompt row cannot be verified against its text afterwards, as events are.
+  const plan = planScan(q, PROMPT_TABLES, true);
   if (plan === null) return { rows: [], capped: false };
   const { ids, capped } = matchingIds(db, plan, cap);
   if (ids.length === 0) return { rows: [], capped };
@@ -73,7 +74,7 @@ FROM json_each(@ids) j CROSS JOIN companions c ON c.id = j.value ORDER BY c.sess
 
 /** Companion files (system prompts, tool lists) whose text matches the query. */
 export function companionHits(db: Database.Database, q: ParsedQuery, cap = PROMPT_CAP): Capped<CompanionHit> {
-  const plan = planScan(q, COMPANION_TABLES);
+  const plan = planScan(q, COMPANION_TABLES, true);
   if (plan === null) return { rows: [], capped: false };
   const { ids, capped } = matchingIds(db, plan, cap);
   if (ids.length === 0) return { rows: [], capped };

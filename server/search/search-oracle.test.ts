@@ -366,6 +366,29 @@ describe('search finds what the files hold (oracle over 300 random substrings)',
     }
   });
 
+  it('for 40 long phrases (49–2,000 characters: matched by a few pieces, then verified) and 40 altered ones', () => {
+    const rnd = seeded(314);
+    const long = values.map((v) => v.text).filter((t) => t.length > 120);
+    expect(long.length).toBeGreaterThan(40);
+    const failures: string[] = [];
+    let present = 0;
+    for (let i = 0; i < 80; i++) {
+      const t = long[Math.floor(rnd() * long.length)];
+      const len = Math.min(t.length, 49 + Math.floor(rnd() * 1952));
+      const start = Math.floor(rnd() * (t.length - len + 1));
+      let n = foldWhitespace(t.slice(start, start + len));
+      // Every other one altered in its middle: its pieces may all be in the text, the phrase is not.
+      if (i % 2 === 1) n = `${n.slice(0, n.length >> 1)}§${n.slice((n.length >> 1) + 1)}`;
+      if (n.length <= 48) continue;
+      const want = holders(n);
+      if (want.size > 0) present++;
+      const got = found(search(asPhrase(n)));
+      if ([...want].some((id) => !got.has(id)) || [...got].some((id) => !holds(id, n))) failures.push(`${JSON.stringify(n.slice(0, 60))}… (${n.length}): want ${want.size}, got ${got.size}`);
+    }
+    expect(failures).toEqual([]);
+    expect(present).toBeGreaterThanOrEqual(35);
+  });
+
   it('the first page (budgeted) never shows a session that does not hold the needle, and is complete when it says exact', () => {
     for (const p of picks(40, 5)) {
       const r = search(asPhrase(p.needle), 'first');

@@ -2,15 +2,18 @@
 // worker thread, because a thread cannot be stopped inside SQLite: better-sqlite3 is built without the
 // progress callback and exposes no sqlite3_interrupt, and Worker.terminate() waits for the native call to
 // return (a recursive CTE bomb never does). A process can be killed. sql-runner.ts kills it on timeout.
+import { CONSOLE_MAX_RSS_BYTES, startConsoleWatchdog } from './console-watchdog';
 import { runConsoleQuery, openConsoleDb } from './run-console-query';
 import { SqlQueryError } from './sql-error';
 import type { ChildReply, ChildRequest } from './sql-runner';
 
 const dbPath = process.argv[2];
+const maxRss = Number(process.argv[3] ?? CONSOLE_MAX_RSS_BYTES);
 if (!dbPath || !process.send) {
   process.stderr.write('query-process: started without a database path or an IPC channel\n');
   process.exit(2);
 }
+startConsoleWatchdog(maxRss);
 const send = process.send.bind(process);
 let db: ReturnType<typeof openConsoleDb>;
 try {
@@ -29,6 +32,6 @@ process.on('message', (m: ChildRequest) => {
     send({ type: 'error', id: m.id, code: e.code, message: e.message, reason: e.reason } satisfies ChildReply);
   }
 });
-// The server went away: nothing will read our answers.
+// The server went away: nothing will read our answers (between statements; the watchdog covers a running one).
 process.on('disconnect', () => process.exit(0));
 send({ type: 'ready' } satisfies ChildReply);

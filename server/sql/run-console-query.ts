@@ -20,7 +20,7 @@ export const DEFAULT_LIMITS: ConsoleLimits = { maxRows: MAX_ROWS, maxCellChars: 
 /**
  * The console's own connection: opened read-only by the engine, and `query_only` on top, so that even the
  * temp schema cannot be written; `trusted_schema` off so that no view or trigger can call a function with side
- * effects. better-sqlite3 keeps SQLITE_DBCONFIG_DEFENSIVE on (no writable_schema tricks) and leaves the SQL
+ * effects; temporary storage in memory (see below). better-sqlite3 keeps SQLITE_DBCONFIG_DEFENSIVE on (no writable_schema tricks) and leaves the SQL
  * function load_extension() disabled.
  */
 export function openConsoleDb(dbPath: string): Database.Database {
@@ -29,6 +29,9 @@ export function openConsoleDb(dbPath: string): Database.Database {
   db.pragma('trusted_schema = OFF');
   db.pragma('busy_timeout = 2000');
   db.pragma('cache_size = -16000');
+  // Sorts and temporary b-trees in memory, where the console's watchdog caps them (console-watchdog.ts), not in
+  // temp files that nothing bounds.
+  db.pragma('temp_store = MEMORY');
   return db;
 }
 

@@ -105,6 +105,25 @@ describe('SqlRunner: console queries in a process of their own', () => {
     expect((await runner.query('SELECT 4 AS d')).rows).toEqual([[4]]);
   });
 
+  it('stops a statement whose sort outgrows the memory cap, with a clear 400, and answers the next query', async () => {
+    // Issue 14.5: an ORDER BY over a big join wrote 1.2 GB of temp files in 5 s. Three million rows of 80
+    // characters sorted by them: far more than the cap (and not done within the time limit on disk).
+    const capped = new SqlRunner({ dbPath: fx.dbPath, timeoutMs: 30_000, maxRssBytes: 192 * 2 ** 20 });
+    try {
+      const started = Date.now();
+      const e = await rejection(capped.query('WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r LIMIT 3000000) SELECT n, hex(randomblob(40)) AS h FROM r ORDER BY h'));
+      expect(e.code).toBe('sql_too_big');
+      expect(e.status).toBe(400);
+      expect(e.message).toBe(
+        'the query needed more than 192 MB of memory (sorting, grouping or DISTINCT over many rows keeps them all) and was stopped: add a WHERE or a LIMIT inside the subquery, or sort fewer columns',
+      );
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect((await capped.query('SELECT 5 AS e')).rows).toEqual([[5]]);
+    } finally {
+      await capped.close();
+    }
+  }, 40_000);
+
   it('close() kills the process and refuses later queries', async () => {
     const r2 = new SqlRunner({ dbPath: fx.dbPath });
     await r2.query('SELECT 1');

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SqlResult } from '../../shared/api';
+import { CONSOLE_MAX_RSS_BYTES, MEMORY_CAP_SIGNAL } from './console-watchdog';
 import { DEFAULT_LIMITS, type ConsoleLimits } from './run-console-query';
 import { SqlQueryError, type SqlErrorCode } from './sql-error';
 import { checkStatementText } from './statement-text';
@@ -33,6 +34,8 @@ export interface SqlRunnerOptions {
   /** the process is stopped after this long without queries, and started again by the next one */
   idleMs?: number;
   limits?: ConsoleLimits;
+  /** the console process's memory cap, temporary tables and sorts included (console-watchdog.ts) */
+  maxRssBytes?: number;
 }
 
 interface Job {
@@ -192,7 +195,8 @@ export class SqlRunner {
     if (this.child && this.child.connected) return Promise.resolve(this.child);
     if (this.starting) return this.starting;
     this.childFile = fileIdentity(this.o.dbPath);
-    const child = fork(processScript(), [this.o.dbPath], {
+    const maxRss = this.o.maxRssBytes ?? CONSOLE_MAX_RSS_BYTES;
+    const child = fork(processScript(), [this.o.dbPath, String(maxRss)], {
       stdio: ['ignore', 2, 'inherit', 'ipc'], // its stdout to our stderr: under `mcp`, stdout is the protocol
       serialization: 'advanced',
       // Not the parent's flags (a test runner's or tsx's); a bounded JS heap for building results.
@@ -235,9 +239,18 @@ export class SqlRunner {
         settleStart();
         reject(new Error(`it exited (${signal ?? code})`)); // no-op once it was ready
         if (this.child === child) this.child = null;
-        // Died under a query (out of memory, a crash): that query fails, the next one gets a new process.
+        // Died under a query (the memory cap, a crash): that query fails, the next one gets a new process.
         const job = this.running;
-        if (job && job.child === child && !job.done) this.finish(job, new SqlQueryError('sql_crashed', `the query's process stopped (${signal ?? code}); try a smaller query`));
+        if (job && job.child === child && !job.done) {
+          const error =
+            signal === MEMORY_CAP_SIGNAL
+              ? new SqlQueryError(
+                  'sql_too_big',
+                  `the query needed more than ${Math.round(maxRss / 2 ** 20)} MB of memory (sorting, grouping or DISTINCT over many rows keeps them all) and was stopped: add a WHERE or a LIMIT inside the subquery, or sort fewer columns`,
+                )
+              : new SqlQueryError('sql_crashed', `the query's process stopped (${signal ?? code}); try a smaller query`);
+          this.finish(job, error);
+        }
       });
     });
     this.starting = starting;

@@ -1,0 +1,99 @@
+// Issue 14.6 / 19.4: does any request hold the event loop? Two measurements against a real server process:
+// health while 2,000-character phrase searches run, and bursts of 200 mixed queries during a backfill.
+import { openReadDb } from '../../server/db/open';
+import { eventIndexedText } from '../../server/search/snippet';
+import { timedGet } from '../lib/http';
+import { summarize, type Timing } from '../lib/stats';
+
+const HEALTH_EVERY_MS = 25;
+/** Concurrent requests per burst (issue 19.4) */
+export const BURST = 200;
+
+/** A query term of at most `maxChars` with its quotes: a real stretch of the longest indexed text found. */
+export function longPhraseQuery(dbPath: string, maxChars = 2000): string | null {
+  const db = openReadDb(dbPath);
+  try {
+    const ids = db.prepare("SELECT id FROM events WHERE type = 'tool_call' ORDER BY id DESC LIMIT 20000").pluck().all() as number[];
+    for (const id of ids) {
+      const t = eventIndexedText(db, id);
+      if (!t || t.length < maxChars + 200) continue;
+      let cut = t.slice(100, 100 + maxChars);
+      const quoted = (s: string) => `"${s.replace(/"/g, '""')}"`;
+      while (quoted(cut.trim()).length > maxChars) cut = cut.slice(0, -1);
+      return quoted(cut.trim());
+    }
+    return null;
+  } finally {
+    db.close();
+  }
+}
+
+/** Polls /api/health one request after another, 25 ms apart, until `stop()`; resolves with its latencies. */
+function sampleHealth(base: string): { stop(): Promise<number[]> } {
+  const ms: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      ms.push((await timedGet(base, '/api/health')).ms);
+      await new Promise((r) => setTimeout(r, HEALTH_EVERY_MS));
+    }
+  })();
+  return {
+    stop: async () => {
+      running = false;
+      await loop;
+      return ms;
+    },
+  };
+}
+
+/** /api/health with nothing else asked of the server, for `seconds`: what the machine itself allows. */
+export async function healthAlone(base: string, seconds: number): Promise<Timing> {
+  const h = sampleHealth(base);
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  return summarize(await h.stop());
+}
+
+/**
+ * /api/health while `streams` clients each search for the long phrase again as soon as their last answer came,
+ * for `seconds`. What issue 14.6 measured: one such search held the loop for 7–8 s.
+ */
+export async function healthDuringLongSearches(base: string, query: string, o: { streams: number; seconds: number }): Promise<{ health: Timing; search: Timing; statuses: number[] }> {
+  const path = `/api/search?q=${encodeURIComponent(query)}`;
+  await timedGet(base, path); // prepared, cached: the steady state is measured
+  const until = performance.now() + o.seconds * 1000;
+  const searchMs: number[] = [];
+  const statuses = new Set<number>();
+  const health = sampleHealth(base);
+  await Promise.all(
+    Array.from({ length: o.streams }, async () => {
+      while (performance.now() < until) {
+        const r = await timedGet(base, path);
+        searchMs.push(r.ms);
+        statuses.add(r.status);
+      }
+    }),
+  );
+  return { health: summarize(await health.stop()), search: summarize(searchMs), statuses: [...statuses] };
+}
+
+/**
+ * Bursts of BURST requests at once, cycling through `paths`, one burst after another until `done()` (the
+ * backfill is over) or `maxBursts`; /api/health sampled throughout. Every request of every burst counts.
+ */
+export async function burstsDuring(base: string, paths: string[], o: { done: () => boolean; maxBursts: number }): Promise<{ queries: Timing; health: Timing; bursts: number; failed: number }> {
+  const ms: number[] = [];
+  let failed = 0;
+  let bursts = 0;
+  const health = sampleHealth(base);
+  while (!o.done() && bursts < o.maxBursts) {
+    const results = await Promise.all(Array.from({ length: BURST }, (_, i) => timedGet(base, paths[i % paths.length])));
+    for (const r of results) {
+      ms.push(r.ms);
+      // a 404 is fair early in a backfill (the session of a spans request is not indexed yet); a 5xx is not
+      if (r.status >= 500) failed++;
+    }
+    bursts++;
+  }
+  return { queries: summarize(ms), health: summarize(await health.stop()), bursts, failed };
+}

@@ -1,0 +1,142 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { ApiError } from '../http/errors';
+import type { ReadArgs, ReadOp, ReadResult } from './read-ops';
+
+/**
+ * Read workers per server. One: the machine this runs on has two cores and the ingest worker has the other
+ * during a backfill; each worker holds a connection (16 MB page cache), a session directory and span-tree cache
+ * of its own, and issue 19 bounds the whole process tree at 300 MB. What a worker buys is not parallel reads but
+ * that no search or span tree, however big, holds the event loop that answers health, the stream and the rest.
+ */
+export const READ_WORKERS = 1;
+
+export interface ReadJob {
+  id: number;
+  op: ReadOp;
+  args: unknown;
+}
+
+export type ReadReply =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; api: { status: ContentfulStatusCode; code: string; message: string; details?: unknown } }
+  | { id: number; ok: false; failure: { message: string; code?: string } };
+
+interface Pending {
+  resolve(r: unknown): void;
+  reject(e: Error): void;
+  worker: Worker;
+}
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The bundled `read-worker.js` beside the server bundle, or the TypeScript source through tsx. */
+function readWorkerScript(): string {
+  return import.meta.url.endsWith('.ts') ? path.join(here, 'read-worker-from-source.mjs') : path.join(here, 'read-worker.js');
+}
+
+/**
+ * Reads off the event loop (read-ops.ts says which): each runs in a worker thread with its own read-only
+ * connection. A worker that dies (out of memory, a native crash) fails the requests it held and is replaced by
+ * the next one.
+ */
+export class ReadPool {
+  private readonly workers: (Worker | null)[];
+  private readonly pending = new Map<number, Pending>();
+  private readonly load = new Map<Worker, number>();
+  private nextId = 1;
+  private closed = false;
+  /** answers waiting to be handed out, one per turn of the event loop (see deliver) */
+  private readonly answers: (() => void)[] = [];
+  private delivering = false;
+
+  constructor(
+    private readonly dbPath: string,
+    size = READ_WORKERS,
+  ) {
+    this.workers = Array.from({ length: size }, () => null);
+  }
+
+  run<K extends ReadOp>(op: K, args: ReadArgs<K>): Promise<ReadResult<K>> {
+    if (this.closed) return Promise.reject(new ApiError(503, 'busy', 'the server is shutting down'));
+    const worker = this.leastLoaded();
+    const id = this.nextId++;
+    this.load.set(worker, (this.load.get(worker) ?? 0) + 1);
+    return new Promise<ReadResult<K>>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, worker });
+      worker.postMessage({ id, op, args } satisfies ReadJob);
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.restart();
+  }
+
+  /** Stops the workers (what they held fails); the next request starts fresh ones, on a fresh connection. */
+  async restart(): Promise<void> {
+    const workers = this.workers.filter((w): w is Worker => w !== null);
+    this.workers.fill(null);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  private leastLoaded(): Worker {
+    let best = 0;
+    for (let i = 0; i < this.workers.length; i++) {
+      const w = this.workers[i];
+      if (w === null) return (this.workers[i] = this.start());
+      if ((this.load.get(w) ?? 0) < (this.load.get(this.workers[best]!) ?? 0)) best = i;
+    }
+    return this.workers[best]!;
+  }
+
+  /**
+   * Hands out one answer per check phase. A worker's messages arrive in a batch, and each answer's JSON and
+   * socket write run on the event loop as soon as it is handed out (a 200-row span window: a few ms): a hundred
+   * at once would hold the loop like one long query. (Bursts of 200 on this shared machine could not tell the
+   * two apart: health p95 600–700 ms either way at a load average of 15.)
+   */
+  private deliver(answer: () => void): void {
+    this.answers.push(answer);
+    if (this.delivering) return;
+    this.delivering = true;
+    const next = () => {
+      this.answers.shift()!();
+      if (this.answers.length > 0) setImmediate(next);
+      else this.delivering = false;
+    };
+    setImmediate(next);
+  }
+
+  private start(): Worker {
+    const w = new Worker(readWorkerScript(), { workerData: { dbPath: this.dbPath } });
+    // An idle pool never keeps the process alive (the CLI, tests); a pending request's socket does.
+    w.unref();
+    w.on('message', (r: ReadReply) => {
+      const p = this.pending.get(r.id);
+      if (!p) return;
+      this.pending.delete(r.id);
+      this.load.set(w, (this.load.get(w) ?? 1) - 1);
+      this.deliver(() => {
+        if (r.ok) p.resolve(r.result);
+        else if ('api' in r) p.reject(new ApiError(r.api.status, r.api.code, r.api.message, r.api.details));
+        else p.reject(Object.assign(new Error(r.failure.message), { code: r.failure.code }));
+      });
+    });
+    let failure: Error | null = null;
+    w.on('error', (err) => (failure = err));
+    w.on('exit', (code) => {
+      const i = this.workers.indexOf(w);
+      if (i !== -1) this.workers[i] = null;
+      this.load.delete(w);
+      for (const [id, p] of this.pending) {
+        if (p.worker !== w) continue;
+        this.pending.delete(id);
+        p.reject(new Error(`the read worker stopped (${failure?.message ?? `exit code ${code}`})`));
+      }
+    });
+    return w;
+  }
+}

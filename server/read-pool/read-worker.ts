@@ -1,0 +1,23 @@
+// One read worker: its own read-only connection, one request at a time (read-pool.ts).
+import { parentPort, workerData } from 'node:worker_threads';
+import { openReadDb } from '../db/open';
+import { ApiError } from '../http/errors';
+import { READ_OPS, type ReadOp } from './read-ops';
+import type { ReadJob, ReadReply } from './read-pool';
+
+const db = openReadDb((workerData as { dbPath: string }).dbPath);
+const port = parentPort!;
+
+port.on('message', (job: ReadJob) => {
+  let reply: ReadReply;
+  try {
+    const op = READ_OPS[job.op as ReadOp] as (d: typeof db, a: unknown) => unknown;
+    reply = { id: job.id, ok: true, result: op(db, job.args) };
+  } catch (err) {
+    reply =
+      err instanceof ApiError
+        ? { id: job.id, ok: false, api: { status: err.status, code: err.code, message: err.message, details: err.details } }
+        : { id: job.id, ok: false, failure: { message: err instanceof Error ? err.message : String(err), code: (err as { code?: string }).code } };
+  }
+  port.postMessage(reply);
+});
