@@ -12,7 +12,7 @@ import { machineFacts } from './lib/machine';
 import { rssSampler, treeCpuSeconds } from './lib/process-tree';
 import { median, round, summarize } from './lib/stats';
 import { backfillPeakRss } from './measure/backfill-rss';
-import { measureAppendLatency } from './measure/incremental';
+import { measureAppendLatency, snapshotFiles } from './measure/incremental';
 import { ftsCeiling } from './measure/fts-ceiling';
 import { jsonParseCeiling } from './measure/json-parse-ceiling';
 import { newestWeekProbe } from './measure/newest-week';
@@ -256,6 +256,7 @@ async function main() {
     rows.push({ measurement: 'count of errors (status error) equals jq', ours: `${counts.errors.raw} (${counts.errors.unique} unique)`, baseline: `jq ${errJq}`, ratio: '—', target: 'equal', met: counts.errors.raw === errJq });
   }
 
+  let restoreCorpus = () => {};
   if (!values['skip-live']) {
     log('idle CPU over 60 s');
     const pid = server.child.pid as number;
@@ -266,6 +267,7 @@ async function main() {
 
     log('append → visible: 200 lines across 10 sessions, a flush every 4 s');
     const active = manifest.files.filter((f) => f.kind === 'main' && !f.partialTail).slice(0, 10).map((f) => ({ id: f.sessionId, file: f.path }));
+    restoreCorpus = snapshotFiles(active.map((a) => a.file));
     const live = await measureAppendLatency(server.base, active, 20);
     rows.push({ measurement: `append → visible through the API (${live.api.runs} lines)`, ours: `p50 ${fmtMs(live.api.p50)} / p95 ${fmtMs(live.api.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 1 s', met: live.api.p95 <= 1000 });
     rows.push({ measurement: `append → SSE \`indexed\` (${live.sse.runs} lines)`, ours: `p50 ${fmtMs(live.sse.p50)} / p95 ${fmtMs(live.sse.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 1 s', met: live.sse.p95 <= 1000 });
@@ -298,6 +300,7 @@ async function main() {
     }
   }
   await server.stop();
+  restoreCorpus();
   notes.push(...missNotes(rows));
 
   const report = renderReport({
