@@ -43,6 +43,8 @@ function sessionLog(sid: string, events: number, pad = 0): string {
 interface Written {
   path: string;
   bytes: number;
+  /** bytes up to the last newline: where the tailer's offset stops */
+  complete: number;
 }
 
 function write(logsDir: string, rel: string, content: string, daysBeforeNewest: number): Written {
@@ -51,7 +53,7 @@ function write(logsDir: string, rel: string, content: string, daysBeforeNewest: 
   fs.writeFileSync(file, content);
   const t = new Date(NEWEST - daysBeforeNewest * DAY);
   fs.utimesSync(file, t, t);
-  return { path: file, bytes: Buffer.byteLength(content) };
+  return { path: file, bytes: Buffer.byteLength(content), complete: Buffer.byteLength(content.slice(0, content.lastIndexOf('\n') + 1)) };
 }
 
 function corpus() {
@@ -69,7 +71,9 @@ function corpus() {
   const recent = [
     write(logs, 's-new/main.jsonl', bigMain, 0),
     write(logs, 's-new/runSubagent-Explore-c-new.jsonl', sessionLog('c-new', 20), 10),
-    write(logs, 's-week/main.jsonl', sessionLog('s-week', 30), 6.5),
+    // A session still being written: its last line has no newline yet (read once it comes), and a companion file.
+    write(logs, 's-week/main.jsonl', sessionLog('s-week', 30) + '{"ts":1,"type":"tool_ca', 6.5),
+    write(logs, 's-week/models.json', JSON.stringify([{ id: 'gpt-4.1' }]), 6.5),
   ];
   const older = [write(logs, 's-old/main.jsonl', sessionLog('s-old', 40), 8), write(logs, 's-older/main.jsonl', sessionLog('s-older', 50), 30), write(logs, 'legacy-1.jsonl', sessionLog('legacy-1', 5), 90)];
   return { userData: path.join(root, 'Code'), recent, older };
@@ -87,15 +91,15 @@ describe('backfill newest sessions first', () => {
     await indexer.start();
     await indexer.whenIdle();
 
-    const recentTotal = { filesTotal: 3, bytesTotal: sum(c.recent) };
+    const recentTotal = { filesTotal: 4, bytesTotal: sum(c.recent) };
     const olderTotal = { filesTotal: 3, bytesTotal: sum(c.older) };
     // The first report after the listing: both parts known, nothing done.
     expect(seen.find((p) => p.state === 'running')).toMatchObject({ recent: { filesDone: 0, bytesDone: 0, ...recentTotal }, older: { filesDone: 0, bytesDone: 0, ...olderTotal } });
     // The moment this week is done it is committed and reported, with nothing older read yet.
     const weekDone = seen.find((p) => p.recent && p.recent.filesDone === p.recent.filesTotal);
-    expect(weekDone).toMatchObject({ state: 'running', recent: { filesDone: 3, bytesDone: sum(c.recent), ...recentTotal }, older: { filesDone: 0, bytesDone: 0, ...olderTotal } });
+    expect(weekDone).toMatchObject({ state: 'running', recent: { filesDone: 4, bytesDone: sum(c.recent), ...recentTotal }, older: { filesDone: 0, bytesDone: 0, ...olderTotal } });
     // What was reported was committed: the rows of this week's sessions, and only theirs, were there.
-    expect(seen.at(-1)).toMatchObject({ state: 'idle', filesDone: 6, filesTotal: 6, recent: { filesDone: 3, bytesDone: sum(c.recent), ...recentTotal }, older: { filesDone: 3, bytesDone: sum(c.older), ...olderTotal } });
+    expect(seen.at(-1)).toMatchObject({ state: 'idle', filesDone: 7, filesTotal: 7, recent: { filesDone: 4, bytesDone: sum(c.recent), ...recentTotal }, older: { filesDone: 3, bytesDone: sum(c.older), ...olderTotal } });
 
     // One number: the whole is always the sum of its two parts.
     for (const p of seen.filter((x) => x.recent && x.older)) {
@@ -129,7 +133,10 @@ describe('backfill newest sessions first', () => {
     await indexer.whenIdle();
     const files = committedAtWeekDone[0];
     expect(files.map((f) => [path.basename(path.dirname(f.path)) + '/' + path.basename(f.path), f.offset])).toEqual(
-      [...c.recent].sort((a, b) => (a.path < b.path ? -1 : 1)).map((w) => [path.basename(path.dirname(w.path)) + '/' + path.basename(w.path), w.bytes]),
+      c.recent
+        .filter((w) => w.path.endsWith('.jsonl'))
+        .sort((a, b) => (a.path < b.path ? -1 : 1))
+        .map((w) => [path.basename(path.dirname(w.path)) + '/' + path.basename(w.path), w.complete]),
     );
   });
 });

@@ -95,7 +95,7 @@ export class Indexer {
     this.progress.bytesTotal = plan.recent.bytesTotal + plan.older.bytesTotal;
     this.progress.recent = plan.recent;
     this.progress.older = plan.older;
-    for (const f of plan.files) this.shareOf.set(f.path, f.recent ? plan.recent : plan.older);
+    for (const f of plan.files) this.shareOf.set(f.path, { share: f.recent ? plan.recent : plan.older, size: f.size, counted: 0 });
     this.emitProgress();
     // Watch before the backfill reads, so nothing written meanwhile is missed; wait until the watcher is ready.
     if (this.opts.watch) await this.startWatcher(targets);
@@ -190,8 +190,8 @@ export class Indexer {
    * GROUP_MAX_BYTES) instead of one commit per file: commits, not parsing, dominated a backfill of many small sessions.
    */
   private group: { files: string[]; started: number; bytes: number } | null = null;
-  /** The backfill's files not yet finished, each with the part of the progress ("this week" or older) it counts in. */
-  private shareOf = new Map<string, BackfillShare>();
+  /** The backfill's files not yet finished: the part of the progress ("this week" or older) each counts in, its listed size and the bytes counted so far. */
+  private shareOf = new Map<string, { share: BackfillShare; size: number; counted: number }>();
   private backfillCommits = 0;
 
   /**
@@ -285,21 +285,29 @@ export class Indexer {
     }
   }
 
+  /**
+   * Bytes count up to the size the listing saw: a file that grew since is not more than 100% of itself, and a
+   * finished file counts whole (companions are stored, not tailed; a partial last line waits for its newline), so
+   * a part that is done reads done in bytes too.
+   */
   private countBackfillBytes(file: string, bytes: number): void {
-    const share = this.shareOf.get(file);
-    if (!share) return; // not a file of the backfill's listing (a live append, a file created since)
-    share.bytesDone += bytes;
-    this.progress.bytesDone += bytes;
+    const f = this.shareOf.get(file);
+    if (!f) return; // not a file of the backfill's listing (a live append, a file created since)
+    const add = Math.min(bytes, f.size - f.counted);
+    f.counted += add;
+    f.share.bytesDone += add;
+    this.progress.bytesDone += add;
   }
 
   /** Counts a listed file as done once; true when it was the last of this week's. */
   private countBackfillFileDone(file: string): boolean {
-    const share = this.shareOf.get(file);
-    if (!share) return false;
+    const f = this.shareOf.get(file);
+    if (!f) return false;
+    this.countBackfillBytes(file, f.size - f.counted);
     this.shareOf.delete(file);
-    share.filesDone++;
+    f.share.filesDone++;
     this.progress.filesDone++;
-    return share === this.progress.recent && share.filesDone === share.filesTotal;
+    return f.share === this.progress.recent && f.share.filesDone === f.share.filesTotal;
   }
 
   private reportIoProblem(file: string, err: unknown): void {

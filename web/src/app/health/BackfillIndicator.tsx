@@ -60,7 +60,7 @@ export function BackfillStatus({ progress: p }: { progress: BackfillProgress }) 
   const detail = `${p.recent && p.older ? `This week: ${shareDetail(p.recent)}; older: ${shareDetail(p.older)}` : shareDetail(p)} (logs and companions)`;
   const label = p.state === 'starting' ? 'Starting indexer…' : (split ?? `Indexing ${formatCount(p.filesDone)}/${formatCount(p.filesTotal)} files`);
   return (
-    <div className="topbar-progress" role="status" title={detail}>
+    <div className={`topbar-progress${split ? ' has-split' : ''}`} role="status" title={detail}>
       <span className="topbar-progress-label">{label}</span>
       <span
         className="progress"
