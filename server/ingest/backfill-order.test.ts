@@ -45,6 +45,16 @@ describe('backfill order', () => {
     expect(plan.older).toEqual({ filesDone: 0, filesTotal: 2, bytesDone: 0, bytesTotal: 4005 });
   });
 
+  it('"this week" is reckoned from the newest log: a folder with only companions, written later, does not move it', () => {
+    const plan = planBackfill([f(`${ws}/models-only/models.json`, 0), f(`${ws}/a/main.jsonl`, 10), f(`${ws}/b/main.jsonl`, 16)]);
+    expect(plan.recentSince).toBe(NOW - 10 * DAY - RECENT_WINDOW_MS);
+    expect(plan.files.map((x) => [x.path.split('/').slice(-2).join('/'), x.recent])).toEqual([
+      ['models-only/models.json', true],
+      ['a/main.jsonl', true],
+      ['b/main.jsonl', true],
+    ]);
+  });
+
   it('one session id in two roots is one session (FORMAT §10.1)', () => {
     expect(sessionKeyOf(`${ws}/abc/main.jsonl`)).toBe('abc');
     expect(sessionKeyOf(`${global}/abc/runSubagent-x-c1.jsonl`)).toBe('abc');

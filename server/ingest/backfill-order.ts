@@ -6,7 +6,7 @@ import type { BackfillShare } from '../../shared/api';
 // its main.jsonl and every child log are, so ordering files by their own mtime (a child written last week under
 // a session resumed today) would leave today's sessions half done behind older ones.
 
-/** "This week": sessions whose last write is within this long of the newest write of the backfill. */
+/** "This week": sessions whose last write is within this long of the newest log write of the backfill. */
 export const RECENT_WINDOW_MS = 7 * 24 * 60 * 60 * 1000;
 
 export interface BackfillFile {
@@ -24,7 +24,7 @@ export interface PlannedFile {
 export interface BackfillPlan {
   /** every file, whole sessions newest first by last write; within a session its newest file first */
   files: PlannedFile[];
-  /** the first moment counted as recent (newest write − RECENT_WINDOW_MS); null with no files */
+  /** the first moment counted as recent (newest log write − RECENT_WINDOW_MS); null with no files */
   recentSince: number | null;
   recent: BackfillShare;
   older: BackfillShare;
@@ -57,9 +57,12 @@ export function planBackfill(files: BackfillFile[]): BackfillPlan {
     if (list) list.push(f);
     else bySession.set(key, [f]);
   }
-  const sessions = [...bySession.entries()].map(([key, list]) => ({ key, list, last: lastWrite(list) }));
+  const sessions = [...bySession.entries()].map(([key, list]) => ({ key, list, last: lastWrite(list), hasLog: list.some(isLog) }));
   sessions.sort((a, b) => b.last - a.last || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  const recentSince = sessions.length > 0 ? sessions[0].last - RECENT_WINDOW_MS : null;
+  // The week ends at the newest log: a folder holding only companions (models.json written when a chat opened
+  // and nothing was said) may be newer than every log and would shift the week past the sessions in it.
+  const newest = sessions.find((x) => x.hasLog) ?? sessions[0];
+  const recentSince = newest ? newest.last - RECENT_WINDOW_MS : null;
   const plan: BackfillPlan = { files: [], recentSince, recent: emptyShare(), older: emptyShare() };
   for (const s of sessions) {
     const recent = recentSince !== null && s.last >= recentSince;
