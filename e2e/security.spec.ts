@@ -92,7 +92,7 @@ for (const view of VIEWS) {
       const seen = watch(page);
       await visit(page, view);
       const hint = seen.csp.some((m) => /TrustedScript|evaluate a string/.test(m))
-        ? " (an eval/new Function probe: zod 4 makes one unless web/src/main.tsx sets z.config({ jitless: true }) before any parse)"
+        ? " (an eval/new Function probe: zod 4 makes one unless web/public/zod-jitless.js sets its jitless config before any schema is built)"
         : '';
       expect(seen.csp, `the ${view.name} broke the policy${hint}`).toEqual([]);
     });

@@ -3,6 +3,20 @@ import http from 'node:http';
 import { timedGet } from '../lib/http';
 import { summarize, type Timing } from '../lib/stats';
 
+/**
+ * Puts files back as they were (size and mtime) once the server that read the appends has stopped: the corpus is
+ * reused by the next run, whose manifest counts and "newest 7 days" (by mtime) must still describe it.
+ */
+export function snapshotFiles(files: string[]): () => void {
+  const before = files.map((f) => ({ f, st: fs.statSync(f) }));
+  return () => {
+    for (const { f, st } of before) {
+      fs.truncateSync(f, st.size);
+      fs.utimesSync(f, st.atime, st.mtime);
+    }
+  };
+}
+
 /** Appends at Copilot's cadence (one flush every 4 s, one line per active session) and times write → visible. */
 export async function measureAppendLatency(
   base: string,

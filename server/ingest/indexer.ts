@@ -2,8 +2,9 @@ import chokidar, { type FSWatcher } from 'chokidar';
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BackfillProgress } from '../../shared/api';
+import type { BackfillProgress, BackfillShare } from '../../shared/api';
 import { isCorruption } from '../db/damaged-index';
+import { planBackfill } from './backfill-order';
 import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
 import { FolderWatch } from './folder-watch';
@@ -83,18 +84,22 @@ export class Indexer {
     }
     this.events.roots?.(this.roots);
     this.markVanishedFiles(new Set(initial));
-    const withStats = initial
-      .map((f) => ({ f, st: safeStat(f) }))
-      .filter((x): x is { f: string; st: fs.Stats } => x.st !== null)
-      // Newest first: the session the user is looking for is most often the latest one.
-      .sort((a, b) => b.st.mtimeMs - a.st.mtimeMs);
+    const plan = planBackfill(
+      initial.flatMap((f) => {
+        const st = safeStat(f);
+        return st ? [{ path: f, size: st.size, mtimeMs: st.mtimeMs }] : [];
+      }),
+    );
     this.progress.state = 'running';
-    this.progress.filesTotal = withStats.length;
-    this.progress.bytesTotal = withStats.reduce((n, x) => n + x.st.size, 0);
+    this.progress.filesTotal = plan.files.length;
+    this.progress.bytesTotal = plan.recent.bytesTotal + plan.older.bytesTotal;
+    this.progress.recent = plan.recent;
+    this.progress.older = plan.older;
+    for (const f of plan.files) this.shareOf.set(f.path, { share: f.recent ? plan.recent : plan.older, size: f.size, counted: 0 });
     this.emitProgress();
     // Watch before the backfill reads, so nothing written meanwhile is missed; wait until the watcher is ready.
     if (this.opts.watch) await this.startWatcher(targets);
-    for (const { f } of withStats) this.queue.add(f);
+    for (const f of plan.files) this.queue.add(f.path);
     await this.drain(true);
     // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index.
     try {
@@ -103,8 +108,11 @@ export class Indexer {
       /* a reader holds the log open; the next automatic checkpoint will do it */
     }
     this.progress.state = 'idle';
-    this.progress.filesDone = this.progress.filesTotal;
-    this.progress.bytesDone = this.progress.bytesTotal;
+    for (const p of [this.progress, plan.recent, plan.older]) {
+      p.filesDone = p.filesTotal;
+      p.bytesDone = p.bytesTotal;
+    }
+    this.shareOf.clear();
     this.emitProgress();
   }
 
@@ -182,6 +190,8 @@ export class Indexer {
    * GROUP_MAX_BYTES) instead of one commit per file: commits, not parsing, dominated a backfill of many small sessions.
    */
   private group: { files: string[]; started: number; bytes: number } | null = null;
+  /** The backfill's files not yet finished: the part of the progress ("this week" or older) each counts in, its listed size and the bytes counted so far. */
+  private shareOf = new Map<string, { share: BackfillShare; size: number; counted: number }>();
   private backfillCommits = 0;
 
   /**
@@ -216,14 +226,19 @@ export class Indexer {
   private async drain(backfill: boolean): Promise<void> {
     if (this.running) return;
     this.running = true;
+    // A backfill finishes a file read in several passes before the next one (the plan's order is whole sessions
+    // newest first); live, a file with more to read goes to the back of the queue, so one busy file cannot starve others.
+    let unfinished: string | null = null;
     try {
-      while (this.queue.size > 0 && !this.stopped) {
-        const file = this.queue.values().next().value as string;
+      while ((unfinished !== null || this.queue.size > 0) && !this.stopped) {
+        const file: string = unfinished ?? (this.queue.values().next().value as string);
+        unfinished = null;
         this.queue.delete(file);
         const logs = this.debugLogsDirOf(file);
         if (logs && !this.workspaceOfLogs.has(logs)) await this.registerWorkspace(workspaceOfDebugLogs(logs));
         this.beginGroup();
         const identity = this.identityOf(file);
+        let weekDone = false;
         if (identity && identity !== 'companion') {
           try {
             const out = tailFile(this.store, identity);
@@ -231,12 +246,14 @@ export class Indexer {
             if (this.group) this.group.bytes += out.bytes;
             this.pendingEvents += out.events;
             for (const s of out.sessionIds) this.pendingSessions.add(s);
-            if (backfill) this.progress.bytesDone += out.bytes;
-            if (out.more) this.queue.add(file);
-            else if (backfill) this.progress.filesDone++;
+            this.countBackfillBytes(file, out.bytes);
+            if (out.more) {
+              if (backfill) unfinished = file;
+              else this.queue.add(file);
+            } else weekDone = this.countBackfillFileDone(file);
           } catch (err) {
             if (isCorruption(err)) throw err;
-            if (backfill) this.progress.filesDone++;
+            weekDone = this.countBackfillFileDone(file);
             // A failed batch may have written part of itself: the group is the unit of atomicity, so roll it
             // back whole (SQLite may already have, on a full disk) and read its files again.
             if (this.db.inTransaction) this.db.exec('ROLLBACK');
@@ -245,11 +262,12 @@ export class Indexer {
             this.store.resetCaches();
             this.reportIoProblem(file, err);
           }
-        } else if (backfill) {
-          this.progress.filesDone++;
+        } else {
+          weekDone = this.countBackfillFileDone(file);
         }
         const g = this.group;
-        if (!g || Date.now() - g.started > this.groupMs() || g.bytes > GROUP_MAX_BYTES) this.commitGroup();
+        // This week's sessions complete: commit now, so that what the progress says is done is searchable.
+        if (!g || weekDone || Date.now() - g.started > this.groupMs() || g.bytes > GROUP_MAX_BYTES) this.commitGroup();
         await yieldToLoop();
       }
       this.commitGroup();
@@ -268,6 +286,31 @@ export class Indexer {
       if (this.queue.size > 0 && !this.stopped) void this.drain(false);
       else for (const r of this.idleResolvers.splice(0)) r();
     }
+  }
+
+  /**
+   * Bytes count up to the size the listing saw: a file that grew since is not more than 100% of itself, and a
+   * finished file counts whole (companions are stored, not tailed; a partial last line waits for its newline), so
+   * a part that is done reads done in bytes too.
+   */
+  private countBackfillBytes(file: string, bytes: number): void {
+    const f = this.shareOf.get(file);
+    if (!f) return; // not a file of the backfill's listing (a live append, a file created since)
+    const add = Math.min(bytes, f.size - f.counted);
+    f.counted += add;
+    f.share.bytesDone += add;
+    this.progress.bytesDone += add;
+  }
+
+  /** Counts a listed file as done once; true when it was the last of this week's. */
+  private countBackfillFileDone(file: string): boolean {
+    const f = this.shareOf.get(file);
+    if (!f) return false;
+    this.countBackfillBytes(file, f.size - f.counted);
+    this.shareOf.delete(file);
+    f.share.filesDone++;
+    this.progress.filesDone++;
+    return f.share === this.progress.recent && f.share.filesDone === f.share.filesTotal;
   }
 
   private reportIoProblem(file: string, err: unknown): void {
@@ -300,7 +343,8 @@ export class Indexer {
   }
 
   private emitProgress(): void {
-    this.events.progress?.({ ...this.progress });
+    const { recent, older } = this.progress;
+    this.events.progress?.({ ...this.progress, ...(recent && older ? { recent: { ...recent }, older: { ...older } } : {}) });
   }
 
   private async startWatcher(targets: string[]): Promise<void> {

@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { BackfillProgress } from '../../shared/api';
 import { isCorruption } from '../db/damaged-index';
 import { openWriteDb } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
@@ -21,7 +22,7 @@ export interface WorkerInput {
 
 export type WorkerMessage =
   | { type: 'indexed'; sessionIds: string[]; events: number; at: number }
-  | { type: 'progress'; state: 'starting' | 'running' | 'idle'; filesDone: number; filesTotal: number; bytesDone: number; bytesTotal: number }
+  | ({ type: 'progress' } & BackfillProgress)
   | { type: 'roots'; roots: { path: string; exists: boolean; error: string | null }[] }
   | { type: 'rebuilt'; lines: number }
   | { type: 'damaged'; cause: string }

@@ -13,12 +13,28 @@ export const Problem = z.object({
 });
 export type Problem = z.infer<typeof Problem>;
 
+/** Files and bytes of one part of a backfill. */
+export const BackfillShare = z.object({
+  filesDone: z.number(),
+  filesTotal: z.number(),
+  bytesDone: z.number(),
+  bytesTotal: z.number(),
+});
+export type BackfillShare = z.infer<typeof BackfillShare>;
+
 export const BackfillProgress = z.object({
   state: z.enum(['starting', 'running', 'idle']),
   filesDone: z.number(),
   filesTotal: z.number(),
   bytesDone: z.number(),
   bytesTotal: z.number(),
+  /**
+   * The same figures split in two, once the backfill has listed its files: `recent` is the sessions whose last
+   * write is within 7 days of the newest write on disk (they are indexed first), `older` the rest
+   * (server/ingest/backfill-order.ts defines both).
+   */
+  recent: BackfillShare.optional(),
+  older: BackfillShare.optional(),
 });
 export type BackfillProgress = z.infer<typeof BackfillProgress>;
 

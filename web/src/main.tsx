@@ -1,5 +1,4 @@
-// First: modules evaluate in import order, and zod must be configured before any schema is built or used.
-import './zod-config';
+// zod is configured (jitless) by /zod-jitless.js, a classic script that runs before this module and its chunks.
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';

@@ -1,14 +1,7 @@
 import { createBrowserRouter } from 'react-router';
-import { CustomizationsPage } from '../features/customizations/CustomizationsPage';
-import { LineagePage } from '../features/lineage/LineagePage';
-import { SearchPage } from '../features/search/SearchPage';
-import { SessionPage } from '../features/session/SessionPage';
 import { SessionsPage } from '../features/sessions/SessionsPage';
-import { SqlPage } from '../features/sql/SqlPage';
-import { TriagePage } from '../features/triage/TriagePage';
-import { UsagePage } from '../features/usage/UsagePage';
-import { HealthPage } from './health/HealthPage';
 import { Layout } from './Layout';
+import { lazyPage } from './lazy-page';
 import { NotFound, RouteError } from './RouteError';
 
 export function createRouter() {
@@ -17,19 +10,20 @@ export function createRouter() {
       element: <Layout />,
       children: [
         {
-          // Inside the layout, so that a page that throws keeps the top bar and its navigation.
+          // Inside the layout, so that a page that throws (or whose chunk cannot be loaded) keeps the top bar.
           errorElement: <RouteError />,
           children: [
+            // The first page is in the main chunk; every other page is loaded when first visited.
             { path: '/', element: <SessionsPage /> },
-            { path: '/search', element: <SearchPage /> },
-            { path: '/session/:id', element: <SessionPage /> },
-            { path: '/triage', element: <TriagePage /> },
-            { path: '/lineage', element: <LineagePage /> },
-            { path: '/lineage/:id', element: <LineagePage /> },
-            { path: '/usage', element: <UsagePage /> },
-            { path: '/customizations', element: <CustomizationsPage /> },
-            { path: '/sql', element: <SqlPage /> },
-            { path: '/health', element: <HealthPage /> },
+            { path: '/search', element: lazyPage(() => import('../features/search/SearchPage'), 'SearchPage') },
+            { path: '/session/:id', element: lazyPage(() => import('../features/session/SessionPage'), 'SessionPage') },
+            { path: '/triage', element: lazyPage(() => import('../features/triage/TriagePage'), 'TriagePage') },
+            { path: '/lineage', element: lazyPage(() => import('../features/lineage/LineagePage'), 'LineagePage') },
+            { path: '/lineage/:id', element: lazyPage(() => import('../features/lineage/LineagePage'), 'LineagePage') },
+            { path: '/usage', element: lazyPage(() => import('../features/usage/UsagePage'), 'UsagePage') },
+            { path: '/customizations', element: lazyPage(() => import('../features/customizations/CustomizationsPage'), 'CustomizationsPage') },
+            { path: '/sql', element: lazyPage(() => import('../features/sql/SqlPage'), 'SqlPage') },
+            { path: '/health', element: lazyPage(() => import('./health/HealthPage'), 'HealthPage') },
             { path: '*', element: <NotFound /> },
           ],
         },

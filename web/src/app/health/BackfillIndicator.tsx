@@ -1,15 +1,33 @@
 import { useQuery } from '@tanstack/react-query';
-import type { BackfillProgress } from '../../../../shared/api';
+import type { BackfillProgress, BackfillShare } from '../../../../shared/api';
 import { useBackfillProgress, useStreamStatus } from '../../api/stream';
 import { formatBytes, formatCount } from '../../ui/format';
 import { healthQueryOptions } from './health.queries';
 
 /** 0..1: by bytes when the total is known (files differ wildly in size), else by files. */
-export function backfillFraction(p: BackfillProgress): number | null {
+export function backfillFraction(p: BackfillShare): number | null {
   if (p.bytesTotal > 0) return Math.min(1, p.bytesDone / p.bytesTotal);
   if (p.filesTotal > 0) return Math.min(1, p.filesDone / p.filesTotal);
   return null;
 }
+
+/** "done", "41%", or "none" for a part with no files. Floored, so that 99.9% never reads as done. */
+function sharePct(s: BackfillShare): string {
+  if (s.filesTotal === 0) return 'none';
+  if (s.filesDone >= s.filesTotal) return 'done';
+  return `${Math.floor((backfillFraction(s) ?? 0) * 100)}%`;
+}
+
+/**
+ * The backfill goes this week's sessions first (server/ingest/backfill-order.ts): "This week: done; older: 41%"
+ * tells the user what is already searchable. Null until the backfill has listed its files.
+ */
+export function backfillSplit(p: BackfillProgress): string | null {
+  if (!p.recent || !p.older) return null;
+  return `This week: ${sharePct(p.recent)}; older: ${sharePct(p.older)}`;
+}
+
+const shareDetail = (s: BackfillShare) => `${formatCount(s.filesDone)} of ${formatCount(s.filesTotal)} files read, ${formatBytes(s.bytesDone)} of ${formatBytes(s.bytesTotal)}`;
 
 /**
  * Backfill progress from the event stream (the health response until the first message), or the stream
@@ -30,12 +48,20 @@ export function BackfillIndicator() {
     );
   }
   if (!p || p.state === 'idle') return null;
+  return <BackfillStatus progress={p} />;
+}
+
+/** The indicator for one progress report (no data fetching: what the tests render). */
+export function BackfillStatus({ progress: p }: { progress: BackfillProgress }) {
   const fraction = backfillFraction(p);
   const pct = fraction === null ? null : Math.floor(fraction * 100);
-  const detail = `${formatCount(p.filesDone)} of ${formatCount(p.filesTotal)} files read (logs and companions), ${formatBytes(p.bytesDone)} of ${formatBytes(p.bytesTotal)}`;
+  const split = backfillSplit(p);
+  // Files are log and companion files read (the index's own count of log files is on the health page).
+  const detail = `${p.recent && p.older ? `This week: ${shareDetail(p.recent)}; older: ${shareDetail(p.older)}` : shareDetail(p)} (logs and companions)`;
+  const label = p.state === 'starting' ? 'Starting indexer…' : (split ?? `Indexing ${formatCount(p.filesDone)}/${formatCount(p.filesTotal)} files`);
   return (
-    <div className="topbar-progress" role="status" title={detail}>
-      <span className="topbar-progress-label">{p.state === 'starting' ? 'Starting indexer…' : `Indexing ${formatCount(p.filesDone)}/${formatCount(p.filesTotal)} files`}</span>
+    <div className={`topbar-progress${split ? ' has-split' : ''}`} role="status" title={detail}>
+      <span className="topbar-progress-label">{label}</span>
       <span
         className="progress"
         role="progressbar"

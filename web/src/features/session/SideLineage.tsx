@@ -1,5 +1,12 @@
-import { useCallback, useState } from 'react';
-import { LineagePanel } from '../lineage/LineagePanel';
+import { Suspense, useCallback, useState } from 'react';
+import { lazyComponent } from '../../app/lazy-page';
+
+// The graph libraries (@xyflow/react, dagre) are a chunk of their own: the span tree, which is what the page is
+// for, does not wait for them.
+const LineagePanel = lazyComponent<{ sessionId: string; height?: string }, 'LineagePanel', typeof import('../lineage/LineagePanel')>(
+  () => import('../lineage/LineagePanel'),
+  'LineagePanel',
+);
 
 /** A boolean remembered in localStorage (a layout preference, not shareable view state). */
 export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
@@ -45,6 +52,10 @@ export function SideLineage({ sessionId, sessions }: { sessionId: string; sessio
       </section>
     );
   }
-  return <LineagePanel sessionId={sessionId} height="380px" />;
+  return (
+    <Suspense fallback={<section className="lineage-placeholder" aria-label="Lineage" aria-busy="true" style={{ minHeight: '380px' }} />}>
+      <LineagePanel sessionId={sessionId} height="380px" />
+    </Suspense>
+  );
 }
 
