@@ -99,8 +99,9 @@ CREATE INDEX idx_session_refs_type_value ON session_refs (ref_type, ref_value);
 CREATE VIRTUAL TABLE search_index USING fts5 (content, session_id UNINDEXED, source_type UNINDEXED, source_id UNINDEXED);
 
 -- One row per archived event line (id = lines.id). status: 0 ok, 1 error.
--- dup: 0 canonical; 1 a replay or broadcast copy of an event already in another session (FORMAT §4.4, §4.9):
+-- dup: 0 canonical; 1 a replay or broadcast copy of an event already in another file (FORMAT §4.4, §4.9):
 -- shown in its session, never counted in a cross-session statistic; 2 a repeat within the same file: hidden.
+-- A copy is the whole entry again (server/ingest/copy-key.ts), never a (spanId, type) match: span ids collide.
 CREATE TABLE events (
   id INTEGER PRIMARY KEY, session_num INTEGER NOT NULL, file_id INTEGER NOT NULL, type TEXT NOT NULL, name TEXT,
   span_id TEXT, parent_span_id TEXT, status INTEGER NOT NULL, ts INTEGER, dur INTEGER NOT NULL, r_idx INTEGER NOT NULL,
@@ -111,7 +112,8 @@ CREATE INDEX events_session_ts ON events (session_num, ts);
 CREATE INDEX events_dur ON events (dur) WHERE dur > 0 AND dup = 0;
 CREATE INDEX events_errors ON events (ts) WHERE status = 1 AND dup = 0;
 CREATE INDEX events_ts ON events (ts);
-CREATE INDEX events_replayable_span ON events (span_id) WHERE type IN ('discovery', 'generic', 'user_message');
+-- The first file holding each whole entry the writer copies (copyKey): a line whose key is here is a copy.
+CREATE TABLE copy_keys (key INTEGER PRIMARY KEY, file_id INTEGER NOT NULL);
 -- Triage (issue 5). fail: the failure signature (server/triage/signature.ts, computed at ingest because hook
 -- resultKind and discovery skip reasons live in attrs, not in columns); NULL when the event is not a failure.
 CREATE INDEX events_fail ON events (fail, ts) WHERE fail IS NOT NULL AND dup = 0;
@@ -174,6 +176,7 @@ export const DERIVED_TABLES = [
   'session_text',
   'event_cjk',
   'event_text',
+  'copy_keys',
   'events',
   'search_index',
   'session_refs',

@@ -3,6 +3,7 @@ import zlib from 'node:zlib';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { cjkTokens, hasCjk, promptText, responseText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
+import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
 
@@ -116,10 +117,8 @@ export class IngestStore {
       insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
       insertPromptText: db.prepare('INSERT INTO prompt_text (rowid, text) VALUES (?, ?)'),
       insertPromptCjk: db.prepare('INSERT INTO prompt_cjk (rowid, text) VALUES (?, ?)'),
-      replayOf: db.prepare(
-        `SELECT file_id FROM events WHERE span_id = ? AND type = ? AND type IN ('discovery', 'generic', 'user_message')
-         ORDER BY id LIMIT 1`,
-      ),
+      copyOf: db.prepare('SELECT file_id FROM copy_keys WHERE key = ?'),
+      insertCopyKey: db.prepare('INSERT INTO copy_keys (key, file_id) VALUES (?, ?)'),
       sessionById: db.prepare('SELECT num FROM sessions WHERE id = ?'),
       insertSession: db.prepare(
         `INSERT INTO sessions (id, num, host_type, is_child, parent_id, relation, label, workspace_dir, folder_session_id,
@@ -318,9 +317,11 @@ export class IngestStore {
   private writeEvent(id: number, file: FileRow, session: SessionState, l: ProcessedLine): void {
     const ev = l.event as NormalizedEvent;
     let dup = 0;
-    if (ev.spanId !== null && (ev.type === 'discovery' || ev.type === 'generic' || ev.type === 'user_message')) {
-      const prior = this.st.replayOf.get(ev.spanId, ev.type) as { file_id: number } | undefined;
-      if (prior) dup = prior.file_id === file.id ? 2 : 1;
+    const key = copyKey(ev);
+    if (key !== null) {
+      const first = this.st.copyOf.get(key) as { file_id: number } | undefined;
+      if (first) dup = first.file_id === file.id ? 2 : 1;
+      else this.st.insertCopyKey.run(key, file.id);
     }
     this.st.insertEvent.run(
       id, session.num, file.id, ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type, ev.name, ev.spanId, ev.parentSpanId,
