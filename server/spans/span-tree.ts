@@ -95,15 +95,15 @@ function ownerRank(type: string): number {
   }
 }
 
-const TURN_PREFIX = /^turn_(?:start|end)-(.+)-[^-]*$/;
+// The code writes `turn_start-<id>-<n>`, the troubleshoot skill's example `turn-start-<id>-<n>` (FORMAT §10.3).
+const TURN_PREFIX = /^turn[_-](?:start|end)-(.+)-[^-]*$/;
 
-/** `turn_start-<agentSpanId>-<turnId>`: turn events hang off the agent span, named only in their own id. */
+/** `turn_start-<agentSpanId>-<turnId>` (or `turn-start-…`): turn events hang off the agent span, named only in their own id. */
 export function turnAgentSpan(spanId: string | null): string | null {
   if (spanId === null) return null;
   const m = TURN_PREFIX.exec(spanId);
   return m ? m[1] : null;
 }
-
 
 /**
  * Builds the span tree (FORMAT §3.5). Parent of an entry, first rule that applies:
