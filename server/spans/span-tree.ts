@@ -38,6 +38,8 @@ export interface SpanNode {
   subtreeEnd: number | null;
   /** its parentSpanId named nothing in the tree (or a cycle had to be broken here): shown as a root */
   orphan: boolean;
+  /** placed by the shape of its span id (turn_start-<agent>-<n>, agent-msg-<chat>), not by its parentSpanId */
+  inferredParent: boolean;
   /** the entry point of a child session's work (its subagent span, or the child log's session_start) */
   childBranch: boolean;
 }
@@ -119,6 +121,8 @@ export function turnAgentSpan(spanId: string | null): string | null {
  *     entries that name its starting span (`rootLink`) as roots; its anchor adopts the rest.
  *  6. `agent_response` (`agent-msg-<chat>`) still without a parent: beside its model call (or under it
  *     when the model call is a root itself).
+ *  Rules 2 and 6 place an entry by the shape of its span id: such a node is `inferredParent` (unless its
+ *  parentSpanId names the same parent), so the UI can say the link is ours, not the log's.
  *  7. otherwise a root; an orphan if it named a parent that is not there (except the span that started a
  *     child session opened on its own, `rootLink`). A cycle (bad data) is broken at its earliest entry,
  *     which becomes an orphan root.
@@ -178,13 +182,17 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
 
   const parentOf = new Int32Array(n).fill(-1);
   const orphanFlag = new Uint8Array(n);
+  const inferredFlag = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const e = live[i];
     let p = -1;
     if (e.type === 'turn_start' || e.type === 'turn_end') {
       const agent = turnAgentSpan(e.spanId);
       const o = agent === null ? undefined : owner.get(agent);
-      if (o !== undefined && o !== i) p = o;
+      if (o !== undefined && o !== i) {
+        p = o;
+        if (e.parentSpanId === null || owner.get(e.parentSpanId) !== o) inferredFlag[i] = 1;
+      }
     }
     if (p < 0 && e.type === 'user_message' && e.spanId !== null) {
       const o = owner.get(e.spanId);
@@ -211,7 +219,10 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     if (parentOf[i] >= 0) continue;
     if (e.type === 'agent_response' && e.spanId?.startsWith('agent-msg-')) {
       const chat = owner.get(e.spanId.slice('agent-msg-'.length));
-      if (chat !== undefined && chat !== i) parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
+      if (chat !== undefined && chat !== i) {
+        parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
+        inferredFlag[i] = 1;
+      }
     }
     if (parentOf[i] < 0 && e.parentSpanId !== null && e.parentSpanId !== rootLink) orphanFlag[i] = 1;
   }
@@ -252,6 +263,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
         size: 0,
         subtreeEnd: e.ts === null ? null : e.ts + e.dur,
         orphan: orphanFlag[i] === 1,
+        inferredParent: inferredFlag[i] === 1,
         childBranch: e.sessionId !== rootSessionId && (e.type === 'subagent' || anchor.get(e.sessionId) === i),
       });
       if (parent >= 0) nodes[parent].childCount++;
@@ -269,6 +281,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     const before = nodes.length;
     walk(i);
     nodes[before].orphan = true;
+    nodes[before].inferredParent = false;
   }
 
   let maxDepth = 0;
