@@ -97,16 +97,22 @@ export function makeEdgeDeriver(db: Database.Database) {
     startLines: db.prepare(
       "SELECT id, type, ts, r_idx, parent_span_id FROM events WHERE session_num = ? AND type IN ('session_start', 'subagent') ORDER BY id",
     ),
+    // Span ids are per-window counters that collide across sessions (FORMAT §10.2): the tool call that started a
+    // child is looked for only in the child's session folder, where one window numbered every log (the main log,
+    // its subagents' logs and theirs).
+    folderOf: db.prepare('SELECT coalesce(folder_session_id, session_id) folder FROM files WHERE session_id = ? ORDER BY id LIMIT 1'),
     tool: db.prepare(
-      `SELECT s.id, e.tool FROM events e JOIN sessions s ON s.num = e.session_num
-       WHERE e.span_id = ? AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'tool_call' AND e.session_num != ? ORDER BY e.id LIMIT 1`,
+      `SELECT s.id, e.tool FROM events e JOIN files f ON f.id = e.file_id JOIN sessions s ON s.num = e.session_num
+       WHERE e.span_id = ? AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'tool_call' AND e.session_num != ?
+         AND coalesce(f.folder_session_id, f.session_id) = ? ORDER BY e.id LIMIT 1`,
     ),
-    // Sessions started by a tool call of this session: through their subagent entry or the ref naming them.
+    // Sessions started by a tool call of this session (in its folder): through their subagent entry or the ref naming them.
     startedHere: db.prepare(
       `SELECT a.type, a.span_id, s.id FROM events t
        JOIN events a ON a.parent_span_id = t.span_id AND a.type IN ('subagent', 'child_session_ref')
+       JOIN files f ON f.id = a.file_id
        JOIN sessions s ON s.num = a.session_num
-       WHERE t.session_num = ? AND t.type = 'tool_call' AND t.span_id IS NOT NULL`,
+       WHERE t.session_num = ? AND t.type = 'tool_call' AND t.span_id IS NOT NULL AND coalesce(f.folder_session_id, f.session_id) = ?`,
     ),
     edge: db.prepare('SELECT parent_id FROM session_edges WHERE child_id = ?'),
     upsert: db.prepare(
@@ -121,6 +127,7 @@ export function makeEdgeDeriver(db: Database.Database) {
   };
 
   const raw = rawLines(db);
+  const folderOf = (id: string): string | null => (st.folderOf.get(id) as { folder: string } | undefined)?.folder ?? null;
 
   function attrsOf(lineId: number): Record<string, unknown> {
     const attrs = raw.json(lineId)?.attrs;
@@ -163,8 +170,10 @@ export function makeEdgeDeriver(db: Database.Database) {
   function deriveOne(id: string): void {
     const s = st.session.get(id) as { num: number; id: string; is_child: number; first_ts: number | null; parent_id: string | null; parent_span_id: string | null } | undefined;
     if (!s) return;
-    const edge = chooseEdge(factsOf(s), (spanId) => {
-      const t = st.tool.get(spanId, s.num) as { id: string; tool: string | null } | undefined;
+    const facts = factsOf(s);
+    const folder = facts.folderId ?? (facts.ref ? folderOf(facts.ref.holderId) : null) ?? folderOf(s.id);
+    const edge = chooseEdge(facts, (spanId) => {
+      const t = st.tool.get(spanId, s.num, folder) as { id: string; tool: string | null } | undefined;
       return t ? { sessionId: t.id, tool: t.tool } : null;
     });
     if (!edge) {
@@ -186,7 +195,7 @@ export function makeEdgeDeriver(db: Database.Database) {
     const s = st.session.get(id) as { num: number } | undefined;
     if (!s) return;
     const dependents = new Set<string>();
-    for (const r of st.startedHere.all(s.num) as { type: string; span_id: string | null; id: string }[]) {
+    for (const r of st.startedHere.all(s.num, folderOf(id) ?? id) as { type: string; span_id: string | null; id: string }[]) {
       const child = r.type === 'child_session_ref' ? (r.span_id?.startsWith('child-ref-') ? r.span_id.slice('child-ref-'.length) : null) : r.id;
       if (child && child !== id) dependents.add(child);
     }
