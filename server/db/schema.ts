@@ -73,6 +73,9 @@ CREATE INDEX idx_sessions_repo ON sessions (repository);
 CREATE INDEX idx_sessions_cwd ON sessions (cwd);
 CREATE INDEX idx_sessions_last ON sessions (last_ts);
 CREATE INDEX idx_sessions_parent ON sessions (parent_id);
+-- The sessions of one folder (a main log and its child logs): span ids are matched only among them (they collide
+-- across folders, FORMAT §10.2).
+CREATE INDEX idx_sessions_folder ON sessions (folder_session_id);
 CREATE TABLE turns (
   id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions (id), turn_index INTEGER NOT NULL,
   user_message TEXT, assistant_response TEXT, timestamp TEXT, span_id TEXT, event_id INTEGER,
@@ -159,10 +162,12 @@ CREATE TABLE session_edges (
   source TEXT NOT NULL, created_ts INTEGER
 );
 CREATE INDEX session_edges_parent ON session_edges (parent_id, created_ts, child_id);
--- A child's start: the ref naming it (span_id child-ref-<id>) and the tool call its start span is (span_id).
-CREATE INDEX events_link_span ON events (span_id) WHERE type IN ('tool_call', 'child_session_ref');
--- The other way: the children a tool call started (the ref's and the subagent entry's parentSpanId).
-CREATE INDEX events_start_span ON events (parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
+-- A child's start: the ref naming it (span_id child-ref-<id>) and the tool call its start span is (span_id), in
+-- one session of its folder (session_num: span ids collide across sessions, so span_id alone matches hundreds).
+CREATE INDEX events_link_span ON events (span_id, session_num) WHERE type IN ('tool_call', 'child_session_ref');
+-- The other way: the children a session's tool calls started (the ref's and the subagent entry's parentSpanId),
+-- read per session of the folder.
+CREATE INDEX events_start_span ON events (session_num, parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
 `;
 
 export const DERIVED_TABLES = [

@@ -98,21 +98,23 @@ export function makeEdgeDeriver(db: Database.Database) {
       "SELECT id, type, ts, r_idx, parent_span_id FROM events WHERE session_num = ? AND type IN ('session_start', 'subagent') ORDER BY id",
     ),
     // Span ids are per-window counters that collide across sessions (FORMAT §10.2): the tool call that started a
-    // child is looked for only in the child's session folder, where one window numbered every log (the main log,
-    // its subagents' logs and theirs).
-    folderOf: db.prepare('SELECT coalesce(folder_session_id, session_id) folder FROM files WHERE session_id = ? ORDER BY id LIMIT 1'),
+    // child is looked for only among the sessions of the child's folder, where one window numbered every log (the
+    // main log, its subagents' logs and theirs). Looking a span id up across the index matched hundreds of
+    // unrelated sessions, and made each refresh cost as much as the number of sessions. CROSS JOIN keeps the
+    // folder's sessions outermost: by span_id alone the planner would read every session's colliding tool calls.
+    folderOf: db.prepare('SELECT coalesce(folder_session_id, id) folder FROM sessions WHERE id = ?'),
     tool: db.prepare(
-      `SELECT s.id, e.tool FROM events e JOIN files f ON f.id = e.file_id JOIN sessions s ON s.num = e.session_num
-       WHERE e.span_id = ? AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'tool_call' AND e.session_num != ?
-         AND coalesce(f.folder_session_id, f.session_id) = ? ORDER BY e.id LIMIT 1`,
+      `SELECT s.id, e.tool FROM sessions s CROSS JOIN events e ON e.session_num = s.num
+       WHERE (s.folder_session_id = @folder OR s.id = @folder) AND s.num != @num
+         AND e.span_id = @span AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'tool_call' ORDER BY e.id LIMIT 1`,
     ),
-    // Sessions started by a tool call of this session (in its folder): through their subagent entry or the ref naming them.
+    // Sessions of this folder started by a tool call of this session: through their subagent entry or the ref naming them.
     startedHere: db.prepare(
-      `SELECT a.type, a.span_id, s.id FROM events t
-       JOIN events a ON a.parent_span_id = t.span_id AND a.type IN ('subagent', 'child_session_ref')
-       JOIN files f ON f.id = a.file_id
-       JOIN sessions s ON s.num = a.session_num
-       WHERE t.session_num = ? AND t.type = 'tool_call' AND t.span_id IS NOT NULL AND coalesce(f.folder_session_id, f.session_id) = ?`,
+      `SELECT a.type, a.span_id, s.id FROM sessions s
+       JOIN events a ON a.session_num = s.num AND a.type IN ('subagent', 'child_session_ref') AND a.parent_span_id IS NOT NULL
+       WHERE (s.folder_session_id = @folder OR s.id = @folder)
+         AND EXISTS (SELECT 1 FROM events t WHERE t.span_id = a.parent_span_id AND t.session_num = @num
+                       AND t.type IN ('tool_call', 'child_session_ref') AND t.type = 'tool_call')`,
     ),
     edge: db.prepare('SELECT parent_id FROM session_edges WHERE child_id = ?'),
     upsert: db.prepare(
@@ -127,7 +129,7 @@ export function makeEdgeDeriver(db: Database.Database) {
   };
 
   const raw = rawLines(db);
-  const folderOf = (id: string): string | null => (st.folderOf.get(id) as { folder: string } | undefined)?.folder ?? null;
+  const folderOf = (id: string): string => (st.folderOf.get(id) as { folder: string } | undefined)?.folder ?? id;
 
   function attrsOf(lineId: number): Record<string, unknown> {
     const attrs = raw.json(lineId)?.attrs;
@@ -171,9 +173,9 @@ export function makeEdgeDeriver(db: Database.Database) {
     const s = st.session.get(id) as { num: number; id: string; is_child: number; first_ts: number | null; parent_id: string | null; parent_span_id: string | null } | undefined;
     if (!s) return;
     const facts = factsOf(s);
-    const folder = facts.folderId ?? (facts.ref ? folderOf(facts.ref.holderId) : null) ?? folderOf(s.id);
+    const folder = facts.folderId ?? (facts.ref ? folderOf(facts.ref.holderId) : folderOf(s.id));
     const edge = chooseEdge(facts, (spanId) => {
-      const t = st.tool.get(spanId, s.num, folder) as { id: string; tool: string | null } | undefined;
+      const t = st.tool.get({ span: spanId, num: s.num, folder }) as { id: string; tool: string | null } | undefined;
       return t ? { sessionId: t.id, tool: t.tool } : null;
     });
     if (!edge) {
@@ -195,7 +197,7 @@ export function makeEdgeDeriver(db: Database.Database) {
     const s = st.session.get(id) as { num: number } | undefined;
     if (!s) return;
     const dependents = new Set<string>();
-    for (const r of st.startedHere.all(s.num, folderOf(id) ?? id) as { type: string; span_id: string | null; id: string }[]) {
+    for (const r of st.startedHere.all({ num: s.num, folder: folderOf(id) }) as { type: string; span_id: string | null; id: string }[]) {
       const child = r.type === 'child_session_ref' ? (r.span_id?.startsWith('child-ref-') ? r.span_id.slice('child-ref-'.length) : null) : r.id;
       if (child && child !== id) dependents.add(child);
     }
