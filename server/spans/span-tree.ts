@@ -113,7 +113,9 @@ export function turnAgentSpan(spanId: string | null): string | null {
  *  2. `turn_start`/`turn_end`: the agent span named inside their spanId (their parentSpanId is the agent's
  *     *parent*, FORMAT §3.2).
  *  3. a `user_message` whose span is a real span of another entry (the subagent's invoke_agent): that entry.
- *  4. the entry that owns `parentSpanId`, in any file of the session (parentSpanId crosses files).
+ *  4. the entry that owns `parentSpanId`, in the entry's own file first, then in any file of the session
+ *     (parentSpanId crosses files; ids can repeat across files); in a child log, the span its parent's ref
+ *     names as the child's start is the tool call in the parent's file.
  *  5. in a child log: that log's first `session_start` (its anchor) adopts entries left without a parent,
  *     and the anchor itself goes under the tool span that started the child (child_session_ref
  *     `child-ref-<id>`.parentSpanId, else `childLinks`). A child with no tool span (title, categorization,
@@ -141,23 +143,34 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
   const n = live.length;
   const rootSessionId = opts.rootSessionId ?? live[0]?.sessionId ?? '';
 
+  // Span ids are counters that can restart in each log (FORMAT §10.2), so a child log may reuse its parent's ids:
+  // a name is looked up in the log of the entry naming it first (`ownerIn`), then in every log (`owner`).
   const owner = new Map<string, number>();
+  const local = new Map<string, number>();
+  const keep = (map: Map<string, number>, key: string, i: number) => {
+    const cur = map.get(key);
+    if (cur === undefined) {
+      map.set(key, i);
+      return;
+    }
+    const e = live[i];
+    const c = live[cur];
+    const better = ownerRank(e.type) - ownerRank(c.type) || e.dup - c.dup || e.id - c.id;
+    if (better < 0) map.set(key, i);
+  };
   for (let i = 0; i < n; i++) {
     const e = live[i];
     if (e.spanId === null) continue;
-    const cur = owner.get(e.spanId);
-    if (cur === undefined) {
-      owner.set(e.spanId, i);
-      continue;
-    }
-    const c = live[cur];
-    const better = ownerRank(e.type) - ownerRank(c.type) || e.dup - c.dup || e.id - c.id;
-    if (better < 0) owner.set(e.spanId, i);
+    keep(owner, e.spanId, i);
+    keep(local, `${e.sessionId}\u0000${e.spanId}`, i);
   }
+  const ownerIn = (sessionId: string, spanId: string): number | undefined => local.get(`${sessionId}\u0000${spanId}`) ?? owner.get(spanId);
 
   // Child logs: each one's anchor (first session_start) and the tool span that started it.
   const anchor = new Map<string, number>();
   const toolLink = new Map<string, number>();
+  /** child session → the span id of the tool call that started it, as its parent's ref names it */
+  const startSpan = new Map<string, string>();
   for (let i = 0; i < n; i++) {
     const e = live[i];
     if ((e.sessionId !== rootSessionId || opts.rootIsChild) && e.type === 'session_start') {
@@ -165,12 +178,15 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
       if (cur === undefined || live[cur].id > e.id) anchor.set(e.sessionId, i);
     }
     if (e.type === 'child_session_ref' && e.spanId?.startsWith('child-ref-') && e.parentSpanId !== null) {
-      const tool = owner.get(e.parentSpanId);
-      if (tool !== undefined) toolLink.set(e.spanId.slice('child-ref-'.length), tool);
+      const tool = ownerIn(e.sessionId, e.parentSpanId);
+      const child = e.spanId.slice('child-ref-'.length);
+      startSpan.set(child, e.parentSpanId);
+      if (tool !== undefined) toolLink.set(child, tool);
     }
   }
   for (const [sid, span] of opts.childLinks ?? []) {
     const tool = owner.get(span);
+    if (!startSpan.has(sid)) startSpan.set(sid, span);
     if (tool !== undefined && !toolLink.has(sid)) toolLink.set(sid, tool);
   }
 
@@ -188,18 +204,20 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     let p = -1;
     if (e.type === 'turn_start' || e.type === 'turn_end') {
       const agent = turnAgentSpan(e.spanId);
-      const o = agent === null ? undefined : owner.get(agent);
+      const o = agent === null ? undefined : ownerIn(e.sessionId, agent);
       if (o !== undefined && o !== i) {
         p = o;
-        if (e.parentSpanId === null || owner.get(e.parentSpanId) !== o) inferredFlag[i] = 1;
+        if (e.parentSpanId === null || ownerIn(e.sessionId, e.parentSpanId) !== o) inferredFlag[i] = 1;
       }
     }
     if (p < 0 && e.type === 'user_message' && e.spanId !== null) {
-      const o = owner.get(e.spanId);
+      const o = ownerIn(e.sessionId, e.spanId);
       if (o !== undefined && o !== i && live[o].type !== 'user_message') p = o;
     }
     if (p < 0 && e.parentSpanId !== null) {
-      const o = owner.get(e.parentSpanId);
+      // In a child log, the span that started it lives in the parent's log, whatever the child's own ids are.
+      const start = e.sessionId !== rootSessionId && startSpan.get(e.sessionId) === e.parentSpanId ? toolLink.get(e.sessionId) : undefined;
+      const o = start ?? ownerIn(e.sessionId, e.parentSpanId);
       if (o !== undefined && o !== i) p = o;
     }
     if (p < 0 && e.sessionId !== rootSessionId) {
@@ -218,7 +236,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     const e = live[i];
     if (parentOf[i] >= 0) continue;
     if (e.type === 'agent_response' && e.spanId?.startsWith('agent-msg-')) {
-      const chat = owner.get(e.spanId.slice('agent-msg-'.length));
+      const chat = ownerIn(e.sessionId, e.spanId.slice('agent-msg-'.length));
       if (chat !== undefined && chat !== i) {
         parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
         inferredFlag[i] = 1;

@@ -68,4 +68,42 @@ describe('iterations per request, both turn-id forms', () => {
     ]);
     expect(tree.stats.roots).toBe(3);
   });
+
+  it('a child log numbered from 1 again (ids colliding with its parent’s) does not take the parent’s turns', async () => {
+    const C = 'cccccccc-3333-4333-8333-000000000003';
+    const r = span(1);
+    fx = await fixtureDb({
+      [`${S}/main.jsonl`]:
+        user(r, 'explore it', 0) +
+        turn('start', '_', r, 0, '0', 1) + llm(span(2), r, 2) +
+        line({ ts: T0 + 3, dur: 0, sid: S, type: 'child_session_ref', name: 'runSubagent-Explore', spanId: `child-ref-${C}`, parentSpanId: span(3), status: 'ok', attrs: { childSessionId: C, label: 'runSubagent-Explore' } }) +
+        line({ ts: T0 + 3, dur: 500, sid: S, type: 'tool_call', name: 'runSubagent', spanId: span(3), parentSpanId: r, status: 'ok', attrs: { args: '{}' } }) +
+        turn('end', '_', r, 0, '0', 600) +
+        turn('start', '-', r, 1, 1, 601) + line({ ts: T0 + 602, dur: 5, sid: S, type: 'tool_call', name: 'read_file', spanId: span(4), parentSpanId: r, status: 'error', attrs: { args: '{}', error: 'ENOENT' } }) + turn('end', '-', r, 1, 1, 620),
+      [`${S}/runSubagent-Explore-${C}.jsonl`]:
+        line({ v: 1, ts: T0 + 4, dur: 0, sid: C, type: 'session_start', name: 'session_start', spanId: `session-start-${C}`, status: 'ok', attrs: { parentSessionId: S, label: 'runSubagent-Explore' } }) +
+        // the child's own counter: its subagent span is 1, like the parent's request, and its tool call 3, like the runSubagent call
+        line({ ts: T0 + 5, dur: 400, sid: C, type: 'subagent', name: 'Explore', spanId: span(1), parentSpanId: span(3), status: 'ok', attrs: { agentName: 'Explore' } }) +
+        line({ ts: T0 + 6, dur: 50, sid: C, type: 'llm_request', name: 'chat:gpt-4.1', spanId: span(2), parentSpanId: span(1), status: 'ok', attrs: { model: 'gpt-4.1' } }) +
+        line({ ts: T0 + 60, dur: 50, sid: C, type: 'tool_call', name: 'grep_search', spanId: span(3), parentSpanId: span(1), status: 'ok', attrs: { args: '{}' } }),
+    });
+    expect(spanOverview(fx.db, S).requests.map((q) => [q.label, q.iterations, q.unfinished, q.errors])).toEqual([['explore it', 2, 0, 1]]);
+    const { tree } = sessionTree(fx.db, S)!;
+    const at = tree.nodes.map((n) => [n.depth, n.entry.sessionId === C ? 'child' : 'main', n.entry.type]);
+    expect(at).toEqual([
+      [0, 'main', 'user_message'],
+      [1, 'main', 'turn_start'],
+      [1, 'main', 'llm_request'],
+      [1, 'main', 'tool_call'],
+      [2, 'main', 'child_session_ref'],
+      [2, 'child', 'session_start'],
+      [2, 'child', 'subagent'],
+      [3, 'child', 'llm_request'],
+      [3, 'child', 'tool_call'],
+      [1, 'main', 'turn_end'],
+      [1, 'main', 'turn_start'],
+      [1, 'main', 'tool_call'],
+      [1, 'main', 'turn_end'],
+    ]);
+  });
 });
