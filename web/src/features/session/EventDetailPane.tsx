@@ -178,8 +178,13 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferr
         <dd className="mono">
           {d.spanId !== null ? visibleText(d.spanId) : '—'}
           {d.parentSpanId && <span className="muted">parent {visibleText(d.parentSpanId)}</span>}
-          {parentNote && <span className="event-parent-note">{parentNote}</span>}
         </dd>
+        {parentNote && (
+          <>
+            <dt>Parent</dt>
+            <dd className="event-parent-note">{parentNote}</dd>
+          </>
+        )}
         {d.sessionId !== pageSessionId && (
           <>
             <dt>Session</dt>
