@@ -24,6 +24,8 @@ export interface SpanEntry {
   tokensOut: number | null;
   /** 0 canonical, 1 replay copy from another session (shown), 2 repeat inside the same file (hidden) */
   dup: number;
+  /** the VS Code run that wrote the line (rIdx, 0 when absent): each run numbers its spans from 1 again */
+  rIdx?: number;
 }
 
 export interface SpanNode {
@@ -143,10 +145,12 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
   const n = live.length;
   const rootSessionId = opts.rootSessionId ?? live[0]?.sessionId ?? '';
 
-  // Span ids are counters that can restart in each log (FORMAT §10.2), so a child log may reuse its parent's ids:
-  // a name is looked up in the log of the entry naming it first (`ownerIn`), then in every log (`owner`).
+  // Span ids are counters that restart with every window reload (FORMAT §10.2), and fixtures restart them in each
+  // log, so a resumed run or a child log may reuse ids: a name is looked up in the run of the log of the entry
+  // naming it first, then in that log, then in every log (`ownerIn`).
   const owner = new Map<string, number>();
   const local = new Map<string, number>();
+  const run = new Map<string, number>();
   const keep = (map: Map<string, number>, key: string, i: number) => {
     const cur = map.get(key);
     if (cur === undefined) {
@@ -163,8 +167,10 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     if (e.spanId === null) continue;
     keep(owner, e.spanId, i);
     keep(local, `${e.sessionId}\u0000${e.spanId}`, i);
+    keep(run, `${e.sessionId}\u0000${e.rIdx ?? 0}\u0000${e.spanId}`, i);
   }
-  const ownerIn = (sessionId: string, spanId: string): number | undefined => local.get(`${sessionId}\u0000${spanId}`) ?? owner.get(spanId);
+  const ownerIn = (e: SpanEntry, spanId: string): number | undefined =>
+    run.get(`${e.sessionId}\u0000${e.rIdx ?? 0}\u0000${spanId}`) ?? local.get(`${e.sessionId}\u0000${spanId}`) ?? owner.get(spanId);
 
   // Child logs: each one's anchor (first session_start) and the tool span that started it.
   const anchor = new Map<string, number>();
@@ -178,7 +184,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
       if (cur === undefined || live[cur].id > e.id) anchor.set(e.sessionId, i);
     }
     if (e.type === 'child_session_ref' && e.spanId?.startsWith('child-ref-') && e.parentSpanId !== null) {
-      const tool = ownerIn(e.sessionId, e.parentSpanId);
+      const tool = ownerIn(e, e.parentSpanId);
       const child = e.spanId.slice('child-ref-'.length);
       startSpan.set(child, e.parentSpanId);
       if (tool !== undefined) toolLink.set(child, tool);
@@ -204,20 +210,20 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     let p = -1;
     if (e.type === 'turn_start' || e.type === 'turn_end') {
       const agent = turnAgentSpan(e.spanId);
-      const o = agent === null ? undefined : ownerIn(e.sessionId, agent);
+      const o = agent === null ? undefined : ownerIn(e, agent);
       if (o !== undefined && o !== i) {
         p = o;
-        if (e.parentSpanId === null || ownerIn(e.sessionId, e.parentSpanId) !== o) inferredFlag[i] = 1;
+        if (e.parentSpanId === null || ownerIn(e, e.parentSpanId) !== o) inferredFlag[i] = 1;
       }
     }
     if (p < 0 && e.type === 'user_message' && e.spanId !== null) {
-      const o = ownerIn(e.sessionId, e.spanId);
+      const o = ownerIn(e, e.spanId);
       if (o !== undefined && o !== i && live[o].type !== 'user_message') p = o;
     }
     if (p < 0 && e.parentSpanId !== null) {
       // In a child log, the span that started it lives in the parent's log, whatever the child's own ids are.
       const start = e.sessionId !== rootSessionId && startSpan.get(e.sessionId) === e.parentSpanId ? toolLink.get(e.sessionId) : undefined;
-      const o = start ?? ownerIn(e.sessionId, e.parentSpanId);
+      const o = start ?? ownerIn(e, e.parentSpanId);
       if (o !== undefined && o !== i) p = o;
     }
     if (p < 0 && e.sessionId !== rootSessionId) {
@@ -236,7 +242,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     const e = live[i];
     if (parentOf[i] >= 0) continue;
     if (e.type === 'agent_response' && e.spanId?.startsWith('agent-msg-')) {
-      const chat = ownerIn(e.sessionId, e.spanId.slice('agent-msg-'.length));
+      const chat = ownerIn(e, e.spanId.slice('agent-msg-'.length));
       if (chat !== undefined && chat !== i) {
         parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
         inferredFlag[i] = 1;

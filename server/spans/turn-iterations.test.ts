@@ -106,4 +106,26 @@ describe('iterations per request, both turn-id forms', () => {
       [1, 'main', 'turn_end'],
     ]);
   });
+
+  it('a resumed run numbers its spans from 1 again (rIdx 1): each run’s request keeps its own iterations', async () => {
+    const r = span(1);
+    const run1 = (o: string) => o.replace(/}\n$/, ',"rIdx":1}\n');
+    fx = await fixtureDb({
+      [`${S}/main.jsonl`]:
+        user(r, 'before the reload', 0) +
+        turn('start', '_', r, 0, '0', 1) + llm(span(2), r, 2) + turn('end', '_', r, 0, '0', 60) +
+        turn('start', '_', r, 1, '1', 61) + llm(span(3), r, 62) + turn('end', '_', r, 1, '1', 120) +
+        run1(user(r, 'after the reload', 90_000)) +
+        run1(turn('start', '_', r, 0, '0', 90_001)) + run1(llm(span(2), r, 90_002)) + run1(turn('end', '_', r, 0, '0', 90_060)),
+    });
+    expect(spanOverview(fx.db, S).requests.map((q) => [q.label, q.iterations, q.unfinished])).toEqual([
+      ['before the reload', 2, 0],
+      ['after the reload', 1, 0],
+    ]);
+    const { tree } = sessionTree(fx.db, S)!;
+    expect(tree.nodes.map((n) => [n.depth, n.entry.type])).toEqual([
+      [0, 'user_message'], [1, 'turn_start'], [1, 'llm_request'], [1, 'turn_end'], [1, 'turn_start'], [1, 'llm_request'], [1, 'turn_end'],
+      [0, 'user_message'], [1, 'turn_start'], [1, 'llm_request'], [1, 'turn_end'],
+    ]);
+  });
 });
