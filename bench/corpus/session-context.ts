@@ -77,6 +77,11 @@ export class SessionContext {
     return counterSpanId(++this.spans);
   }
 
+  /** VS Code reloaded (a resumed run): the extension host numbers its spans from 1 again. */
+  newWindow(): void {
+    this.spans = 0;
+  }
+
   tick(ms: number): void {
     this.clock += Math.max(1, Math.round(ms));
   }
