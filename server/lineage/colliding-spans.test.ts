@@ -42,4 +42,18 @@ describe('lineage when span ids collide across sessions', () => {
       { id: C, child_count: 0 },
     ]);
   });
+
+  it('a resumed run reusing a span id: the child is started by the tool call of the run that wrote its ref', async () => {
+    const run1 = (o: string) => o.replace(/}\n$/, ',"rIdx":1}\n');
+    fx = await fixtureDb({
+      [`${A}/main.jsonl`]:
+        ev(A, 0, 'user_message', 'user_message', span(1), undefined, { content: 'first run' }) +
+        ev(A, 5, 'tool_call', 'read_file', span(2), span(1), { args: '{}' }) +
+        run1(ev(A, 90_000, 'user_message', 'user_message', span(1), undefined, { content: 'second run' })) +
+        run1(ev(A, 90_010, 'child_session_ref', 'runSubagent-Explore', `child-ref-${C}`, span(2), { childSessionId: C, label: 'runSubagent-Explore' })) +
+        run1(ev(A, 90_005, 'tool_call', 'runSubagent', span(2), span(1), { args: '{"agentName":"Explore"}' })),
+      [`${A}/runSubagent-Explore-${C}.jsonl`]: ev(C, 90_011, 'subagent', 'Explore', span(1), span(2), { agentName: 'Explore' }),
+    });
+    expect(fx.db.prepare('SELECT child_id, parent_id, source, tool_name FROM session_edges').all()).toEqual([{ child_id: C, parent_id: A, source: 'tool_span', tool_name: 'runSubagent' }]);
+  });
 });
