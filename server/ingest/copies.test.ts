@@ -151,7 +151,7 @@ describe('copies are copies only when the whole entry is the same', () => {
     const lines = [user(B, span(1), 'first', T + 1), core(B, span(2), 'Load Skills', 'loaded: []', T + 2)].map((l, i) =>
       processLine({ bytes: Buffer.from(l.slice(0, -1)), byteOffset: i * 100, tooLong: false }),
     );
-    store.writeBatch(file, lines, { dev: 1, ino: 1, size: 200, offset: 200, headHash: 'h', generation: 0, nextLine: 3, reconciling: false }, [1, 2]);
+    store.writeBatch(file, lines, { dev: 1, ino: 1, size: 200, offset: 200, headHash: 'h', generation: 0, nextLine: 3, reconciling: false, mtime: 0 }, [1, 2]);
     const lookups = recorded.filter((r) => r.sql.includes('copy_keys'));
     // the user_message is A's line again (a copy: no new key); the discovery line is new
     expect(lookups.map((r) => r.sql)).toEqual([
