@@ -65,7 +65,7 @@ describe('rebuilding the derived tables', () => {
     fx = await fixtureDb({ 's1/main.jsonl': u('s1', 'one', 1775000000000) + copy('s1'), 's2/main.jsonl': u('s2', 'two', 1775000001000) + copy('s2') });
     // what the old rule left behind: the second session's prompt marked a replay
     fx.db.prepare("UPDATE events SET dup = 1 WHERE type = 'user_message' AND id = (SELECT max(id) FROM events WHERE type = 'user_message')").run();
-    setMeta(fx.db, 'schema_version', '11');
+    setMeta(fx.db, 'schema_version', '12');
     expect(ensureSchema(fx.db)).toBe(true);
     rebuildDerived(fx.db, new IngestStore(fx.db));
     expect(fx.db.prepare('SELECT type, dup, count(*) n FROM events GROUP BY type, dup ORDER BY type, dup').all()).toEqual([
