@@ -30,6 +30,17 @@ test('opens a session: header facts, the request with its model calls, the subag
   await expect(tree(page).locator('.span-bar.is-error')).toHaveCount(1);
 });
 
+test('a turn entry placed by its span id says its parent was inferred; a model call does not', async ({ page }) => {
+  await page.goto(`/session/${SESSION_VIEW_ID}`);
+  const pane = page.getByRole('complementary', { name: 'Event details' });
+  await item(page, /^turn_start:1/).click();
+  await expect(pane.getByRole('heading', { name: 'turn_start:1' })).toBeVisible();
+  await expect(pane.getByText(/^Parent inferred from the span id/)).toBeVisible();
+  await item(page, /^read_file/).click();
+  await expect(pane.getByRole('heading', { name: 'read_file' })).toBeVisible();
+  await expect(pane.getByText(/^Parent inferred/)).toHaveCount(0);
+});
+
 test('expands a subagent to show what it did in its own log', async ({ page }) => {
   await page.goto(`/session/${SESSION_VIEW_ID}`);
   await tree(page).getByRole('button', { name: 'Expand Explore' }).click();

@@ -9,7 +9,7 @@ import { Attrs, truncateAttr } from './entry';
 import { writeHousekeepingChild } from './housekeeping';
 import { JsonlFile, type FileStats } from './jsonl-file';
 import type { Rng } from './random';
-import { SessionContext } from './session-context';
+import { counterSpanId, SessionContext } from './session-context';
 import type { SessionPlan } from './session-plan';
 import { assistantText, codeSnippet, identifier, repoFile, titleText, userPrompt } from './text';
 import type { WorkspacePlan } from './workspace';
@@ -58,14 +58,16 @@ function writeRefsOnlySession(plan: SessionPlan): FileStats[] {
 function writeLegacySession(rng: Rng, ws: WorkspacePlan, id: string, t0: number): FileStats {
   const file = new JsonlFile(path.join(ws.debugLogsDir, `${id}.jsonl`), id, 'legacy');
   let t = t0;
+  let spans = 0;
+  const nextSpan = () => counterSpanId(++spans);
   const cap = (s: string) => truncateAttr(s, LEGACY_LIMIT);
   file.write({ ts: t - 5000, dur: 0, type: 'discovery', name: 'Load Instructions', spanId: `core-${t - 5000}`, status: 'ok', attrs: new Attrs().str('details', 'loaded: [".github/copilot-instructions.md"]').str('category', 'discovery').str('source', 'core').toString() });
   for (let r = 0; r < 3; r++) {
-    const agent = rng.hex(16);
+    const agent = nextSpan();
     const prompt = userPrompt(rng, 'en');
     file.write({ ts: t, dur: 0, type: 'user_message', name: 'user_message', spanId: agent, status: 'ok', attrs: new Attrs().str('content', cap(prompt)).toString() });
     for (let i = 0; i < 3; i++) {
-      const chat = rng.hex(16);
+      const chat = nextSpan();
       const dur = rng.int(800, 7000);
       file.write({ ts: t + 5, dur, type: 'llm_request', name: 'chat:gpt-4.1', spanId: chat, parentSpanId: agent, status: 'ok', attrs: new Attrs().str('model', 'gpt-4.1').num('inputTokens', rng.int(3000, 30000)).num('outputTokens', rng.int(20, 900)).num('ttft', rng.int(300, 2000)).toString() });
       t += dur + 5;
@@ -74,18 +76,18 @@ function writeLegacySession(rng: Rng, ws: WorkspacePlan, id: string, t0: number)
       file.write({ ts: t, dur: 0, type: 'agent_response', name: 'agent_response', spanId: `agent-msg-${chat}`, parentSpanId: agent, status: 'ok', attrs: new Attrs().str('response', cap(response)).toString() });
       const toolDur = rng.int(5, 200);
       const args = JSON.stringify({ filePath, startLine: 1, endLine: 120 });
-      file.write({ ts: t + 2, dur: toolDur, type: 'tool_call', name: 'read_file', spanId: rng.hex(16), parentSpanId: agent, status: 'ok', attrs: new Attrs().str('args', cap(args)).str('result', cap(codeSnippet(rng, 30))).toString() });
+      file.write({ ts: t + 2, dur: toolDur, type: 'tool_call', name: 'read_file', spanId: nextSpan(), parentSpanId: agent, status: 'ok', attrs: new Attrs().str('args', cap(args)).str('result', cap(codeSnippet(rng, 30))).toString() });
       t += toolDur + 10;
     }
     if (r === 1) {
       // Subagent spans are routed by session inheritance into this same file.
-      const sub = rng.hex(16);
+      const sub = nextSpan();
       const start = t;
-      file.write({ ts: t + 3, dur: 40, type: 'tool_call', name: 'grep_search', spanId: rng.hex(16), parentSpanId: sub, status: 'ok', attrs: new Attrs().str('args', JSON.stringify({ query: identifier(rng) })).str('result', 'No matches found.').toString() });
+      file.write({ ts: t + 3, dur: 40, type: 'tool_call', name: 'grep_search', spanId: nextSpan(), parentSpanId: sub, status: 'ok', attrs: new Attrs().str('args', JSON.stringify({ query: identifier(rng) })).str('result', 'No matches found.').toString() });
       t += 9000;
       file.write({ ts: start, dur: t - start, type: 'subagent', name: 'Explore', spanId: sub, parentSpanId: agent, status: 'ok', attrs: new Attrs().str('agentName', 'Explore').str('description', cap('Explore the code base')).toString() });
     }
-    file.write({ ts: t, dur: 1, type: 'generic', name: 'Prompt rendering', spanId: rng.hex(16), parentSpanId: agent, status: 'ok', attrs: new Attrs().str('details', 'rendered 12 context items').str('category', 'prompt').toString() });
+    file.write({ ts: t, dur: 1, type: 'generic', name: 'Prompt rendering', spanId: nextSpan(), parentSpanId: agent, status: 'ok', attrs: new Attrs().str('details', 'rendered 12 context items').str('category', 'prompt').toString() });
     t += rng.int(60_000, 900_000);
   }
   return file.close();
@@ -94,7 +96,7 @@ function writeLegacySession(rng: Rng, ws: WorkspacePlan, id: string, t0: number)
 /** LLEG gave title requests their own top-level file (every span auto-started a session). */
 function writeLegacyTitle(rng: Rng, ws: WorkspacePlan, id: string, t: number): FileStats {
   const file = new JsonlFile(path.join(ws.debugLogsDir, `${id}.jsonl`), id, 'legacy');
-  const chat = rng.hex(16);
+  const chat = counterSpanId(1);
   file.write({ ts: t, dur: 420, type: 'llm_request', name: 'chat:gpt-4o-mini', spanId: chat, status: 'ok', attrs: new Attrs().str('model', 'gpt-4o-mini').num('inputTokens', 210).num('outputTokens', 8).num('ttft', 300).toString() });
   const response = `[{"role":"assistant","parts":[{"type":"text","content":${JSON.stringify(titleText(rng))}}]}]`;
   file.write({ ts: t + 420, dur: 0, type: 'agent_response', name: 'agent_response', spanId: `agent-msg-${chat}`, status: 'ok', attrs: new Attrs().str('response', response).toString() });

@@ -306,7 +306,40 @@ describe('edge cases (FORMAT §7)', () => {
     for (const e of failed) expect('inputTokens' in attrs(e) || 'outputTokens' in attrs(e)).toBe(false);
   });
 
+  it('numbers span ids like the writer: a counter from 1 per session family and run, so unrelated sessions share ids', () => {
+    // FORMAT §10.2. Core events (ids from VS Code core), the broadcast line and synthetic ids are left out.
+    const synthetic = /^(session-start|child-ref|agent-msg|turn_start|turn_end|core)-/;
+    const broadcast = manifest.notable.broadcastUserMessage?.spanId;
+    const core = new Set(linesOf('discovery').concat(linesOf('generic').filter((e) => attrs(e).source === 'core')).map((e) => e.spanId));
+    const holders = new Map<string, Set<string>>();
+    const families = new Map<string, Set<string>>();
+    for (const f of manifest.files) {
+      const family = f.kind === 'legacy' ? f.path : path.dirname(f.path);
+      for (const e of read.get(f.path)!.events) {
+        const id = String(e.spanId);
+        if (synthetic.test(id) || core.has(e.spanId) || id === broadcast) continue;
+        expect(id).toMatch(/^[0-9a-f]{16}$/);
+        (families.get(family) ?? families.set(family, new Set()).get(family)!).add(id);
+        (holders.get(id) ?? holders.set(id, new Set()).get(id)!).add(family);
+      }
+    }
+    // every family counts from 1 (but the size-capped one, whose head was cut), so they all hold id 1
+    const capped = manifest.notable.sizeCappedSessionId;
+    const without = [...families].filter(([family, ids]) => !ids.has('0000000000000001')).map(([family]) => path.basename(family));
+    expect(without).toEqual([capped]);
+    expect([...holders.values()].filter((h) => h.size > 1).length).toBeGreaterThan(100);
+    // a resumed run starts again at 1: its first request reuses an id of the first run in the same file
+    const resumed = manifest.files.filter((f) => read.get(f.path)!.events.some((e) => e.rIdx === 1));
+    expect(resumed.length).toBeGreaterThan(0);
+    for (const f of resumed) {
+      const events = read.get(f.path)!.events;
+      const first = new Set(events.filter((e) => !e.rIdx && !synthetic.test(String(e.spanId))).map((e) => e.spanId));
+      expect(events.some((e) => e.rIdx === 1 && e.type === 'user_message' && first.has(e.spanId))).toBe(true);
+    }
+  });
+
   it('broadcasts one user_message spanId into two sessions and replays discovery spans into many', () => {
+
     const { spanId, sessionIds } = manifest.notable.broadcastUserMessage!;
     const holders = linesOf('user_message').filter((e) => e.spanId === spanId).map((e) => e.sid);
     expect(new Set(holders)).toEqual(new Set(sessionIds));

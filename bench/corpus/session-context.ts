@@ -13,6 +13,14 @@ export function safeLabel(label: string): string {
   return label.replace(/[/\\:*?"<>|\x00-\x1f]/g, '_').replace(/\.\./g, '_');
 }
 
+/**
+ * Span ids as the writer makes them (FORMAT §10.2): a counter of the extension host, 16 hex digits, starting at
+ * 1. Unrelated sessions therefore share ids, which is what an indexer must survive.
+ */
+export function counterSpanId(n: number): string {
+  return n.toString(16).padStart(16, '0');
+}
+
 export interface PromptFiles {
   system: string;
   tools: string;
@@ -29,6 +37,7 @@ export class SessionContext {
   /** Child sessions started by a subagent (their log still lives in this top-level folder). */
   readonly nestedChildIds: string[] = [];
 
+  private spans = 0;
   private readonly closed: FileStats[] = [];
   private closedBytes = 0;
   private readonly children = new Set<JsonlFile>();
@@ -63,8 +72,14 @@ export class SessionContext {
     return b;
   }
 
+  /** The next span id of the session's window: one counter for its main log and its child logs. */
   spanId(): string {
-    return this.rng.hex(16);
+    return counterSpanId(++this.spans);
+  }
+
+  /** VS Code reloaded (a resumed run): the extension host numbers its spans from 1 again. */
+  newWindow(): void {
+    this.spans = 0;
   }
 
   tick(ms: number): void {

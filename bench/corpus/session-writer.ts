@@ -113,6 +113,7 @@ function resume(ctx: SessionContext, shared: SharedState, kind: RestartKind, run
   const room = Math.max(10 * 60_000, (plan.end - ctx.clock) / 4);
   ctx.tick(Math.min(room, rng.int(1, 20) * HOUR));
   const run = shared.core.restartRun(rng.fork('restart', runIndex), ctx.clock - rng.int(60_000, 20 * 60_000), plan.ws.hooks);
+  ctx.newWindow();
   if (kind === 'start-first' && ctx.lvs) {
     ctx.main.rIdx = 0; // Case 2 of FORMAT §4.6: the new session_start itself carries no rIdx
     ctx.write(sessionStart(ctx));

@@ -58,4 +58,20 @@ describe('rebuilding the derived tables', () => {
     fx.db = (await import('./open')).openWriteDb(fx.dbPath);
     expect(facts(fx)).toEqual(before);
   });
+
+  it('an index built by the (spanId, type) replay rule is corrected: rebuilt, no false replays, the copies rebuilt too', async () => {
+    const u = (sid: string, content: string, ts: number) => line({ ts, dur: 0, sid, type: 'user_message', name: 'user_message', spanId: '0000000000000001', status: 'ok', attrs: { content } });
+    const copy = (sid: string) => line({ ts: 1775000000500, dur: 0, sid, type: 'discovery', name: 'Load Skills', spanId: '0000000000000002', status: 'ok', attrs: { details: 'loaded: []', source: 'core' } });
+    fx = await fixtureDb({ 's1/main.jsonl': u('s1', 'one', 1775000000000) + copy('s1'), 's2/main.jsonl': u('s2', 'two', 1775000001000) + copy('s2') });
+    // what the old rule left behind: the second session's prompt marked a replay
+    fx.db.prepare("UPDATE events SET dup = 1 WHERE type = 'user_message' AND id = (SELECT max(id) FROM events WHERE type = 'user_message')").run();
+    setMeta(fx.db, 'schema_version', '12');
+    expect(ensureSchema(fx.db)).toBe(true);
+    rebuildDerived(fx.db, new IngestStore(fx.db));
+    expect(fx.db.prepare('SELECT type, dup, count(*) n FROM events GROUP BY type, dup ORDER BY type, dup').all()).toEqual([
+      { type: 'discovery', dup: 0, n: 1 },
+      { type: 'discovery', dup: 1, n: 1 },
+      { type: 'user_message', dup: 0, n: 2 },
+    ]);
+  });
 });

@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 12;
+export const SCHEMA_VERSION = 13;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -73,6 +73,9 @@ CREATE INDEX idx_sessions_repo ON sessions (repository);
 CREATE INDEX idx_sessions_cwd ON sessions (cwd);
 CREATE INDEX idx_sessions_last ON sessions (last_ts);
 CREATE INDEX idx_sessions_parent ON sessions (parent_id);
+-- The sessions of one folder (a main log and its child logs): span ids are matched only among them (they collide
+-- across folders, FORMAT §10.2).
+CREATE INDEX idx_sessions_folder ON sessions (folder_session_id);
 CREATE TABLE turns (
   id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions (id), turn_index INTEGER NOT NULL,
   user_message TEXT, assistant_response TEXT, timestamp TEXT, span_id TEXT, event_id INTEGER,
@@ -99,8 +102,9 @@ CREATE INDEX idx_session_refs_type_value ON session_refs (ref_type, ref_value);
 CREATE VIRTUAL TABLE search_index USING fts5 (content, session_id UNINDEXED, source_type UNINDEXED, source_id UNINDEXED);
 
 -- One row per archived event line (id = lines.id). status: 0 ok, 1 error.
--- dup: 0 canonical; 1 a replay or broadcast copy of an event already in another session (FORMAT §4.4, §4.9):
+-- dup: 0 canonical; 1 a replay or broadcast copy of an event already in another file (FORMAT §4.4, §4.9):
 -- shown in its session, never counted in a cross-session statistic; 2 a repeat within the same file: hidden.
+-- A copy is the whole entry again (server/ingest/copy-key.ts), never a (spanId, type) match: span ids collide.
 CREATE TABLE events (
   id INTEGER PRIMARY KEY, session_num INTEGER NOT NULL, file_id INTEGER NOT NULL, type TEXT NOT NULL, name TEXT,
   span_id TEXT, parent_span_id TEXT, status INTEGER NOT NULL, ts INTEGER, dur INTEGER NOT NULL, r_idx INTEGER NOT NULL,
@@ -111,7 +115,8 @@ CREATE INDEX events_session_ts ON events (session_num, ts);
 CREATE INDEX events_dur ON events (dur) WHERE dur > 0 AND dup = 0;
 CREATE INDEX events_errors ON events (ts) WHERE status = 1 AND dup = 0;
 CREATE INDEX events_ts ON events (ts);
-CREATE INDEX events_replayable_span ON events (span_id) WHERE type IN ('discovery', 'generic', 'user_message');
+-- The first file holding each whole entry the writer copies (copyKey): a line whose key is here is a copy.
+CREATE TABLE copy_keys (key INTEGER PRIMARY KEY, file_id INTEGER NOT NULL);
 -- Triage (issue 5). fail: the failure signature (server/triage/signature.ts, computed at ingest because hook
 -- resultKind and discovery skip reasons live in attrs, not in columns); NULL when the event is not a failure.
 CREATE INDEX events_fail ON events (fail, ts) WHERE fail IS NOT NULL AND dup = 0;
@@ -157,10 +162,12 @@ CREATE TABLE session_edges (
   source TEXT NOT NULL, created_ts INTEGER
 );
 CREATE INDEX session_edges_parent ON session_edges (parent_id, created_ts, child_id);
--- A child's start: the ref naming it (span_id child-ref-<id>) and the tool call its start span is (span_id).
-CREATE INDEX events_link_span ON events (span_id) WHERE type IN ('tool_call', 'child_session_ref');
--- The other way: the children a tool call started (the ref's and the subagent entry's parentSpanId).
-CREATE INDEX events_start_span ON events (parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
+-- A child's start: the ref naming it (span_id child-ref-<id>) and the tool call its start span is (span_id), in
+-- one session of its folder (session_num: span ids collide across sessions, so span_id alone matches hundreds).
+CREATE INDEX events_link_span ON events (span_id, session_num) WHERE type IN ('tool_call', 'child_session_ref');
+-- The other way: the children a session's tool calls started (the ref's and the subagent entry's parentSpanId),
+-- read per session of the folder.
+CREATE INDEX events_start_span ON events (session_num, parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
 `;
 
 export const DERIVED_TABLES = [
@@ -174,6 +181,7 @@ export const DERIVED_TABLES = [
   'session_text',
   'event_cjk',
   'event_text',
+  'copy_keys',
   'events',
   'search_index',
   'session_refs',

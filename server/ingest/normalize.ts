@@ -35,8 +35,10 @@ export function normalizeEntry(raw: RawLogEntry): NormalizedEvent {
   } else if (type === 'subagent') {
     tool = str(attrs.agentName) ?? name;
   } else if (type === 'turn_start' || type === 'turn_end') {
-    // Both `turn_start:<n>` and a bare `turn_start` with attrs.turnId are written; name them one way.
-    const turnId = str(attrs.turnId) ?? (name.includes(':') ? name.slice(name.indexOf(':') + 1) : null);
+    // Both `turn_start:<n>` and a bare `turn_start` with attrs.turnId are written, turnId a string or a number
+    // (FORMAT §10.3); name them one way.
+    const id = typeof attrs.turnId === 'number' && Number.isFinite(attrs.turnId) ? String(attrs.turnId) : str(attrs.turnId);
+    const turnId = id ?? (name.includes(':') ? name.slice(name.indexOf(':') + 1) : null);
     name = turnId !== null ? `${type}:${turnId}` : type;
   }
 

@@ -1,8 +1,10 @@
 import type Database from 'better-sqlite3';
 import zlib from 'node:zlib';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { cjkTokens, hasCjk, promptText, responseText } from '../search/indexed-text';
+import { cjkTokens, hasCjk, promptText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
+import { assistantText } from './assistant-text';
+import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
 
@@ -56,6 +58,8 @@ interface SessionState {
   turnCounter: number;
   /** spanId of the request (user_message / subagent span) → its turn_index */
   turnBySpan: Map<string, number>;
+  /** the latest turn is a user request: a response that names no known request answers it (Chronicle's pending message) */
+  lastTurnIsRequest: boolean;
 }
 
 /** Bytes of lines per archive chunk before compression: large enough to compress well, small enough to inflate in ~25 µs. */
@@ -116,10 +120,8 @@ export class IngestStore {
       insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
       insertPromptText: db.prepare('INSERT INTO prompt_text (rowid, text) VALUES (?, ?)'),
       insertPromptCjk: db.prepare('INSERT INTO prompt_cjk (rowid, text) VALUES (?, ?)'),
-      replayOf: db.prepare(
-        `SELECT file_id FROM events WHERE span_id = ? AND type = ? AND type IN ('discovery', 'generic', 'user_message')
-         ORDER BY id LIMIT 1`,
-      ),
+      copyOf: db.prepare('SELECT file_id FROM copy_keys WHERE key = ?'),
+      insertCopyKey: db.prepare('INSERT INTO copy_keys (key, file_id) VALUES (?, ?)'),
       sessionById: db.prepare('SELECT num FROM sessions WHERE id = ?'),
       insertSession: db.prepare(
         `INSERT INTO sessions (id, num, host_type, is_child, parent_id, relation, label, workspace_dir, folder_session_id,
@@ -142,6 +144,7 @@ export class IngestStore {
          WHERE id = @id`,
       ),
       turnCount: db.prepare('SELECT count(*) n FROM turns WHERE session_id = ?'),
+      lastTurn: db.prepare('SELECT user_message IS NOT NULL request FROM turns WHERE session_id = ? ORDER BY turn_index DESC LIMIT 1'),
       turnSpans: db.prepare('SELECT span_id, turn_index FROM turns WHERE session_id = ? AND span_id IS NOT NULL'),
       insertTurn: db.prepare(
         `INSERT OR IGNORE INTO turns (session_id, turn_index, user_message, assistant_response, timestamp, span_id, event_id)
@@ -209,6 +212,7 @@ export class IngestStore {
       id: seed.id,
       turnCounter: (this.st.turnCount.get(seed.id) as { n: number }).n,
       turnBySpan,
+      lastTurnIsRequest: (this.st.lastTurn.get(seed.id) as { request: number } | undefined)?.request === 1,
     };
     this.sessions.set(seed.id, state);
     return state;
@@ -318,9 +322,11 @@ export class IngestStore {
   private writeEvent(id: number, file: FileRow, session: SessionState, l: ProcessedLine): void {
     const ev = l.event as NormalizedEvent;
     let dup = 0;
-    if (ev.spanId !== null && (ev.type === 'discovery' || ev.type === 'generic' || ev.type === 'user_message')) {
-      const prior = this.st.replayOf.get(ev.spanId, ev.type) as { file_id: number } | undefined;
-      if (prior) dup = prior.file_id === file.id ? 2 : 1;
+    const key = copyKey(ev);
+    if (key !== null) {
+      const first = this.st.copyOf.get(key) as { file_id: number } | undefined;
+      if (first) dup = first.file_id === file.id ? 2 : 1;
+      else this.st.insertCopyKey.run(key, file.id);
     }
     this.st.insertEvent.run(
       id, session.num, file.id, ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type, ev.name, ev.spanId, ev.parentSpanId,
@@ -392,16 +398,25 @@ export class IngestStore {
         break;
       }
       case 'user_message': {
-        const content = typeof a.content === 'string' ? a.content : '';
+        // Chronicle's reindex: attrs.content, else attrs.userRequest (FORMAT §5.5)
+        const content = typeof a.content === 'string' ? a.content : typeof a.userRequest === 'string' ? a.userRequest : '';
         const turn = session.turnCounter++;
+        session.lastTurnIsRequest = true;
         if (ev.spanId) session.turnBySpan.set(ev.spanId, turn);
         this.st.insertTurn.run(session.id, turn, content, when, ev.spanId, id);
         this.insertRefs(session, refsInText(content), turn, when, id);
         break;
       }
       case 'agent_response': {
-        const text = responseText(a.response);
-        if (text === '') break;
+        const text = assistantText(a.response);
+        if (text === null) {
+          // Unparseable (cut at 5,000 characters): the turn's text stays NULL as in Chronicle, and no turn is
+          // opened for it; the refs in what is left still count.
+          const turn = this.requestTurn(session, ev.parentSpanId);
+          this.insertRefs(session, refsInText(typeof a.response === 'string' ? a.response : ''), turn, when, id);
+          break;
+        }
+        if (text === '') break; // tool calls only: Chronicle writes no turn text for them
         const turn = this.turnFor(session, ev.parentSpanId, when, id);
         this.st.appendResponse.run(text, text, session.id, turn);
         this.insertRefs(session, refsInText(text), turn, when, id);
@@ -434,13 +449,25 @@ export class IngestStore {
     return session.turnCounter > 0 ? session.turnCounter - 1 : null;
   }
 
-  /** The turn a response belongs to; a request with no user_message (a subagent's) gets a turn of its own. */
-  private turnFor(session: SessionState, parentSpanId: string | null, when: string | null, id: number): number {
+  /**
+   * The user request a response answers: the one its parentSpanId names, else the latest request when the
+   * latest turn is one (a parentSpanId evicted from the writer's span map, or none: Chronicle pairs a response
+   * with the pending user message, FORMAT §5.5), else null.
+   */
+  private requestTurn(session: SessionState, parentSpanId: string | null): number | null {
     if (parentSpanId !== null) {
       const t = session.turnBySpan.get(parentSpanId);
       if (t !== undefined) return t;
     }
+    return session.lastTurnIsRequest ? session.turnCounter - 1 : null;
+  }
+
+  /** The turn a response belongs to; a request with no user_message (a subagent's) gets a turn of its own. */
+  private turnFor(session: SessionState, parentSpanId: string | null, when: string | null, id: number): number {
+    const request = this.requestTurn(session, parentSpanId);
+    if (request !== null) return request;
     const turn = session.turnCounter++;
+    session.lastTurnIsRequest = false;
     if (parentSpanId !== null) session.turnBySpan.set(parentSpanId, turn);
     this.st.insertTurn.run(session.id, turn, null, when, parentSpanId, id);
     return turn;

@@ -25,7 +25,7 @@ export interface LinkFacts {
   /** file-name label of its child log (sanitised, FORMAT §2.3) */
   fileLabel: string | null;
   /** the child_session_ref naming it: the session whose log holds it, its parentSpanId (the tool span), label, ts */
-  ref: { holderId: string; spanId: string | null; label: string | null; ts: number | null } | null;
+  ref: { holderId: string; spanId: string | null; label: string | null; ts: number | null; rIdx?: number } | null;
   /** the first session_start that names a parent (parentSessionId / parentSession), and that line's rIdx */
   start: { parentId: string; label: string | null; rIdx: number; ts: number | null } | null;
   /** label in its first session_start, even when it names no parent */
@@ -90,23 +90,33 @@ export function makeEdgeDeriver(db: Database.Database) {
     session: db.prepare('SELECT num, id, is_child, label, first_ts, parent_id, parent_span_id FROM sessions WHERE id = ?'),
     childFile: db.prepare("SELECT folder_session_id, label FROM files WHERE session_id = ? AND kind = 'child' ORDER BY id LIMIT 1"),
     ref: db.prepare(
-      `SELECT s.id holder, e.parent_span_id, e.name, e.ts FROM events e JOIN sessions s ON s.num = e.session_num
+      `SELECT s.id holder, e.parent_span_id, e.name, e.ts, e.r_idx FROM events e JOIN sessions s ON s.num = e.session_num
        WHERE e.span_id = ? AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'child_session_ref' ORDER BY e.id LIMIT 1`,
     ),
     // session_start and subagent lines of one session: few, but found by scanning the session's events.
     startLines: db.prepare(
       "SELECT id, type, ts, r_idx, parent_span_id FROM events WHERE session_num = ? AND type IN ('session_start', 'subagent') ORDER BY id",
     ),
+    // Span ids are per-window counters that collide across sessions (FORMAT §10.2): the tool call that started a
+    // child is looked for only among the sessions of the child's folder, where one window numbered every log (the
+    // main log, its subagents' logs and theirs), and there first in the run that wrote the ref (each run of a
+    // session numbers from 1 again). Looking a span id up across the index matched hundreds of
+    // unrelated sessions, and made each refresh cost as much as the number of sessions. CROSS JOIN keeps the
+    // folder's sessions outermost: by span_id alone the planner would read every session's colliding tool calls.
+    folderOf: db.prepare('SELECT coalesce(folder_session_id, id) folder FROM sessions WHERE id = ?'),
     tool: db.prepare(
-      `SELECT s.id, e.tool FROM events e JOIN sessions s ON s.num = e.session_num
-       WHERE e.span_id = ? AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'tool_call' AND e.session_num != ? ORDER BY e.id LIMIT 1`,
+      `SELECT s.id, e.tool FROM sessions s CROSS JOIN events e ON e.session_num = s.num
+       WHERE (s.folder_session_id = @folder OR s.id = @folder) AND s.num != @num
+         AND e.span_id = @span AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'tool_call'
+       ORDER BY (s.id = @holder AND e.r_idx = @run) DESC, e.id LIMIT 1`,
     ),
-    // Sessions started by a tool call of this session: through their subagent entry or the ref naming them.
+    // Sessions of this folder started by a tool call of this session: through their subagent entry or the ref naming them.
     startedHere: db.prepare(
-      `SELECT a.type, a.span_id, s.id FROM events t
-       JOIN events a ON a.parent_span_id = t.span_id AND a.type IN ('subagent', 'child_session_ref')
-       JOIN sessions s ON s.num = a.session_num
-       WHERE t.session_num = ? AND t.type = 'tool_call' AND t.span_id IS NOT NULL`,
+      `SELECT a.type, a.span_id, s.id FROM sessions s
+       JOIN events a ON a.session_num = s.num AND a.type IN ('subagent', 'child_session_ref') AND a.parent_span_id IS NOT NULL
+       WHERE (s.folder_session_id = @folder OR s.id = @folder)
+         AND EXISTS (SELECT 1 FROM events t WHERE t.span_id = a.parent_span_id AND t.session_num = @num
+                       AND t.type IN ('tool_call', 'child_session_ref') AND t.type = 'tool_call')`,
     ),
     edge: db.prepare('SELECT parent_id FROM session_edges WHERE child_id = ?'),
     upsert: db.prepare(
@@ -121,6 +131,7 @@ export function makeEdgeDeriver(db: Database.Database) {
   };
 
   const raw = rawLines(db);
+  const folderOf = (id: string): string => (st.folderOf.get(id) as { folder: string } | undefined)?.folder ?? id;
 
   function attrsOf(lineId: number): Record<string, unknown> {
     const attrs = raw.json(lineId)?.attrs;
@@ -129,7 +140,7 @@ export function makeEdgeDeriver(db: Database.Database) {
 
   function factsOf(s: { num: number; id: string; is_child: number; first_ts: number | null }): LinkFacts {
     const file = st.childFile.get(s.id) as { folder_session_id: string | null; label: string | null } | undefined;
-    const refRow = st.ref.get(`child-ref-${s.id}`) as { holder: string; parent_span_id: string | null; name: string | null; ts: number | null } | undefined;
+    const refRow = st.ref.get(`child-ref-${s.id}`) as { holder: string; parent_span_id: string | null; name: string | null; ts: number | null; r_idx: number } | undefined;
     let start: LinkFacts['start'] = null;
     let startLabel: string | null = null;
     let firstStart = true;
@@ -152,7 +163,7 @@ export function makeEdgeDeriver(db: Database.Database) {
       isChild: s.is_child === 1 || file !== undefined || refRow !== undefined,
       folderId: file?.folder_session_id ?? null,
       fileLabel: file?.label ?? null,
-      ref: refRow ? { holderId: refRow.holder, spanId: refRow.parent_span_id, label: refRow.name, ts: refRow.ts } : null,
+      ref: refRow ? { holderId: refRow.holder, spanId: refRow.parent_span_id, label: refRow.name, ts: refRow.ts, rIdx: refRow.r_idx } : null,
       start,
       startLabel,
       subagentParentSpanId: sub?.span ?? null,
@@ -163,8 +174,10 @@ export function makeEdgeDeriver(db: Database.Database) {
   function deriveOne(id: string): void {
     const s = st.session.get(id) as { num: number; id: string; is_child: number; first_ts: number | null; parent_id: string | null; parent_span_id: string | null } | undefined;
     if (!s) return;
-    const edge = chooseEdge(factsOf(s), (spanId) => {
-      const t = st.tool.get(spanId, s.num) as { id: string; tool: string | null } | undefined;
+    const facts = factsOf(s);
+    const folder = facts.folderId ?? (facts.ref ? folderOf(facts.ref.holderId) : folderOf(s.id));
+    const edge = chooseEdge(facts, (spanId) => {
+      const t = st.tool.get({ span: spanId, num: s.num, folder, holder: facts.ref?.holderId ?? null, run: facts.ref?.rIdx ?? 0 }) as { id: string; tool: string | null } | undefined;
       return t ? { sessionId: t.id, tool: t.tool } : null;
     });
     if (!edge) {
@@ -186,7 +199,7 @@ export function makeEdgeDeriver(db: Database.Database) {
     const s = st.session.get(id) as { num: number } | undefined;
     if (!s) return;
     const dependents = new Set<string>();
-    for (const r of st.startedHere.all(s.num) as { type: string; span_id: string | null; id: string }[]) {
+    for (const r of st.startedHere.all({ num: s.num, folder: folderOf(id) }) as { type: string; span_id: string | null; id: string }[]) {
       const child = r.type === 'child_session_ref' ? (r.span_id?.startsWith('child-ref-') ? r.span_id.slice('child-ref-'.length) : null) : r.id;
       if (child && child !== id) dependents.add(child);
     }

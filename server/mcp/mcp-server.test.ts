@@ -145,7 +145,7 @@ describe('chronoscope mcp', () => {
     const { body } = await call('get_session', { session_id: A });
     expect(body).toMatchObject({ session_id: A, repository: 'ws1', models: ['gpt-4.1'], copilot_version: '0.67.0', credits: 2.5, requests_total: 1, children_total: 1 });
     expect(body.tokens).toEqual({ input: 37000, output: 320, cached: 0 });
-    expect(body.children).toEqual([{ session_id: CHILD, label: 'runSubagent-Explore', title: null, events: 4, errors: 0 }]);
+    expect(body.children).toEqual([{ session_id: CHILD, label: 'runSubagent-Explore', title: 'runSubagent-Explore', events: 4, errors: 0 }]);
     expect(body.requests).toHaveLength(1);
     expect(body.requests[0]).toMatchObject({ user_text: 'why does wsReconnectLoop spin forever?', iterations: 2, unfinished_iterations: 0, errors: 1 });
     expect(body.slowest_call).toMatchObject({ name: 'chat:gpt-4.1', duration_ms: 61_000 });

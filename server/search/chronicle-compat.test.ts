@@ -93,3 +93,67 @@ describe('Chronicle queries (FORMAT §5.3, §5.7) on our database', () => {
     expect(pr.map((r) => [r.id, r.kinds])).toEqual([[B, 'ref']]);
   });
 });
+
+describe('Chronicle’s turns (FORMAT §5.5, with §9’s corrections)', () => {
+  it('one turn per user request with its response; NULL for an unparseable response; nothing unpaired', async () => {
+    const S = 'dddddddd-0000-4000-8000-000000000004';
+    const span = (n: number) => n.toString(16).padStart(16, '0');
+    const cut = JSON.stringify([{ role: 'assistant', parts: [{ type: 'text', content: 'a long answer ' + 'z'.repeat(6000) }] }]).slice(0, 5000) + '[truncated]';
+    const toolsOnly = JSON.stringify([{ role: 'assistant', parts: [{ type: 'tool_call', id: 'c1', name: 'read_file', arguments: '{}' }] }]);
+    const withReasoning = JSON.stringify([{ role: 'assistant', parts: [{ type: 'reasoning', content: 'thinking it over' }, { type: 'text', content: 'the answer is 42' }] }]);
+    const sx = await fixtureDb({
+      [`${S}/main.jsonl`]:
+        // request 1: three model calls (tool loop); two answer in text. Chronicle's reindex makes two turns here,
+        // one per model call (§9.10); the user made one request.
+        ev(S, 'user_message', { content: 'first question' }, { spanId: span(1) }) +
+        ev(S, 'agent_response', { response: toolsOnly }, { spanId: `agent-msg-${span(2)}`, parentSpanId: span(1) }) +
+        ev(S, 'agent_response', { response: response('part one') }, { spanId: `agent-msg-${span(3)}`, parentSpanId: span(1) }) +
+        ev(S, 'agent_response', { response: response('part two') }, { spanId: `agent-msg-${span(4)}`, parentSpanId: span(1) }) +
+        // request 2: the answer was cut at 5,000 characters (invalid JSON, no OTel marker): NULL, as Chronicle
+        ev(S, 'user_message', { content: 'second question' }, { spanId: span(5) }) +
+        ev(S, 'agent_response', { response: cut }, { spanId: `agent-msg-${span(6)}`, parentSpanId: span(5) }) +
+        // request 3, malformed: the responses' parentSpanId names nothing (evicted from the writer's map) or is
+        // missing; they answer the pending request, not turns of their own. Only text parts are the answer.
+        ev(S, 'user_message', { content: 'third question' }, { spanId: span(7) }) +
+        ev(S, 'agent_response', { response: withReasoning }, { spanId: `agent-msg-${span(8)}`, parentSpanId: span(99) }) +
+        ev(S, 'agent_response', { response: response('and a footnote') }, { spanId: `agent-msg-${span(9)}` }) +
+        // request 4: no answer yet (the session ends here), like Chronicle's trailing pending message
+        ev(S, 'user_message', { content: 'fourth question' }, { spanId: span(10) }),
+    });
+    try {
+      expect(sx.db.prepare('SELECT turn_index, user_message, assistant_response FROM turns WHERE session_id = ? ORDER BY turn_index').all(S)).toEqual([
+        { turn_index: 0, user_message: 'first question', assistant_response: 'part one\npart two' },
+        { turn_index: 1, user_message: 'second question', assistant_response: null },
+        { turn_index: 2, user_message: 'third question', assistant_response: 'the answer is 42\nand a footnote' },
+        { turn_index: 3, user_message: 'fourth question', assistant_response: null },
+      ]);
+      // Chronicle's FTS rows follow the turns
+      expect(sx.db.prepare("SELECT source_id, content FROM search_index WHERE session_id = ? ORDER BY rowid").all(S)).toEqual([
+        { source_id: `${S}:turn:0`, content: 'first question\npart one\npart two' },
+        { source_id: `${S}:turn:1`, content: 'second question' },
+        { source_id: `${S}:turn:2`, content: 'third question\nthe answer is 42\nand a footnote' },
+        { source_id: `${S}:turn:3`, content: 'fourth question' },
+      ]);
+    } finally {
+      sx.cleanup();
+    }
+  });
+
+  it('a subagent’s log, with no user message of its own, is one turn per request it answered', async () => {
+    const P = 'eeeeeeee-0000-4000-8000-000000000005';
+    const K = 'ffffffff-0000-4000-8000-000000000006';
+    const sx = await fixtureDb({
+      [`${P}/main.jsonl`]: ev(P, 'user_message', { content: 'make a title' }, { spanId: 'R' }),
+      [`${P}/title-${K}.jsonl`]:
+        ev(K, 'agent_response', { response: response('Fix the retry loop') }, { spanId: 'agent-msg-C1', parentSpanId: 'AT' }),
+    });
+    try {
+      expect(sx.db.prepare('SELECT session_id, turn_index, user_message, assistant_response FROM turns ORDER BY session_id').all()).toEqual([
+        { session_id: P, turn_index: 0, user_message: 'make a title', assistant_response: null },
+        { session_id: K, turn_index: 0, user_message: null, assistant_response: 'Fix the retry loop' },
+      ]);
+    } finally {
+      sx.cleanup();
+    }
+  });
+});

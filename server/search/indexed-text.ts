@@ -15,8 +15,9 @@ export function foldWhitespace(text: string): string {
 }
 
 /**
- * The assistant text of an `agent_response.response` (the turn's response, FORMAT §5.5); the raw string when
- * Copilot's 5,000-char cut broke the JSON, so nothing readable is lost.
+ * The readable text of an `agent_response.response` (text and reasoning parts), for exports; the raw string when
+ * Copilot's 5,000-char cut broke the JSON, so nothing readable is lost. (Chronicle's turns take only the text
+ * parts and NULL for a cut response: server/ingest/assistant-text.ts.)
  */
 export function responseText(response: unknown): string {
   if (typeof response !== 'string') return '';

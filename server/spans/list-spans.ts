@@ -127,6 +127,7 @@ function toRow(tree: SpanTree, i: number, index: number, state: ViewState, label
     label: labels.get(e.id) ?? '',
     replay: e.dup === 1,
     orphan: node.orphan,
+    inferredParent: node.inferredParent,
     match: state.visible.match ? state.visible.match[i] === 1 : true,
   };
 }

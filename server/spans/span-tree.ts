@@ -24,6 +24,8 @@ export interface SpanEntry {
   tokensOut: number | null;
   /** 0 canonical, 1 replay copy from another session (shown), 2 repeat inside the same file (hidden) */
   dup: number;
+  /** the VS Code run that wrote the line (rIdx, 0 when absent): each run numbers its spans from 1 again */
+  rIdx?: number;
 }
 
 export interface SpanNode {
@@ -38,6 +40,8 @@ export interface SpanNode {
   subtreeEnd: number | null;
   /** its parentSpanId named nothing in the tree (or a cycle had to be broken here): shown as a root */
   orphan: boolean;
+  /** placed by the shape of its span id (turn_start-<agent>-<n>, agent-msg-<chat>), not by its parentSpanId */
+  inferredParent: boolean;
   /** the entry point of a child session's work (its subagent span, or the child log's session_start) */
   childBranch: boolean;
 }
@@ -95,15 +99,15 @@ function ownerRank(type: string): number {
   }
 }
 
-const TURN_PREFIX = /^turn_(?:start|end)-(.+)-[^-]*$/;
+// The code writes `turn_start-<id>-<n>`, the troubleshoot skill's example `turn-start-<id>-<n>` (FORMAT §10.3).
+const TURN_PREFIX = /^turn[_-](?:start|end)-(.+)-[^-]*$/;
 
-/** `turn_start-<agentSpanId>-<turnId>`: turn events hang off the agent span, named only in their own id. */
+/** `turn_start-<agentSpanId>-<turnId>` (or `turn-start-…`): turn events hang off the agent span, named only in their own id. */
 export function turnAgentSpan(spanId: string | null): string | null {
   if (spanId === null) return null;
   const m = TURN_PREFIX.exec(spanId);
   return m ? m[1] : null;
 }
-
 
 /**
  * Builds the span tree (FORMAT §3.5). Parent of an entry, first rule that applies:
@@ -111,7 +115,9 @@ export function turnAgentSpan(spanId: string | null): string | null {
  *  2. `turn_start`/`turn_end`: the agent span named inside their spanId (their parentSpanId is the agent's
  *     *parent*, FORMAT §3.2).
  *  3. a `user_message` whose span is a real span of another entry (the subagent's invoke_agent): that entry.
- *  4. the entry that owns `parentSpanId`, in any file of the session (parentSpanId crosses files).
+ *  4. the entry that owns `parentSpanId`, in the entry's own file first, then in any file of the session
+ *     (parentSpanId crosses files; ids can repeat across files); in a child log, the span its parent's ref
+ *     names as the child's start is the tool call in the parent's file.
  *  5. in a child log: that log's first `session_start` (its anchor) adopts entries left without a parent,
  *     and the anchor itself goes under the tool span that started the child (child_session_ref
  *     `child-ref-<id>`.parentSpanId, else `childLinks`). A child with no tool span (title, categorization,
@@ -119,6 +125,8 @@ export function turnAgentSpan(spanId: string | null): string | null {
  *     entries that name its starting span (`rootLink`) as roots; its anchor adopts the rest.
  *  6. `agent_response` (`agent-msg-<chat>`) still without a parent: beside its model call (or under it
  *     when the model call is a root itself).
+ *  Rules 2 and 6 place an entry by the shape of its span id: such a node is `inferredParent` (unless its
+ *  parentSpanId names the same parent), so the UI can say the link is ours, not the log's.
  *  7. otherwise a root; an orphan if it named a parent that is not there (except the span that started a
  *     child session opened on its own, `rootLink`). A cycle (bad data) is broken at its earliest entry,
  *     which becomes an orphan root.
@@ -137,23 +145,38 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
   const n = live.length;
   const rootSessionId = opts.rootSessionId ?? live[0]?.sessionId ?? '';
 
+  // Span ids are counters that restart with every window reload (FORMAT §10.2), and fixtures restart them in each
+  // log, so a resumed run or a child log may reuse ids: a name is looked up in the run of the log of the entry
+  // naming it first, then in that log, then in every log (`ownerIn`).
   const owner = new Map<string, number>();
+  const local = new Map<string, number>();
+  const run = new Map<string, number>();
+  const keep = (map: Map<string, number>, key: string, i: number) => {
+    const cur = map.get(key);
+    if (cur === undefined) {
+      map.set(key, i);
+      return;
+    }
+    const e = live[i];
+    const c = live[cur];
+    const better = ownerRank(e.type) - ownerRank(c.type) || e.dup - c.dup || e.id - c.id;
+    if (better < 0) map.set(key, i);
+  };
   for (let i = 0; i < n; i++) {
     const e = live[i];
     if (e.spanId === null) continue;
-    const cur = owner.get(e.spanId);
-    if (cur === undefined) {
-      owner.set(e.spanId, i);
-      continue;
-    }
-    const c = live[cur];
-    const better = ownerRank(e.type) - ownerRank(c.type) || e.dup - c.dup || e.id - c.id;
-    if (better < 0) owner.set(e.spanId, i);
+    keep(owner, e.spanId, i);
+    keep(local, `${e.sessionId}\u0000${e.spanId}`, i);
+    keep(run, `${e.sessionId}\u0000${e.rIdx ?? 0}\u0000${e.spanId}`, i);
   }
+  const ownerIn = (e: SpanEntry, spanId: string): number | undefined =>
+    run.get(`${e.sessionId}\u0000${e.rIdx ?? 0}\u0000${spanId}`) ?? local.get(`${e.sessionId}\u0000${spanId}`) ?? owner.get(spanId);
 
   // Child logs: each one's anchor (first session_start) and the tool span that started it.
   const anchor = new Map<string, number>();
   const toolLink = new Map<string, number>();
+  /** child session → the span id of the tool call that started it, as its parent's ref names it */
+  const startSpan = new Map<string, string>();
   for (let i = 0; i < n; i++) {
     const e = live[i];
     if ((e.sessionId !== rootSessionId || opts.rootIsChild) && e.type === 'session_start') {
@@ -161,12 +184,15 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
       if (cur === undefined || live[cur].id > e.id) anchor.set(e.sessionId, i);
     }
     if (e.type === 'child_session_ref' && e.spanId?.startsWith('child-ref-') && e.parentSpanId !== null) {
-      const tool = owner.get(e.parentSpanId);
-      if (tool !== undefined) toolLink.set(e.spanId.slice('child-ref-'.length), tool);
+      const tool = ownerIn(e, e.parentSpanId);
+      const child = e.spanId.slice('child-ref-'.length);
+      startSpan.set(child, e.parentSpanId);
+      if (tool !== undefined) toolLink.set(child, tool);
     }
   }
   for (const [sid, span] of opts.childLinks ?? []) {
     const tool = owner.get(span);
+    if (!startSpan.has(sid)) startSpan.set(sid, span);
     if (tool !== undefined && !toolLink.has(sid)) toolLink.set(sid, tool);
   }
 
@@ -178,20 +204,26 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
 
   const parentOf = new Int32Array(n).fill(-1);
   const orphanFlag = new Uint8Array(n);
+  const inferredFlag = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const e = live[i];
     let p = -1;
     if (e.type === 'turn_start' || e.type === 'turn_end') {
       const agent = turnAgentSpan(e.spanId);
-      const o = agent === null ? undefined : owner.get(agent);
-      if (o !== undefined && o !== i) p = o;
+      const o = agent === null ? undefined : ownerIn(e, agent);
+      if (o !== undefined && o !== i) {
+        p = o;
+        if (e.parentSpanId === null || ownerIn(e, e.parentSpanId) !== o) inferredFlag[i] = 1;
+      }
     }
     if (p < 0 && e.type === 'user_message' && e.spanId !== null) {
-      const o = owner.get(e.spanId);
+      const o = ownerIn(e, e.spanId);
       if (o !== undefined && o !== i && live[o].type !== 'user_message') p = o;
     }
     if (p < 0 && e.parentSpanId !== null) {
-      const o = owner.get(e.parentSpanId);
+      // In a child log, the span that started it lives in the parent's log, whatever the child's own ids are.
+      const start = e.sessionId !== rootSessionId && startSpan.get(e.sessionId) === e.parentSpanId ? toolLink.get(e.sessionId) : undefined;
+      const o = start ?? ownerIn(e, e.parentSpanId);
       if (o !== undefined && o !== i) p = o;
     }
     if (p < 0 && e.sessionId !== rootSessionId) {
@@ -210,8 +242,11 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     const e = live[i];
     if (parentOf[i] >= 0) continue;
     if (e.type === 'agent_response' && e.spanId?.startsWith('agent-msg-')) {
-      const chat = owner.get(e.spanId.slice('agent-msg-'.length));
-      if (chat !== undefined && chat !== i) parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
+      const chat = ownerIn(e, e.spanId.slice('agent-msg-'.length));
+      if (chat !== undefined && chat !== i) {
+        parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
+        inferredFlag[i] = 1;
+      }
     }
     if (parentOf[i] < 0 && e.parentSpanId !== null && e.parentSpanId !== rootLink) orphanFlag[i] = 1;
   }
@@ -252,6 +287,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
         size: 0,
         subtreeEnd: e.ts === null ? null : e.ts + e.dur,
         orphan: orphanFlag[i] === 1,
+        inferredParent: inferredFlag[i] === 1,
         childBranch: e.sessionId !== rootSessionId && (e.type === 'subagent' || anchor.get(e.sessionId) === i),
       });
       if (parent >= 0) nodes[parent].childCount++;
@@ -269,6 +305,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     const before = nodes.length;
     walk(i);
     nodes[before].orphan = true;
+    nodes[before].inferredParent = false;
   }
 
   let maxDepth = 0;

@@ -41,7 +41,7 @@ export interface CachedTree {
 const MAX_TREES = 3;
 const caches = new WeakMap<Database.Database, Map<string, CachedTree>>();
 
-type EventRow = [number, number, string, string | null, string | null, string | null, number, number | null, number, string | null, string | null, number | null, number | null, number | null, number];
+type EventRow = [number, number, string, string | null, string | null, string | null, number, number | null, number, string | null, string | null, number | null, number | null, number | null, number, number];
 
 /** Events per load query: each is aggregated into one JSON text by SQLite and parsed at once by V8. */
 const LOAD_CHUNK = 250_000;
@@ -60,7 +60,7 @@ function loadEntries(db: Database.Database, scope: SessionScope, afterId = 0): S
   const st = db
     .prepare(
       `SELECT json_group_array(json_array(id, session_num, type, name, span_id, parent_span_id, status, ts, dur, model, tool, ttft,
-         tokens_in, tokens_out, dup)) FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id BETWEEN ? AND ?`,
+         tokens_in, tokens_out, dup, r_idx)) FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id BETWEEN ? AND ?`,
     )
     .pluck();
   const idOf = new Map(scope.sessions.map((s) => [s.num, s.id]));
@@ -88,6 +88,7 @@ function loadEntries(db: Database.Database, scope: SessionScope, afterId = 0): S
         tokensIn: r[12],
         tokensOut: r[13],
         dup: r[14],
+        rIdx: r[15],
       });
     }
   }

@@ -70,6 +70,12 @@ export const SpanRow = z.object({
   replay: z.boolean(),
   /** its parentSpanId named no span in this session or its children */
   orphan: z.boolean(),
+  /**
+   * placed under its parent by the shape of its span id, not by its parentSpanId: a turn entry
+   * (`turn_start-<agentSpanId>-<n>`, whose parentSpanId is the agent's parent) or an `agent-msg-<chatSpanId>`
+   * whose parentSpanId names no entry (beside its model call)
+   */
+  inferredParent: z.boolean(),
   /** false for the ancestors a filter keeps only so that a match has its context */
   match: z.boolean(),
 });

@@ -9,12 +9,26 @@ import { visibleText } from '../../ui/visible-text';
 import { attrView, orderAttrs } from './attr-value';
 import { BoundedText } from './BoundedText';
 import { JsonTree } from './JsonTree';
+import { inferredParentNote } from './parent-note';
 import { DETAIL_MAX_CHARS, eventDetailOptions } from './session.queries';
 import { spanKind, typeLabel } from './span-types';
 import { useCopyMarkdown } from '../export/ExportMenu';
 
 /** Fetches one event (bounded to DETAIL_MAX_CHARS per string until asked for all) and shows it. */
-export function ConnectedEventDetail({ eventId, pageSessionId, sessionStart, onClose }: { eventId: number; pageSessionId: string; sessionStart: number | null; onClose: () => void }) {
+export function ConnectedEventDetail({
+  eventId,
+  pageSessionId,
+  sessionStart,
+  inferredParent,
+  onClose,
+}: {
+  eventId: number;
+  pageSessionId: string;
+  sessionStart: number | null;
+  /** the row's SpanRow.inferredParent, when the row is loaded */
+  inferredParent: boolean;
+  onClose: () => void;
+}) {
   const [full, setFull] = useState(false);
   const q = useQuery(eventDetailOptions(eventId, full ? null : DETAIL_MAX_CHARS));
   const queryClient = useQueryClient();
@@ -32,7 +46,7 @@ export function ConnectedEventDetail({ eventId, pageSessionId, sessionStart, onC
         </div>
       )}
       {q.isError && <ErrorInline error={q.error} what="the event" onRetry={() => void q.refetch()} />}
-      {q.data && <EventDetailView detail={q.data} pageSessionId={pageSessionId} sessionStart={sessionStart} onClose={onClose} onLoadAll={() => setFull(true)} onCopy={copy} />}
+      {q.data && <EventDetailView detail={q.data} pageSessionId={pageSessionId} sessionStart={sessionStart} inferredParent={inferredParent} onClose={onClose} onLoadAll={() => setFull(true)} onCopy={copy} />}
     </aside>
   );
 }
@@ -55,19 +69,21 @@ export interface EventDetailViewProps {
   detail: EventDetail;
   pageSessionId: string;
   sessionStart: number | null;
+  inferredParent?: boolean;
   onClose: () => void;
   onLoadAll: () => void;
   onCopy: () => Promise<void>;
 }
 
 /** Every attr of one event, JSON pretty-printed and foldable, where it came from, its error up front. */
-export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClose, onLoadAll, onCopy }: EventDetailViewProps) {
+export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferredParent = false, onClose, onLoadAll, onCopy }: EventDetailViewProps) {
   const [copied, setCopied] = useState(false);
   const markdown = useCopyMarkdown(pageSessionId, d.id);
   const failed = d.status === 'error';
   const kind = spanKind(d.type, d.tool);
   const errorText = d.error ?? (typeof d.attrs.error === 'string' ? d.attrs.error : null);
   const cutKeys = Object.keys(d.cut);
+  const parentNote = inferredParentNote(d.type, d.parentSpanId, inferredParent);
   const keys = orderAttrs(Object.keys(d.attrs)).filter((k) => !(k === 'error' && errorText !== null));
   return (
     <div className="event-detail">
@@ -163,6 +179,12 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, onClos
           {d.spanId !== null ? visibleText(d.spanId) : '—'}
           {d.parentSpanId && <span className="muted">parent {visibleText(d.parentSpanId)}</span>}
         </dd>
+        {parentNote && (
+          <>
+            <dt>Parent</dt>
+            <dd className="event-parent-note">{parentNote}</dd>
+          </>
+        )}
         {d.sessionId !== pageSessionId && (
           <>
             <dt>Session</dt>

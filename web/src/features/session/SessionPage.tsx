@@ -285,6 +285,7 @@ function SessionView({ id }: { id: string }) {
             eventId={selected.id}
             pageSessionId={id}
             sessionStart={axis?.start ?? detail.data?.firstTs ?? null}
+            inferredParent={(selected.index !== null && win.getRow(selected.index)?.id === selected.id && win.getRow(selected.index)?.inferredParent) || false}
             onClose={() => setPaneOpen(false)}
           />
         ) : (

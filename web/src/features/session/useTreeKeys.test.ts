@@ -24,6 +24,7 @@ const row = (index: number, depth: number, more: Partial<SpanRow> = {}): SpanRow
   label: '',
   replay: false,
   orphan: false,
+  inferredParent: false,
   match: true,
   ...more,
 });
