@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { TimeWindow } from '../../../../shared/api';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
@@ -38,6 +38,9 @@ function useCustomizationsState(): [{ window: TimeWindow; skipped: boolean }, (n
 export function CustomizationsPage() {
   useDocumentTitle('Customizations');
   const [state, setState] = useCustomizationsState();
+  // The router applies a URL change in a transition: shown at once here, or the controlled box flips back until it lands.
+  const [skippedShown, setSkippedShown] = useState(state.skipped);
+  useEffect(() => setSkippedShown(state.skipped), [state.skipped]);
   useLiveInvalidation(usageKeys.all, { throttleMs: 3000 });
   const q = useQuery(customizationsOptions({ window: state.window, skipped: state.skipped ? '1' : '0' }));
   return (
@@ -47,7 +50,15 @@ export function CustomizationsPage() {
         <div className="page-toolbar">
           <Segmented label="Window" value={state.window} options={WINDOW_OPTIONS} onChange={(window) => setState({ window })} />
           <label className="checkbox-field">
-            <input type="checkbox" checked={state.skipped} onChange={(e) => setState({ skipped: e.target.checked })} /> Skipped only
+            <input
+              type="checkbox"
+              checked={skippedShown}
+              onChange={(e) => {
+                setSkippedShown(e.target.checked);
+                setState({ skipped: e.target.checked });
+              }}
+            />{' '}
+            Skipped only
           </label>
         </div>
       </header>
