@@ -60,6 +60,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       lastIndexedAt: Date.now(),
       // A recovery is recorded in the index itself (health reads it there), so that a restart still shows it.
       problems: [],
+      writesPaused: null,
     },
     allowedHosts: [...new Set([...LOOPBACK_HOSTS, o.host.toLowerCase()])],
     token: o.token,
@@ -84,6 +85,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       }
       case 'roots':
         ctx.status.roots = m.roots;
+        break;
+      case 'paused':
+        if (m.reason !== null) o.log?.(m.reason);
+        else if (ctx.status.writesPaused) o.log?.(`space is back: indexing resumed (${o.dbPath})`);
+        ctx.status.writesPaused =
+          m.reason === null ? null : { fileId: null, path: o.dbPath, lineNo: null, byteOffset: null, kind: 'disk_full', reason: m.reason, at: Date.now() };
         break;
       case 'rebuilt':
         o.log?.(`rebuilt the derived tables from ${m.lines} archived lines (schema ${'changed'})`);

@@ -7,6 +7,7 @@ import { isCorruption } from '../db/damaged-index';
 import { planBackfill } from './backfill-order';
 import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
+import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { FolderWatch } from './folder-watch';
 import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
 import { classifyLogPath } from './log-paths';
@@ -20,6 +21,8 @@ export interface IndexerEvents {
   roots(roots: LogRoot[]): void;
   /** SQLite found the index damaged: indexing stopped; the server moves the file aside and starts over */
   damaged(cause: string): void;
+  /** the database cannot grow (disk full): writes wait and retry; null once a commit succeeded again */
+  paused(reason: string | null): void;
 }
 
 export interface IndexerOptions {
@@ -27,6 +30,11 @@ export interface IndexerOptions {
   watch: boolean;
   /** ms between two refreshes of the same dirty sessions while data keeps arriving */
   refreshEveryMs?: number;
+  /**
+   * On a full disk, wait and retry until space is back (the server's worker, the default); false throws the
+   * error after rolling back (`chronoscope index` and the query commands, which report it and exit).
+   */
+  waitForSpace?: boolean;
 }
 
 /** How long a commit group may stay open, live and during a backfill (see groupMs). */
@@ -57,6 +65,12 @@ export class Indexer {
   private pendingEvents = 0;
   private lastNotify = 0;
   private idleResolvers: (() => void)[] = [];
+  private backoff = new RetryBackoff();
+  private sleeper = new Sleeper();
+  /** the disk-full message while writes are paused */
+  pausedReason: string | null = null;
+  /** attempts that failed on a full disk (tests bound it over a time window: no spinning) */
+  diskFullAttempts = 0;
   readonly progress: BackfillProgress = { state: 'starting', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
   roots: LogRoot[] = [];
 
@@ -77,13 +91,13 @@ export class Indexer {
       const { root, workspaces } = await resolveRoot(input);
       this.roots.push(root);
       for (const w of workspaces) {
-        await this.registerWorkspace(w);
+        await this.whileDiskFull(() => this.registerWorkspace(w));
         initial.push(...listLogFiles(w.debugLogsDir));
       }
       targets.push(...watchTargets(root, workspaces));
     }
     this.events.roots?.(this.roots);
-    this.markVanishedFiles(new Set(initial));
+    await this.whileDiskFull(() => this.markVanishedFiles(new Set(initial)));
     const plan = planBackfill(
       initial.flatMap((f) => {
         const st = safeStat(f);
@@ -118,6 +132,7 @@ export class Indexer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.sleeper.wake();
     for (const t of this.settleTimers.values()) clearTimeout(t);
     this.folders?.close();
     await this.watcher?.close();
@@ -131,7 +146,6 @@ export class Indexer {
 
   private async registerWorkspace(w: WorkspaceLogs): Promise<void> {
     if (this.workspaceOfLogs.has(w.debugLogsDir)) return;
-    this.workspaceOfLogs.set(w.debugLogsDir, w);
     const info = await readWorkspaceInfo(w.storageDir);
     this.db
       .prepare(
@@ -142,6 +156,8 @@ export class Indexer {
            remote_url = excluded.remote_url, branch = excluded.branch, error = excluded.error, updated_at = excluded.updated_at`,
       )
       .run({ ...info, folderExists: info.folderExists ? 1 : 0, now: Date.now() });
+    // Only once its row is written: a write refused by a full disk is tried again.
+    this.workspaceOfLogs.set(w.debugLogsDir, w);
   }
 
   /** Files the archive knows that are gone from disk: their rows stay, their sessions show "log deleted". */
@@ -189,7 +205,7 @@ export class Indexer {
    * Files processed since the open transaction began. Files are committed together (see groupMs and
    * GROUP_MAX_BYTES) instead of one commit per file: commits, not parsing, dominated a backfill of many small sessions.
    */
-  private group: { files: string[]; started: number; bytes: number } | null = null;
+  private group: { files: string[]; started: number; bytes: number; events: number } | null = null;
   /** The backfill's files not yet finished: the part of the progress ("this week" or older) each counts in, its listed size and the bytes counted so far. */
   private shareOf = new Map<string, { share: BackfillShare; size: number; counted: number }>();
   private backfillCommits = 0;
@@ -202,6 +218,8 @@ export class Indexer {
    * 1 s → 5 s with a 16 MB FTS hash took a 700 MB backfill from 77 s to 64 s.
    */
   private groupMs(): number {
+    // Just after a full disk: commit each file, so that the pause ends (and is reported ended) at once.
+    if (this.backoff.waiting) return 0;
     if (this.progress.state !== 'running') return LIVE_GROUP_MS;
     return this.backfillCommits === 0 ? FIRST_BACKFILL_GROUP_MS : BACKFILL_GROUP_MS;
   }
@@ -209,7 +227,7 @@ export class Indexer {
   private beginGroup(): void {
     if (this.group && this.db.inTransaction) return;
     this.db.exec('BEGIN');
-    this.group = { files: [], started: Date.now(), bytes: 0 };
+    this.group = { files: [], started: Date.now(), bytes: 0, events: 0 };
   }
 
   /** Commits the group, then tells the server: a reader notified before the commit would not see the rows. */
@@ -218,9 +236,61 @@ export class Indexer {
     if (this.db.inTransaction) {
       this.db.exec('COMMIT');
       if (this.progress.state === 'running') this.backfillCommits++;
+      this.resumeIfPaused();
     }
     this.group = null;
     this.notify();
+  }
+
+  /** Rolls the open group back (SQLite may already have, on a full disk) and queues its files, and `file`, again. */
+  private abandonGroup(file?: string): void {
+    try {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    } catch {
+      /* already rolled back by SQLite */
+    }
+    if (this.group) {
+      for (const f of this.group.files) this.queue.add(f);
+      this.pendingEvents -= this.group.events;
+    }
+    if (file !== undefined) this.queue.add(file);
+    this.group = null;
+    this.store.resetCaches();
+  }
+
+  /** Runs a write; on a full disk rolls back, reports the pause and tries again after a growing delay. */
+  private async whileDiskFull<T>(write: () => T | Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        const r = await write();
+        // A write inside the open group proves nothing until that group commits.
+        if (!this.db.inTransaction) this.resumeIfPaused();
+        return r;
+      } catch (err) {
+        if (!isDiskFull(err)) throw err;
+        this.abandonGroup();
+        await this.waitForSpace(err);
+      }
+    }
+  }
+
+  private async waitForSpace(err: unknown): Promise<void> {
+    if (this.opts.waitForSpace === false || this.stopped) throw err;
+    this.diskFullAttempts++;
+    const reason = diskFullMessage(this.db.name, err);
+    if (reason !== this.pausedReason) {
+      this.pausedReason = reason;
+      this.events.paused?.(reason);
+    }
+    await this.sleeper.sleep(this.backoff.next());
+  }
+
+  /** After a write that reached the disk. */
+  private resumeIfPaused(): void {
+    this.backoff.reset();
+    if (this.pausedReason === null) return;
+    this.pausedReason = null;
+    this.events.paused?.(null);
   }
 
   private async drain(backfill: boolean): Promise<void> {
@@ -229,48 +299,30 @@ export class Indexer {
     // A backfill finishes a file read in several passes before the next one (the plan's order is whole sessions
     // newest first); live, a file with more to read goes to the back of the queue, so one busy file cannot starve others.
     let unfinished: string | null = null;
+    let failed = false;
     try {
-      while ((unfinished !== null || this.queue.size > 0) && !this.stopped) {
-        const file: string = unfinished ?? (this.queue.values().next().value as string);
+      while (!this.stopped) {
+        const file = unfinished ?? (this.queue.values().next().value as string | undefined);
         unfinished = null;
-        this.queue.delete(file);
-        const logs = this.debugLogsDirOf(file);
-        if (logs && !this.workspaceOfLogs.has(logs)) await this.registerWorkspace(workspaceOfDebugLogs(logs));
-        this.beginGroup();
-        const identity = this.identityOf(file);
-        let weekDone = false;
-        if (identity && identity !== 'companion') {
-          try {
-            const out = tailFile(this.store, identity);
-            this.group?.files.push(file);
-            if (this.group) this.group.bytes += out.bytes;
-            this.pendingEvents += out.events;
-            for (const s of out.sessionIds) this.pendingSessions.add(s);
-            this.countBackfillBytes(file, out.bytes);
-            if (out.more) {
-              if (backfill) unfinished = file;
-              else this.queue.add(file);
-            } else weekDone = this.countBackfillFileDone(file);
-          } catch (err) {
-            if (isCorruption(err)) throw err;
-            weekDone = this.countBackfillFileDone(file);
-            // A failed batch may have written part of itself: the group is the unit of atomicity, so roll it
-            // back whole (SQLite may already have, on a full disk) and read its files again.
-            if (this.db.inTransaction) this.db.exec('ROLLBACK');
-            if (this.group) for (const f of this.group.files) this.queue.add(f);
-            this.group = null;
-            this.store.resetCaches();
-            this.reportIoProblem(file, err);
+        try {
+          if (file === undefined) {
+            this.commitGroup();
+            if (this.queue.size === 0) break;
+            continue;
           }
-        } else {
-          weekDone = this.countBackfillFileDone(file);
+          this.queue.delete(file);
+          unfinished = await this.indexFile(file, backfill);
+        } catch (err) {
+          // Only a full disk gets here (indexFile handles a file's own failures): every file would fail alike.
+          failed = true;
+          if (!isDiskFull(err)) throw err;
+          this.abandonGroup(file);
+          await this.waitForSpace(err);
+          failed = false;
+          continue;
         }
-        const g = this.group;
-        // This week's sessions complete: commit now, so that what the progress says is done is searchable.
-        if (!g || weekDone || Date.now() - g.started > this.groupMs() || g.bytes > GROUP_MAX_BYTES) this.commitGroup();
         await yieldToLoop();
       }
-      this.commitGroup();
     } catch (err) {
       if (!isCorruption(err)) throw err;
       // Nothing more can be written to this file; what was read is read again into the new index.
@@ -278,12 +330,17 @@ export class Indexer {
       this.events.damaged?.(err instanceof Error ? err.message : String(err));
     } finally {
       if (this.db.inTransaction) {
-        this.db.exec('ROLLBACK');
+        try {
+          this.db.exec('ROLLBACK');
+        } catch {
+          /* already rolled back by SQLite */
+        }
         this.store.resetCaches();
       }
       this.group = null;
       this.running = false;
-      if (this.queue.size > 0 && !this.stopped) void this.drain(false);
+      // After a failure thrown to the caller (a one-shot index on a full disk), nothing more is tried.
+      if (!failed && this.queue.size > 0 && !this.stopped) void this.drain(false);
       else for (const r of this.idleResolvers.splice(0)) r();
     }
   }
@@ -311,6 +368,45 @@ export class Indexer {
     f.share.filesDone++;
     this.progress.filesDone++;
     return f.share === this.progress.recent && f.share.filesDone === f.share.filesTotal;
+  }
+
+  /** Reads one file into the open group and commits the group when it is due; returns it when a backfill must read on. */
+  private async indexFile(file: string, backfill: boolean): Promise<string | null> {
+    const logs = this.debugLogsDirOf(file);
+    if (logs && !this.workspaceOfLogs.has(logs)) await this.registerWorkspace(workspaceOfDebugLogs(logs));
+    this.beginGroup();
+    const g = this.group!;
+    const identity = this.identityOf(file);
+    let weekDone = false;
+    let readOn: string | null = null;
+    if (identity && identity !== 'companion') {
+      try {
+        const out = tailFile(this.store, identity);
+        g.files.push(file);
+        g.bytes += out.bytes;
+        g.events += out.events;
+        this.pendingEvents += out.events;
+        for (const s of out.sessionIds) this.pendingSessions.add(s);
+        this.countBackfillBytes(file, out.bytes);
+        if (out.more) {
+          if (backfill) readOn = file;
+          else this.queue.add(file);
+        } else weekDone = this.countBackfillFileDone(file);
+      } catch (err) {
+        if (isDiskFull(err) || isCorruption(err)) throw err;
+        weekDone = this.countBackfillFileDone(file);
+        // A failed batch may have written part of itself: the group is the unit of atomicity, so roll it
+        // back whole and read its other files again; this file's error is recorded.
+        this.abandonGroup();
+        this.reportIoProblem(file, err);
+      }
+    } else {
+      weekDone = this.countBackfillFileDone(file);
+    }
+    const open = this.group;
+    // This week's sessions complete: commit now, so that what the progress says is done is searchable.
+    if (!open || weekDone || Date.now() - open.started >= this.groupMs() || open.bytes > GROUP_MAX_BYTES) this.commitGroup();
+    return readOn;
   }
 
   private reportIoProblem(file: string, err: unknown): void {
@@ -424,6 +520,10 @@ export class Indexer {
   }
 
   private onUnlink(p: string): void {
+    void this.whileDiskFull(() => this.markUnlinked(p));
+  }
+
+  private markUnlinked(p: string): void {
     const row = this.store.fileByPath(p);
     if (row) this.store.markFileDeleted(row.id, row.session_id);
     else markCompanionDeleted(this.db, p);
@@ -432,6 +532,10 @@ export class Indexer {
   }
 
   private onUnlinkDir(dir: string): void {
+    void this.whileDiskFull(() => this.markUnlinkedDir(dir));
+  }
+
+  private markUnlinkedDir(dir: string): void {
     const prefix = dir + path.sep;
     const rows = this.db.prepare('SELECT id, session_id, path FROM files WHERE deleted_at IS NULL AND substr(path, 1, ?) = ?').all(prefix.length, prefix) as {
       id: number;
