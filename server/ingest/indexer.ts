@@ -9,6 +9,7 @@ import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
 import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { FolderWatch } from './folder-watch';
+import { MissingRoots } from './missing-roots';
 import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
 import { classifyLogPath } from './log-paths';
 import { makeSessionRefresher } from './refresh-session';
@@ -56,6 +57,9 @@ export class Indexer {
   private refresh: (id: string) => void;
   private watcher: FSWatcher | null = null;
   private folders: FolderWatch | null = null;
+  private missingRoots: MissingRoots | null = null;
+  /** what a watcher event does with a file: queue it and drain (set by startWatcher) */
+  private enqueue: (p: string) => void = () => {};
   private queue = new Set<string>();
   private workspaceOfLogs = new Map<string, WorkspaceLogs>(); // debugLogsDir → workspace
   private running = false;
@@ -94,7 +98,9 @@ export class Indexer {
         await this.whileDiskFull(() => this.registerWorkspace(w));
         initial.push(...listLogFiles(w.debugLogsDir));
       }
-      targets.push(...watchTargets(root, workspaces));
+      const own = watchTargets(root, workspaces);
+      if (this.opts.watch && (!root.exists || (root.error !== null && own.length === 0))) this.watchForRoot(root.path);
+      targets.push(...own);
     }
     this.events.roots?.(this.roots);
     await this.whileDiskFull(() => this.markVanishedFiles(new Set(initial)));
@@ -133,6 +139,7 @@ export class Indexer {
   async stop(): Promise<void> {
     this.stopped = true;
     this.sleeper.wake();
+    this.missingRoots?.close();
     for (const t of this.settleTimers.values()) clearTimeout(t);
     this.folders?.close();
     await this.watcher?.close();
@@ -443,19 +450,51 @@ export class Indexer {
     this.events.progress?.({ ...this.progress, ...(recent && older ? { recent: { ...recent }, older: { ...older } } : {}) });
   }
 
+  /** A root that is not there yet: once it is, read it and watch it like the others (the server says so in health). */
+  private watchForRoot(rootPath: string): void {
+    this.missingRoots ??= new MissingRoots((p) => void this.adoptRoot(p));
+    this.missingRoots.add(rootPath);
+  }
+
+  private async adoptRoot(input: string): Promise<void> {
+    // Twice: folders created between the first look and the watcher being ready raise no event.
+    for (let look = 0; look < 2 && !this.stopped; look++) {
+      const { root, workspaces } = await resolveRoot(input);
+      this.roots = this.roots.map((r) => (r.path === root.path ? root : r));
+      if (look === 0) this.events.roots?.(this.roots);
+      for (const w of workspaces) await this.whileDiskFull(() => this.registerWorkspace(w));
+      // A folder just created is often still empty: watch it whole until its layout shows.
+      const targets = watchTargets(root, workspaces);
+      if (look === 0) await this.watchFolders(targets.length > 0 ? targets : [root.path]);
+      for (const w of workspaces) {
+        for (const f of logFoldersBelow(w.debugLogsDir)) this.folders?.watch(f);
+        listLogFiles(w.debugLogsDir).forEach(this.enqueue);
+      }
+    }
+  }
+
   private async startWatcher(targets: string[]): Promise<void> {
-    if (targets.length === 0) return;
-    const enqueue = (p: string) => {
+    const enqueue = (this.enqueue = (p: string) => {
       this.queue.add(p);
       void this.drain(false);
       this.scheduleSettleCheck(p);
-    };
+    });
     this.folders = new FolderWatch(
       (file) => this.onFileEvent(file, enqueue),
       (folder) => listLogFilesBelow(folder).forEach(enqueue),
     );
     for (const logs of this.workspaceOfLogs.keys()) for (const f of logFoldersBelow(logs)) this.folders.watch(f);
-    // The folder tree only: the files inside the log folders are followed by `folders` (see FolderWatch for why).
+    await this.watchFolders(targets);
+  }
+
+  /** Follows the folder tree under `targets` (the files inside the log folders are followed by `folders`: see FolderWatch for why). */
+  private async watchFolders(targets: string[]): Promise<void> {
+    if (targets.length === 0) return;
+    if (this.watcher) {
+      this.watcher.add(targets);
+      return;
+    }
+    const enqueue = this.enqueue;
     this.watcher = chokidar.watch(targets, {
       ignoreInitial: true,
       depth: 5,

@@ -11,6 +11,7 @@ const HEALTHY: Health = {
   roots: [{ path: '/home/me/.config/Code', exists: true, error: null }],
   workspaces: 2,
   files: 10,
+  companions: 0,
   sessions: 4,
   events: 1234,
   badLines: 0,
@@ -18,6 +19,7 @@ const HEALTHY: Health = {
   indexLagMs: 0,
   backfill: { state: 'idle', filesDone: 10, filesTotal: 10, bytesDone: 5000, bytesTotal: 5000 },
   problems: [],
+  forwarding: null,
 };
 
 describe('status banners', () => {

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Health } from '../../../../shared/api';
+import { DEBUG_LOG_SETTING } from '../../../../shared/debug-log-setting';
 import { Banner } from '../../ui/Banner';
 import { visibleText } from '../../ui/visible-text';
-import { DEBUG_LOG_SETTING } from './DemoBanner';
 import { healthQueryOptions } from './health.queries';
 
 /**
