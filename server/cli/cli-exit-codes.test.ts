@@ -182,6 +182,20 @@ describe('the chronoscope process', () => {
     });
   }
 
+  it('serve with no --logs, no logs on the machine and a --db: the empty index with how to turn logging on, never the demo', async () => {
+    const home = fs.mkdtempSync(path.join(tmp, 'home-'));
+    const db = path.join(tmp, 'named.db');
+    const r = await serve(['--port', '0', '--db', db], { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: path.join(home, 'state'), VSCODE_PORTABLE: '', VSCODE_APPDATA: '' });
+    expect(r.url).not.toBeNull();
+    expect(r.out()).toContain('No Copilot Chat debug logs found on this machine.\n');
+    expect(r.out()).toContain(`Serving the empty index ${db} (the demo corpus never goes into a database named with --db)`);
+    const h = (await fetch(`${r.url}/api/health`).then((res) => res.json())) as Health;
+    expect(h).toMatchObject({ demo: false, events: 0, files: 0 });
+    expect(fs.existsSync(path.join(home, 'state', 'chronoscope', 'demo-corpus'))).toBe(false);
+    r.child.kill('SIGTERM');
+    await new Promise((res) => r.child.on('exit', res));
+  }, 60_000);
+
   it('a port in use: exit 2, one line naming the port and what to pass instead (it printed a stack trace)', async () => {
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));
