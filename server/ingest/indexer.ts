@@ -72,7 +72,7 @@ export class Indexer {
   private backoff = new RetryBackoff();
   private sleeper = new Sleeper();
   /** the disk-full message while writes are paused */
-  pausedReason: string | null = null;
+  private pausedReason: string | null = null;
   /** attempts that failed on a full disk (tests bound it over a time window: no spinning) */
   diskFullAttempts = 0;
   readonly progress: BackfillProgress = { state: 'starting', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
@@ -452,7 +452,7 @@ export class Indexer {
 
   /** A root that is not there yet: once it is, read it and watch it like the others (the server says so in health). */
   private watchForRoot(rootPath: string): void {
-    this.missingRoots ??= new MissingRoots((p) => void this.adoptRoot(p));
+    this.missingRoots ??= new MissingRoots((p) => void this.adoptRoot(p).catch(() => {}));
     this.missingRoots.add(rootPath);
   }
 
@@ -559,7 +559,8 @@ export class Indexer {
   }
 
   private onUnlink(p: string): void {
-    void this.whileDiskFull(() => this.markUnlinked(p));
+    // Stopped while the disk was full: the next start marks it (markVanishedFiles).
+    this.whileDiskFull(() => this.markUnlinked(p)).catch(() => {});
   }
 
   private markUnlinked(p: string): void {
@@ -571,7 +572,7 @@ export class Indexer {
   }
 
   private onUnlinkDir(dir: string): void {
-    void this.whileDiskFull(() => this.markUnlinkedDir(dir));
+    this.whileDiskFull(() => this.markUnlinkedDir(dir)).catch(() => {});
   }
 
   private markUnlinkedDir(dir: string): void {
