@@ -22,12 +22,18 @@ export class CliError extends Error {
   }
 }
 
+/** A database that could not be written for lack of space, named, with what to do. */
+export function diskFullError(dbPath: string, err: unknown): CliError {
+  const why = err instanceof Error ? err.message : String(err);
+  return new CliError('disk_full', `disk full: ${dbPath} (${why}): free space on that volume (or pass --db FILE on another) and run again; what was indexed before is kept`);
+}
+
 /** Any error a command let through, as the CliError the user sees: the known kinds keep their code. */
 export function asCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;
   if (err instanceof SqlQueryError) return new CliError(err.code, err.code === 'sql_refused' ? `refused: ${err.message}` : err.message);
   if (err instanceof ApiError) return new CliError(err.code, err.message, err.details);
   const message = err instanceof Error ? err.message : String(err);
-  if (isDiskFull(err)) return new CliError('disk_full', `disk full: ${message}. What was indexed before is kept; free space and run again.`);
+  if (isDiskFull(err)) return new CliError('disk_full', `disk full (${message}): free space and run again; what was indexed before is kept`);
   return new CliError('internal', message);
 }

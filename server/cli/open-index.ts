@@ -10,7 +10,7 @@ import { indexOnce } from '../ingest/index-once';
 import type { Indexer } from '../ingest/indexer';
 import { importsRoot } from '../import/write-imported';
 import { IngestStore } from '../ingest/store';
-import { CliError } from './cli-error';
+import { CliError, diskFullError } from './cli-error';
 import { ensureDemoCorpus } from './demo-corpus';
 import { requireRoots, resolveDbPath } from './locations';
 
@@ -25,17 +25,12 @@ export async function commandRoots(opts: Options): Promise<{ roots: string[]; fr
   return { roots, fromDefaults: false, withImports: fs.existsSync(imports) ? [...roots, imports] : roots };
 }
 
-function diskFull(dbPath: string, err: unknown): CliError {
-  const why = err instanceof Error ? err.message : String(err);
-  return new CliError('disk_full', `disk full: ${dbPath} (${why}): free space on that volume (or pass --db FILE on another) and run again; what was indexed before is kept`);
-}
-
 /** Runs a step that writes the index; a full disk becomes the one line that names the database. */
 async function writing<T>(dbPath: string, step: () => T | Promise<T>): Promise<T> {
   try {
     return await step();
   } catch (err) {
-    throw isDiskFull(err) ? diskFull(dbPath, err) : err;
+    throw isDiskFull(err) ? diskFullError(dbPath, err) : err;
   }
 }
 

@@ -7,10 +7,11 @@ import type { Options } from '../config';
 import { indexTotals, type IndexTotals } from '../counts/index-totals';
 import { resolveForwardConfig } from '../forward/forward-config';
 import { resolveRoot } from '../ingest/discover';
+import { isDiskFull } from '../ingest/disk-full';
 import { ensureImportsTree, importsRoot } from '../import/write-imported';
 import { ListenError, startServer } from '../serve';
 import { VERSION } from '../version';
-import { CliError } from './cli-error';
+import { CliError, diskFullError } from './cli-error';
 import { ensureDemoCorpus } from './demo-corpus';
 import { logsFolderProblem, resolveDbPath, resolveRoots } from './locations';
 
@@ -83,6 +84,8 @@ export async function runServe(opts: Options): Promise<number> {
     });
   } catch (err) {
     if (err instanceof ListenError) throw new CliError(err.code === 'EADDRINUSE' ? 'port_in_use' : 'cannot_listen', err.message);
+    // Creating the schema of a new index on a full disk (an existing index waits for space in the worker).
+    if (isDiskFull(err)) throw diskFullError(dbPath, err);
     throw err;
   }
   const running = server;
