@@ -76,6 +76,7 @@ describe('the indexer on a full disk (SQLite says SQLITE_FULL)', () => {
     const attempts = indexer.diskFullAttempts;
     vi.restoreAllMocks();
     await done;
+    await until(() => paused.at(-1), (last) => last === null, 10_000);
     return { db, dbPath, total, paused, progress, attempts, indexer };
   }
 

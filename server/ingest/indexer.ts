@@ -42,6 +42,8 @@ export interface IndexerOptions {
 const LIVE_GROUP_MS = 200;
 const FIRST_BACKFILL_GROUP_MS = 1000;
 const BACKFILL_GROUP_MS = 5000;
+/** How long writes must succeed after a full disk before the pause is reported over. */
+const RESUME_CONFIRM_MS = 2000;
 /** A group also commits after this many bytes of logs, bounding the transaction's memory and the redo after a crash. */
 const GROUP_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -73,6 +75,7 @@ export class Indexer {
   private sleeper = new Sleeper();
   /** the disk-full message while writes are paused */
   private pausedReason: string | null = null;
+  private resumeTimer: NodeJS.Timeout | undefined;
   /** attempts that failed on a full disk (tests bound it over a time window: no spinning) */
   diskFullAttempts = 0;
   readonly progress: BackfillProgress = { state: 'starting', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
@@ -139,6 +142,7 @@ export class Indexer {
   async stop(): Promise<void> {
     this.stopped = true;
     this.sleeper.wake();
+    clearTimeout(this.resumeTimer);
     this.missingRoots?.close();
     for (const t of this.settleTimers.values()) clearTimeout(t);
     this.folders?.close();
@@ -284,6 +288,7 @@ export class Indexer {
   private async waitForSpace(err: unknown): Promise<void> {
     if (this.opts.waitForSpace === false || this.stopped) throw err;
     this.diskFullAttempts++;
+    clearTimeout(this.resumeTimer);
     const reason = diskFullMessage(this.db.name, err);
     if (reason !== this.pausedReason) {
       this.pausedReason = reason;
@@ -292,9 +297,19 @@ export class Indexer {
     await this.sleeper.sleep(this.backoff.next());
   }
 
-  /** After a write that reached the disk. */
+  /**
+   * After a write that reached the disk. On a disk with a little room one small commit fits and the next fails:
+   * the pause is reported over only once no write failed for RESUME_CONFIRM_MS, so health does not flicker.
+   */
   private resumeIfPaused(): void {
     this.backoff.reset();
+    if (this.pausedReason === null) return;
+    clearTimeout(this.resumeTimer);
+    this.resumeTimer = setTimeout(() => this.endPause(), RESUME_CONFIRM_MS);
+  }
+
+  private endPause(): void {
+    clearTimeout(this.resumeTimer);
     if (this.pausedReason === null) return;
     this.pausedReason = null;
     this.events.paused?.(null);
@@ -314,8 +329,10 @@ export class Indexer {
         try {
           if (file === undefined) {
             this.commitGroup();
-            if (this.queue.size === 0) break;
-            continue;
+            if (this.queue.size > 0) continue;
+            // Everything queued is committed: a pause that the last writes ended is over now.
+            if (!this.backoff.waiting) this.endPause();
+            break;
           }
           this.queue.delete(file);
           unfinished = await this.indexFile(file, backfill);
