@@ -124,6 +124,36 @@ describe('the indexer on a full disk (SQLite says SQLITE_FULL)', () => {
   }, 30_000);
 });
 
+describe('backfill progress', () => {
+  it('files appended to while the backfill runs are not counted again: filesDone never passes filesTotal', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-progress-'));
+    const { userData, total } = corpus(root, 16, 1200, 'q'.repeat(200));
+    const db = openWriteDb(path.join(root, 'index.db'));
+    ensureSchema(db);
+    const progress: BackfillProgress[] = [];
+    const indexer = new Indexer(db, { roots: [userData], watch: true }, { progress: (p) => progress.push(p) });
+    const started = indexer.start();
+    // Copilot keeps writing to sessions already read: each append queues the file again during the backfill.
+    const logs = path.join(userData, 'User', 'workspaceStorage', 'w1', 'GitHub.copilot-chat', 'debug-logs');
+    let appended = 0;
+    const writer = setInterval(() => {
+      for (let s = 0; s < 16; s++) fs.appendFileSync(path.join(logs, `s${s}`, 'main.jsonl'), ev(`s${s}`, 5000 + appended));
+      appended++;
+    }, 20);
+    await started;
+    clearInterval(writer);
+    await new Promise((r) => setTimeout(r, 600)); // the settle checks read the last appends
+    await indexer.whenIdle();
+    await indexer.stop();
+    expect(appended).toBeGreaterThan(5);
+    expect(progress.filter((p) => p.filesDone > p.filesTotal)).toEqual([]);
+    expect(progress.at(-1)).toMatchObject({ state: 'idle', filesDone: 16, filesTotal: 16 });
+    expect(eventCount(db)).toEqual({ n: total + 16 * appended, f: total + 16 * appended });
+    db.close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }, 60_000);
+});
+
 // The real thing: the database on a 30 MB tmpfs filled to its last 2 MB, the server's worker backfilling into it.
 const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-tmpfs-'));
 const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=30m', 'tmpfs', mountPoint]).status === 0;
