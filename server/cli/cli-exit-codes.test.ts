@@ -226,14 +226,15 @@ describe('the chronoscope process', () => {
       throw new Error(JSON.stringify(await health()).slice(0, 500));
     };
     const h = await until((x) => x.backfill.state === 'idle');
-    expect(h).toMatchObject({ demo: false, events: 0, files: 0, roots: [{ path: later, exists: false, error: `${later} does not exist` }] });
+    // The second root is the database's imports tree (`chronoscope import`), always there.
+    expect(h).toMatchObject({ demo: false, events: 0, files: 0, roots: [{ path: later, exists: false, error: `${later} does not exist` }, { path: `${db}.imports`, exists: true }] });
     // No xdg-open on PATH, or one that finds no browser (exit 3 on this machine): both are said, never silent.
     expect(r.out()).toMatch(/could not open a browser \(xdg-open (not found|exited with \d+)\): open http:\/\/127\.0\.0\.1:\d+ yourself; the server keeps running/);
     const logsDir = path.join(later, 'User', 'workspaceStorage', 'w9', 'GitHub.copilot-chat', 'debug-logs', 's9');
     fs.mkdirSync(logsDir, { recursive: true });
     fs.writeFileSync(path.join(logsDir, 'main.jsonl'), line({ ts: 1, dur: 0, sid: 's9', type: 'user_message', name: 'user_message', spanId: '0000000000000001', status: 'ok', attrs: { content: 'hello' } }));
     const found = await until((x) => x.events === 1);
-    expect(found.roots).toEqual([{ path: later, exists: true, error: null }]);
+    expect(found.roots[0]).toEqual({ path: later, exists: true, error: null });
     r.child.kill('SIGTERM');
     await new Promise((res) => r.child.on('exit', res));
     const check = openReadDb(db);
