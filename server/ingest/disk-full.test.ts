@@ -139,13 +139,13 @@ describe('backfill progress', () => {
     const writer = setInterval(() => {
       for (let s = 0; s < 16; s++) fs.appendFileSync(path.join(logs, `s${s}`, 'main.jsonl'), ev(`s${s}`, 5000 + appended));
       appended++;
-    }, 20);
+    }, 5);
     await started;
     clearInterval(writer);
     await new Promise((r) => setTimeout(r, 600)); // the settle checks read the last appends
     await indexer.whenIdle();
     await indexer.stop();
-    expect(appended).toBeGreaterThan(5);
+    expect(appended).toBeGreaterThan(1); // the backfill really was written to while it ran
     expect(progress.filter((p) => p.filesDone > p.filesTotal)).toEqual([]);
     expect(progress.at(-1)).toMatchObject({ state: 'idle', filesDone: 16, filesTotal: 16 });
     expect(eventCount(db)).toEqual({ n: total + 16 * appended, f: total + 16 * appended });
