@@ -17,7 +17,15 @@ export interface AppContext {
   demo: boolean;
   /** 'indexed' ({sessionIds, events, at}) and 'progress' (BackfillProgress), relayed from the ingest worker */
   bus: EventEmitter;
-  status: { progress: BackfillProgress; roots: RootStatus[]; lastIndexedAt: number; problems: Problem[]; forwarding?: ForwardStatus | null };
+  status: {
+    progress: BackfillProgress;
+    roots: RootStatus[];
+    lastIndexedAt: number;
+    problems: Problem[];
+    forwarding?: ForwardStatus | null;
+    /** set while the indexer cannot write (disk full); cleared when a write succeeds again */
+    writesPaused: Problem | null;
+  };
   /** the hostnames a request's Host header may name (loopback names, plus --host when given) */
   allowedHosts: string[];
   /** when set, every request must carry it (non-loopback --host) */

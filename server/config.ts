@@ -39,6 +39,10 @@ export const Options = z
     if (o.token !== null && (o.token.length < MIN_TOKEN_LENGTH || /\s/.test(o.token))) {
       ctx.addIssue({ code: 'custom', path: ['token'], message: `a token is at least ${MIN_TOKEN_LENGTH} characters without spaces (try \`openssl rand -hex 16\`)` });
     }
+    if (o.demo && (o.db !== null || o.logs.length > 0)) {
+      // The demo never writes into a database the user named, nor mixes with real logs.
+      ctx.addIssue({ code: 'custom', path: ['demo'], message: 'the demo corpus has its own database (demo.db in the state folder): drop --logs and --db, or drop --demo' });
+    }
     if (!isLoopbackHost(o.host) && !o.token) {
       ctx.addIssue({ code: 'custom', path: ['host'], message: `--host ${o.host} is not loopback: refusing to serve prompts to the network without --token` });
     }

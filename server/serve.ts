@@ -39,6 +39,24 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** The server could not listen: the port is taken (EADDRINUSE), not allowed (EACCES) or the host is not here. */
+export class ListenError extends Error {
+  readonly code: string;
+  constructor(host: string, port: number, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code ?? 'unknown';
+    const why =
+      code === 'EADDRINUSE'
+        ? `port ${port} on ${host} is already in use (another Chronoscope?): pass --port N, or --port 0 for any free port`
+        : code === 'EACCES'
+          ? `port ${port} needs privileges: pass --port 1024 or higher`
+          : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND'
+            ? `--host ${host} is not an address of this machine`
+            : `cannot listen on ${host}:${port} (${cause instanceof Error ? cause.message : String(cause)})`;
+    super(why);
+    this.code = code;
+  }
+}
+
 /** Starts the ingest worker and the HTTP server on the read-only connection. */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // The schema exists before the read-only connection opens; the worker refills derived tables if needed.
@@ -60,6 +78,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       lastIndexedAt: Date.now(),
       // A recovery is recorded in the index itself (health reads it there), so that a restart still shows it.
       problems: [],
+      writesPaused: null,
     },
     allowedHosts: [...new Set([...LOOPBACK_HOSTS, o.host.toLowerCase()])],
     token: o.token,
@@ -85,6 +104,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       case 'roots':
         ctx.status.roots = m.roots;
         break;
+      case 'paused':
+        if (m.reason !== null) o.log?.(m.reason);
+        else if (ctx.status.writesPaused) o.log?.(`space is back: indexing resumed (${o.dbPath})`);
+        ctx.status.writesPaused =
+          m.reason === null ? null : { fileId: null, path: o.dbPath, lineNo: null, byteOffset: null, kind: 'disk_full', reason: m.reason, at: Date.now() };
+        break;
       case 'rebuilt':
         o.log?.(`rebuilt the derived tables from ${m.lines} archived lines (schema ${'changed'})`);
         break;
@@ -100,6 +125,22 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         break;
     }
   };
+  const app = createApp(ctx);
+  // Listen before the worker starts: a port in use (often another Chronoscope on the same database) must
+  // fail before anything writes, as a ListenError the CLI turns into one line.
+  let server: ReturnType<typeof serve>;
+  try {
+    server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
+      const s = serve({ fetch: app.fetch, port: o.port, hostname: o.host }, () => {
+        s.off('error', reject);
+        resolve(s);
+      });
+      s.once('error', reject);
+    });
+  } catch (err) {
+    db.close();
+    throw new ListenError(o.host, o.port, err);
+  }
   const startIngest = () =>
     superviseIngestWorker({
       input: { dbPath: o.dbPath, roots: o.roots, watch: true, forward: o.forward ?? undefined },
@@ -126,10 +167,6 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     else if (check.error !== null) o.log?.(`the index check could not run: ${check.error}`);
   });
   let closed = false;
-  const app = createApp(ctx);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: o.port, hostname: o.host }, () => resolve(s));
-  });
   const address = server.address() as AddressInfo;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   return {

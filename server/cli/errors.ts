@@ -3,9 +3,10 @@ import type { Options } from '../config';
 import { flag, parseFlags } from '../triage/cli-args';
 import { errorGroups } from '../triage/error-groups';
 import { formatErrors } from '../triage/format-cli';
+import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
-/** `chronoscope errors [--type tool|model|subagent|hook|discovery|other] [--tool T | --model M] [--window 7d] [--repo R] [--limit 30] [--json]` */
+/** `chronoscope errors [--type tool|model|subagent|hook|discovery|other] [--tool T | --model M] [--window 7d] [--repo R] [--limit 30] [--json]`: exit 1 when no failure matches. */
 export async function runErrors(opts: Options): Promise<number> {
   const q = parseFlags(ErrorGroupsQuery, {
     kind: flag(opts, 'type'),
@@ -14,16 +15,12 @@ export async function runErrors(opts: Options): Promise<number> {
     repo: flag(opts, 'repo'),
     sort: flag(opts, 'sort'),
     limit: flag(opts, 'limit') ?? '30',
-  });
-  if (!q.ok) {
-    process.stderr.write(`chronoscope errors: ${q.message.replace('--kind', '--type').replace('--subject', '--tool')}\n`);
-    return 2;
-  }
+  }, { kind: 'type', subject: 'tool' });
   const db = await openIndexForQuery(opts);
   try {
-    const r = errorGroups(db, q.data);
+    const r = errorGroups(db, q);
     process.stdout.write(opts.json ? JSON.stringify(r) + '\n' : formatErrors(r));
-    return 0;
+    return r.totalGroups > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
   } finally {
     db.close();
   }

@@ -4,12 +4,13 @@ import type { Options } from '../config';
 import { exportMarkdown, DEFAULT_MARKDOWN_CHARS } from '../export/markdown';
 import { ExportTooLargeError, exportOtlpJson } from '../export/otlp-json';
 import { flag } from '../triage/cli-args';
+import { CliError } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
 /**
  * `chronoscope export SESSION_ID [--format otlp|md] [-o FILE] [--split] [--max-chars 30000]`: OTLP JSON that VS
  * Code's Agent Debug Log panel imports and collectors accept, or Markdown for an issue or an LLM. Exit 0 written,
- * 1 no such session, 2 bad input (flag, size over 50 MB without --split).
+ * 2 bad input (flag, unknown session id, size over 50 MB without --split), as every command (cli-error.ts).
  */
 export async function runExport(opts: Options): Promise<number> {
   const id = opts.positionals[0];
@@ -59,9 +60,8 @@ export async function runExport(opts: Options): Promise<number> {
   }
 }
 
-function notFound(id: string): number {
-  process.stderr.write(`chronoscope export: no session ${id} in the index (\`chronoscope search\` finds ids)\n`);
-  return 1;
+function notFound(id: string): never {
+  throw new CliError('not_found', `no session ${id} in the index (\`chronoscope search\` finds ids)`);
 }
 
 /** One text to stdout or the file; several to FILE-1.ext, FILE-2.ext, … */

@@ -1,43 +1,33 @@
-import type Database from 'better-sqlite3';
 import fs from 'node:fs';
+import { DEBUG_LOG_SETTING } from '../../shared/debug-log-setting';
 import type { Options } from '../config';
-import { isCorruption } from '../db/damaged-index';
-import { openWriteDbOrRecover, rebuildDamagedIndex } from '../db/open';
-import { rebuildDerived } from '../db/rebuild';
-import { derivedNeedRebuild, ensureSchema } from '../db/schema';
 import { indexTotals } from '../counts/index-totals';
-import { indexOnce } from '../ingest/index-once';
-import { IngestStore } from '../ingest/store';
-import { resolveDbPath, resolveRoots } from './locations';
+import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
+import { resolveDbPath } from './locations';
+import { commandRoots, updateIndex } from './open-index';
 
-/** `chronoscope index`: index everything once and print one summary line. */
+/**
+ * `chronoscope index`: index everything once and print one summary line; exit 1 when no log file was found. A
+ * damaged index is moved aside and rebuilt from the logs (updateIndex), with exact counts.
+ */
 export async function runIndex(opts: Options): Promise<number> {
-  const { roots, withImports } = await resolveRoots(opts);
-  if (roots.length === 0 && withImports.length === 0) {
-    process.stderr.write('no VS Code user-data folder found: pass --logs DIR\n');
-    return 1;
+  const { roots, withImports } = await commandRoots(opts);
+  if (withImports.length === 0) {
+    process.stderr.write(`no VS Code user-data folder found: pass --logs DIR, or turn on ${DEBUG_LOG_SETTING} in VS Code\n`);
+    return EXIT_NOTHING_FOUND;
   }
   const dbPath = resolveDbPath(opts);
   const started = performance.now();
-  let db = openDb(openWriteDbOrRecover(dbPath));
-  let before = indexTotals(db);
-  let indexer;
+  let before = { events: 0 };
+  const { db, indexer } = await updateIndex(dbPath, withImports, (opened) => (before = indexTotals(opened)));
+  let after;
   try {
-    indexer = await indexOnce(db, withImports);
-  } catch (err) {
-    // A damaged page the open did not read (only the header is checked): move the file aside, start again.
-    if (!isCorruption(err)) throw err;
+    after = indexTotals(db);
+  } finally {
     db.close();
-    db = openDb(rebuildDamagedIndex(dbPath, err instanceof Error ? err.message : String(err)));
-    before = indexTotals(db);
-    indexer = await indexOnce(db, withImports);
   }
-  const after = indexTotals(db);
-  db.close();
   const seconds = (performance.now() - started) / 1000;
   const mb = indexer.progress.bytesTotal / 1e6;
-  const missing = indexer.roots.filter((r) => !r.exists);
-  for (const r of missing) process.stderr.write(`not found: ${r.path}${r.error ? ` (${r.error})` : ''}\n`);
   const summary = {
     files: after.files,
     companions: after.companions,
@@ -57,15 +47,9 @@ export async function runIndex(opts: Options): Promise<number> {
       `indexed ${summary.files} log files (+${summary.companions} companions), ${summary.sessions} sessions, ${summary.events} events (${summary.newEvents} new), ` +
         `${summary.badLines} bad lines, ${summary.mb} MB in ${summary.seconds} s (${summary.mbPerSecond} MB/s) → ${dbPath}\n`,
     );
-  return 0;
-}
-
-function openDb({ db, recovered }: { db: Database.Database; recovered: string | null }): Database.Database {
-  if (recovered) process.stderr.write(recovered + '\n');
-  if (ensureSchema(db) || derivedNeedRebuild(db)) {
-    const n = rebuildDerived(db, new IngestStore(db));
-    if (n > 0) process.stderr.write(`rebuilt derived tables from ${n} archived lines\n`);
+  if (indexer.progress.filesTotal === 0) {
+    process.stderr.write(`no Copilot debug logs under ${(roots.length > 0 ? roots : withImports).join(', ')}: turn on ${DEBUG_LOG_SETTING} in VS Code, use Copilot Chat, then index again\n`);
+    return EXIT_NOTHING_FOUND;
   }
-  return db;
+  return EXIT_OK;
 }
-

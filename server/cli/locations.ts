@@ -3,6 +3,7 @@ import path from 'node:path';
 import { defaultStateDir, type Options } from '../config';
 import { importsRoot } from '../import/write-imported';
 import { defaultEnv, defaultUserDataDirs } from '../ingest/discover';
+import { CliError } from './cli-error';
 
 export function resolveDbPath(opts: Options): string {
   if (opts.db) return path.resolve(opts.db);
@@ -27,4 +28,37 @@ export async function resolveRoots(opts: Options): Promise<{ roots: string[]; fr
   }
   const dirs = defaultUserDataDirs(defaultEnv()).filter((d) => fs.existsSync(d));
   return { roots: dirs, fromDefaults: true, withImports: add(dirs) };
+}
+
+/**
+ * Why a folder named with --logs cannot be indexed, or null when it is a folder that can be listed. As root
+ * every folder can be read: what remains then is a path that is missing or is not a folder.
+ */
+export function logsFolderProblem(dir: string): string | null {
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? `${dir} does not exist` : `${dir} cannot be examined (${code ?? String(err)})`;
+  }
+  if (!st.isDirectory()) return `${dir} is not a folder`;
+  try {
+    fs.readdirSync(dir);
+  } catch (err) {
+    return `${dir} cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)})`;
+  }
+  return null;
+}
+
+/** The roots of `index` and the query commands: a --logs folder that is missing or unreadable is bad input. */
+export async function requireRoots(opts: Options): Promise<{ roots: string[]; fromDefaults: boolean; withImports: string[] }> {
+  const resolved = await resolveRoots(opts);
+  if (!resolved.fromDefaults) {
+    for (const r of resolved.roots) {
+      const problem = logsFolderProblem(r);
+      if (problem) throw new CliError('bad_logs', `--logs ${r}: ${problem.startsWith(r) ? problem.slice(r.length + 1) : problem}`);
+    }
+  }
+  return resolved;
 }

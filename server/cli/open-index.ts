@@ -5,9 +5,79 @@ import { isCorruption } from '../db/damaged-index';
 import { openReadDb, openWriteDbOrRecover, rebuildDamagedIndex } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
 import { derivedNeedRebuild, ensureSchema } from '../db/schema';
+import { isDiskFull } from '../ingest/disk-full';
 import { indexOnce } from '../ingest/index-once';
+import type { Indexer } from '../ingest/indexer';
+import { importsRoot } from '../import/write-imported';
 import { IngestStore } from '../ingest/store';
-import { resolveDbPath, resolveRoots } from './locations';
+import { CliError, diskFullError } from './cli-error';
+import { ensureDemoCorpus } from './demo-corpus';
+import { requireRoots, resolveDbPath } from './locations';
+
+/**
+ * What a one-shot command indexes: --demo's generated corpus, the --logs folders (each must be readable), or
+ * the defaults; `withImports` adds the database's imports tree (`chronoscope import`) when it exists.
+ */
+export async function commandRoots(opts: Options): Promise<{ roots: string[]; fromDefaults: boolean; withImports: string[] }> {
+  if (!opts.demo) return requireRoots(opts);
+  const roots = [await ensureDemoCorpus()];
+  const imports = importsRoot(resolveDbPath(opts));
+  return { roots, fromDefaults: false, withImports: fs.existsSync(imports) ? [...roots, imports] : roots };
+}
+
+/** Runs a step that writes the index; a full disk becomes the one line that names the database. */
+async function writing<T>(dbPath: string, step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (err) {
+    throw isDiskFull(err) ? diskFullError(dbPath, err) : err;
+  }
+}
+
+/**
+ * The index opened for writing (`open`: as usual, or moved aside and created anew after damage), derived tables
+ * rebuilt when their schema changed.
+ */
+function openIndexForWrite(dbPath: string, open: () => { db: Database.Database; recovered: string | null }): Promise<Database.Database> {
+  return writing(dbPath, () => {
+    const { db, recovered } = open();
+    if (recovered) process.stderr.write(recovered + '\n');
+    try {
+      if (ensureSchema(db) || derivedNeedRebuild(db)) {
+        const n = rebuildDerived(db, new IngestStore(db));
+        if (n > 0) process.stderr.write(`rebuilt derived tables from ${n} archived lines\n`);
+      }
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    return db;
+  });
+}
+
+/**
+ * Brings the index up to date with the roots and leaves it open for the caller; `opened` sees each database
+ * before it is indexed. A damaged page met on the way (only the header is checked on open): the file is moved
+ * aside, rebuilt from the logs and indexed again. A full disk is a CliError naming the database.
+ */
+export async function updateIndex(dbPath: string, roots: string[], opened: (db: Database.Database) => void = () => {}): Promise<{ db: Database.Database; indexer: Indexer }> {
+  let db = await openIndexForWrite(dbPath, () => openWriteDbOrRecover(dbPath));
+  try {
+    opened(db);
+    return { db, indexer: await writing(dbPath, () => indexOnce(db, roots)) };
+  } catch (err) {
+    db.close();
+    if (!isCorruption(err)) throw err;
+    db = await openIndexForWrite(dbPath, () => rebuildDamagedIndex(dbPath, err instanceof Error ? err.message : String(err)));
+    try {
+      opened(db);
+      return { db, indexer: await writing(dbPath, () => indexOnce(db, roots)) };
+    } catch (again) {
+      db.close();
+      throw again;
+    }
+  }
+}
 
 /**
  * The database a query command reads: first brought up to date with the logs (an incremental pass, quick when
@@ -16,25 +86,10 @@ import { resolveDbPath, resolveRoots } from './locations';
 export async function openIndexForQuery(opts: Options): Promise<Database.Database> {
   const dbPath = resolveDbPath(opts);
   if (!opts.noIndex) {
-    const { withImports: roots } = await resolveRoots(opts);
-    const update = async ({ db, recovered }: { db: Database.Database; recovered: string | null }) => {
-      if (recovered) process.stderr.write(recovered + '\n');
-      try {
-        if (ensureSchema(db) || derivedNeedRebuild(db)) rebuildDerived(db, new IngestStore(db));
-        await indexOnce(db, roots);
-      } finally {
-        db.close();
-      }
-    };
-    try {
-      await update(openWriteDbOrRecover(dbPath));
-    } catch (err) {
-      // A damaged page met while bringing the index up to date: moved aside and rebuilt, as `index` does.
-      if (!isCorruption(err)) throw err;
-      await update(rebuildDamagedIndex(dbPath, err instanceof Error ? err.message : String(err)));
-    }
+    const { withImports } = await commandRoots(opts);
+    (await updateIndex(dbPath, withImports)).db.close();
   } else if (!fs.existsSync(dbPath)) {
-    throw new Error(`no index at ${dbPath}: run \`chronoscope index\` first or drop --no-index`);
+    throw new CliError('no_index', `no index at ${dbPath}: run \`chronoscope index\` first or drop --no-index`);
   }
   return openReadDb(dbPath);
 }

@@ -1,9 +1,9 @@
 import { SearchQuery } from '../../shared/api/search';
 import type { Options } from '../config';
-import { ApiError } from '../http/errors';
 import { formatSearch } from '../search/format-cli';
 import { withRepoFilter } from '../search/repo-filter';
 import { searchSessions } from '../search/search-sessions';
+import { CliError, EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
 function flag(opts: Options, name: string): string | undefined {
@@ -33,20 +33,14 @@ export async function runSearch(opts: Options): Promise<number> {
   if (!parsed.success) {
     const i = parsed.error.issues[0];
     const name = { perGroup: 'limit' }[String(i.path[0])] ?? String(i.path[0]);
-    process.stderr.write(`chronoscope search: --${name}: ${i.message}\n`);
-    return 2;
+    throw new CliError('bad_request', `--${name}: ${i.message}`);
   }
   const db = await openIndexForQuery(opts);
   try {
     const r = searchSessions(db, parsed.data);
     process.stdout.write(opts.json ? `${JSON.stringify(r)}\n` : formatSearch(text.trim(), r, Date.now(), process.stdout.isTTY === true));
-    return r.totals.sessions > 0 ? 0 : 1;
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 400) {
-      process.stderr.write(`chronoscope search: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
+    // A bad query (too short, FTS5 syntax) is an ApiError 400: run-cli reports it with its code, exit 2.
+    return r.totals.sessions > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
   } finally {
     db.close();
   }

@@ -2,14 +2,18 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { DEBUG_LOG_SETTING } from '../../shared/debug-log-setting';
 import type { Options } from '../config';
 import { indexTotals, type IndexTotals } from '../counts/index-totals';
-import { resolveRoot } from '../ingest/discover';
 import { resolveForwardConfig } from '../forward/forward-config';
+import { resolveRoot } from '../ingest/discover';
+import { isDiskFull } from '../ingest/disk-full';
 import { ensureImportsTree, importsRoot } from '../import/write-imported';
-import { startServer } from '../serve';
+import { ListenError, startServer } from '../serve';
 import { VERSION } from '../version';
-import { demoCorpusDir, resolveDbPath, resolveRoots } from './locations';
+import { CliError, diskFullError } from './cli-error';
+import { ensureDemoCorpus } from './demo-corpus';
+import { logsFolderProblem, resolveDbPath, resolveRoots } from './locations';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -27,32 +31,35 @@ async function hasCopilotLogs(roots: string[]): Promise<boolean> {
   return false;
 }
 
-/** A generated corpus so that a first run without Copilot logs still shows a working dashboard. */
-async function ensureDemoCorpus(): Promise<string> {
-  const dir = demoCorpusDir();
-  if (!fs.existsSync(path.join(dir, 'manifest.json'))) {
-    const { generateCorpus } = await import('../../bench/corpus/generate');
-    await generateCorpus({ outDir: dir, seed: 7, targetBytes: 24 * 1024 * 1024, now: Date.now() });
+const TURN_ON = `To record your sessions, turn on the VS Code setting\n  ${DEBUG_LOG_SETTING}\n`;
+
+/**
+ * Which logs to serve. The demo corpus only with --demo, or when no --logs was given, discovery finds no logs
+ * and no --db was named: it never lands in a database the user chose. A --logs folder that is missing or
+ * unreadable is served as a problem (health, the UI's banner) and watched until it appears.
+ */
+async function chooseRoots(opts: Options): Promise<{ roots: string[]; demo: boolean }> {
+  if (opts.demo) return { roots: [await ensureDemoCorpus()], demo: true };
+  const { roots, fromDefaults } = await resolveRoots(opts);
+  if (!fromDefaults) {
+    for (const r of roots) {
+      const problem = logsFolderProblem(r);
+      if (problem) process.stdout.write(`--logs ${r}: ${problem.startsWith(r) ? problem.slice(r.length + 1) : problem}; watching for it to appear.\n`);
+    }
+    return { roots, demo: false };
   }
-  return dir;
+  if (await hasCopilotLogs(roots)) return { roots, demo: false };
+  process.stdout.write('No Copilot Chat debug logs found on this machine.\n');
+  if (opts.db) {
+    process.stdout.write(`Serving the empty index ${path.resolve(opts.db)} (the demo corpus never goes into a database named with --db); new sessions appear as they are written. ${TURN_ON}`);
+    return { roots, demo: false };
+  }
+  process.stdout.write(`Serving a generated demo corpus. ${TURN_ON}`);
+  return { roots: [await ensureDemoCorpus()], demo: true };
 }
 
 export async function runServe(opts: Options): Promise<number> {
-  let { roots } = await resolveRoots(opts);
-  let demo = opts.demo;
-  if (!demo && !(await hasCopilotLogs(roots))) {
-    demo = true;
-    process.stdout.write(
-      opts.logs.length > 0
-        ? `No Copilot debug logs under ${opts.logs.join(', ')}.\n`
-        : 'No Copilot Chat debug logs found on this machine.\n',
-    );
-    process.stdout.write(
-      'Serving a generated demo corpus. To record your own sessions, turn on the VS Code setting\n' +
-        '  "github.copilot.chat.agentDebugLog.fileLogging.enabled": true\n',
-    );
-  }
-  if (demo) roots = [await ensureDemoCorpus()];
+  const { roots, demo } = await chooseRoots(opts);
   const dbPath = resolveDbPath({ ...opts, demo });
   // Sessions imported from OTLP files (the CLI's `import`, a file dropped on the Sessions page) live beside the
   // database; the folder exists from the start so that the watcher follows what arrives in it.
@@ -60,41 +67,59 @@ export async function runServe(opts: Options): Promise<number> {
   ensureImportsTree(imports);
   const forward = resolveForwardConfig({ flags: opts.flags, env: process.env, configFile: typeof opts.flags.config === 'string' ? opts.flags.config : undefined });
   if (forward) process.stdout.write(`Forwarding every event to ${forward.endpoint} (${forward.protocol}${forward.content ? ', with content' : ', no prompts or tool content'})\n`);
-  const server = await startServer({
-    forward,
-    dbPath,
-    roots: [...roots, imports],
-    importsDir: imports,
-    port: opts.port,
-    host: opts.host,
-    token: opts.token,
-    demo,
-    webRoot: findWebRoot(),
-    version: VERSION,
-    log: (l) => process.stdout.write(l + '\n'),
-  });
+  let server;
+  try {
+    server = await startServer({
+      forward,
+      dbPath,
+      roots: [...roots, imports],
+      importsDir: imports,
+      port: opts.port,
+      host: opts.host,
+      token: opts.token,
+      demo,
+      webRoot: findWebRoot(),
+      version: VERSION,
+      log: (l) => process.stdout.write(l + '\n'),
+    });
+  } catch (err) {
+    if (err instanceof ListenError) throw new CliError(err.code === 'EADDRINUSE' ? 'port_in_use' : 'cannot_listen', err.message);
+    // Creating the schema of a new index on a full disk (an existing index waits for space in the worker).
+    if (isDiskFull(err)) throw diskFullError(dbPath, err);
+    throw err;
+  }
+  const running = server;
   // With a token, the printed URL carries it once: the server trades it for an HttpOnly cookie and redirects.
-  const openUrl = opts.token ? `${server.url}/?token=${encodeURIComponent(opts.token)}` : server.url;
+  const openUrl = opts.token ? `${running.url}/?token=${encodeURIComponent(opts.token)}` : running.url;
   process.stdout.write(`Chronoscope ${VERSION} on ${openUrl}  (database ${dbPath})\n`);
   const started = Date.now();
-  void server.backfilled.then(() => {
-    process.stdout.write(`${backfillBanner(indexTotals(server.ctx.db), server.ctx.status.progress.bytesTotal, Date.now() - started)}\n`);
+  void running.backfilled.then(() => {
+    process.stdout.write(`${backfillBanner(indexTotals(running.ctx.db), running.ctx.status.progress.bytesTotal, Date.now() - started)}\n`);
   });
-  if (opts.open && !process.env.CI) openBrowser(openUrl);
-  const shutdown = () => void server.close().then(() => process.exit(0));
+  if (opts.open) {
+    if (process.env.CI) process.stdout.write(`not opening a browser under CI: open ${openUrl} yourself\n`);
+    else openBrowser(openUrl, (why) => process.stdout.write(`could not open a browser (${why}): open ${openUrl} yourself; the server keeps running\n`));
+  }
+  const shutdown = () => void running.close().then(() => process.exit(0));
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   await new Promise(() => {});
   return 0;
 }
 
-function openBrowser(url: string): void {
+/** Asks the desktop to open the URL; `failed` says why when there is no opener or it gave up (no display). */
+function openBrowser(url: string, failed: (why: string) => void): void {
   const cmd = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
   const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
   try {
-    spawn(cmd, args, { stdio: 'ignore', detached: true }).on('error', () => {}).unref();
-  } catch {
-    /* no browser here: the URL is printed */
+    const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+    child.on('error', (err: NodeJS.ErrnoException) => failed(err.code === 'ENOENT' ? `${cmd} not found` : err.message));
+    child.on('exit', (code, signal) => {
+      if (code !== 0) failed(`${cmd} exited with ${signal ?? code}`);
+    });
+    child.unref();
+  } catch (err) {
+    failed(err instanceof Error ? err.message : String(err));
   }
 }
 

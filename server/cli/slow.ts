@@ -4,9 +4,10 @@ import { flag, parseFlags } from '../triage/cli-args';
 import { triageCounts } from '../triage/counts';
 import { listEvents } from '../triage/events';
 import { formatSlow } from '../triage/format-cli';
+import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
-/** `chronoscope slow [--min 5000] [--type llm_request] [--model M] [--tool T] [--window 7d] [--repo R] [--sort dur|ts|ttft] [--limit 20] [--json]` */
+/** `chronoscope slow [--min 5000] [--type llm_request] [--model M] [--tool T] [--window 7d] [--repo R] [--sort dur|ts|ttft] [--limit 20] [--json]`: exit 1 when no call matches. */
 export async function runSlow(opts: Options): Promise<number> {
   const q = parseFlags(EventListQuery, {
     min: flag(opts, 'min'),
@@ -18,15 +19,11 @@ export async function runSlow(opts: Options): Promise<number> {
     sort: flag(opts, 'sort'),
     limit: flag(opts, 'limit') ?? '20',
   });
-  if (!q.ok) {
-    process.stderr.write(`chronoscope slow: ${q.message}\n`);
-    return 2;
-  }
   const db = await openIndexForQuery(opts);
   try {
-    const r = listEvents(db, q.data);
+    const r = listEvents(db, q);
     process.stdout.write(opts.json ? JSON.stringify({ ...r, counts: triageCounts(db) }) + '\n' : formatSlow(r, triageCounts(db)));
-    return 0;
+    return r.events.length > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
   } finally {
     db.close();
   }

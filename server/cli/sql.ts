@@ -5,6 +5,7 @@ import { SqlRunner } from '../sql/sql-runner';
 import { checkStatementText } from '../sql/statement-text';
 import { terminalSafe, terminalSafeJson } from '../sql/terminal-text';
 import { resolveDbPath } from './locations';
+import { CliError, EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
 const MAX_COLUMN_WIDTH = 60;
@@ -34,19 +35,15 @@ export function formatTable(r: SqlResult): string {
 
 /**
  * `chronoscope sql "SELECT …"`: one read-only SELECT or WITH statement against the index, through the same
- * guard and time limit as the dashboard's console (a separate process, killed on timeout).
+ * guard and time limit as the dashboard's console (a separate process, killed on timeout). Exit 1 when it
+ * returns no row; a refusal or an SQL error (no such table, syntax, FTS5) is exit 2 with SQLite's message.
  */
 export async function runSql(opts: Options): Promise<number> {
   const sql = opts.positionals.join(' ').trim();
-  if (sql === '') {
-    process.stderr.write('usage: chronoscope sql "SELECT …" [--json]\n');
-    return 2;
-  }
+  if (sql === '') throw new CliError('bad_request', 'which statement? usage: chronoscope sql "SELECT …" [--json]');
+  // Refused before the index is brought up to date: nothing to wait for.
   const checked = checkStatementText(sql);
-  if (!checked.ok) {
-    process.stderr.write(`chronoscope sql: refused: ${checked.message}\n`);
-    return 1;
-  }
+  if (!checked.ok) throw new SqlQueryError('sql_refused', checked.message, checked.reason);
   (await openIndexForQuery(opts)).close();
   const runner = new SqlRunner({ dbPath: resolveDbPath(opts) });
   // Ctrl-C must not leave the query's process running on its own.
@@ -54,13 +51,10 @@ export async function runSql(opts: Options): Promise<number> {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
+    // A refusal or an SQL error rejects with a SqlQueryError: run-cli reports it with its code, exit 2.
     const result = await runner.query(sql);
     process.stdout.write(opts.json ? terminalSafeJson(result) + '\n' : formatTable(result));
-    return 0;
-  } catch (err) {
-    if (!(err instanceof SqlQueryError)) throw err;
-    process.stderr.write(`chronoscope sql: ${err.code === 'sql_refused' ? 'refused: ' : ''}${err.message}\n`);
-    return 1;
+    return result.rows.length > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);

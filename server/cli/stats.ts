@@ -3,20 +3,17 @@ import type { Options } from '../config';
 import { flag, parseFlags } from '../triage/cli-args';
 import { formatStats } from '../triage/format-cli';
 import { latencyStats } from '../triage/latency';
+import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
-/** `chronoscope stats [--by model|tool|hook|subagent|repository] [--type llm_request] [--window 7d] [--repo R] [--json]` */
+/** `chronoscope stats [--by model|tool|hook|subagent|repository] [--type llm_request] [--window 7d] [--repo R] [--json]`: exit 1 when no call matches. */
 export async function runStats(opts: Options): Promise<number> {
   const q = parseFlags(LatencyStatsQuery, { by: flag(opts, 'by'), type: flag(opts, 'type'), window: flag(opts, 'window'), repo: flag(opts, 'repo') });
-  if (!q.ok) {
-    process.stderr.write(`chronoscope stats: ${q.message}\n`);
-    return 2;
-  }
   const db = await openIndexForQuery(opts);
   try {
-    const r = latencyStats(db, q.data);
+    const r = latencyStats(db, q);
     process.stdout.write(opts.json ? JSON.stringify(r) + '\n' : formatStats(r));
-    return 0;
+    return r.rows.length > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
   } finally {
     db.close();
   }

@@ -3,20 +3,17 @@ import type { Options } from '../config';
 import { flag, parseFlags } from '../triage/cli-args';
 import { formatUsage } from '../usage/format-cli';
 import { usage } from '../usage/usage';
+import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
-/** `chronoscope usage [--window 7d] [--repo R] [--by model|repository|day] [--json]` */
+/** `chronoscope usage [--window 7d] [--repo R] [--by model|repository|day] [--json]`: exit 1 when no call matches. */
 export async function runUsage(opts: Options): Promise<number> {
   const q = parseFlags(UsageQuery, { window: flag(opts, 'window'), repo: flag(opts, 'repo'), by: flag(opts, 'by') });
-  if (!q.ok) {
-    process.stderr.write(`chronoscope usage: ${q.message}\n`);
-    return 2;
-  }
   const db = await openIndexForQuery(opts);
   try {
-    const r = usage(db, q.data);
+    const r = usage(db, q);
     process.stdout.write(opts.json ? JSON.stringify(r) + '\n' : formatUsage(r));
-    return 0;
+    return r.rows.length > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
   } finally {
     db.close();
   }

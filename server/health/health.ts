@@ -58,7 +58,7 @@ export function getHealth(ctx: AppContext): Health {
     ...indexTotals(db),
     indexLagMs: p.state === 'idle' ? 0 : Math.max(0, Date.now() - ctx.status.lastIndexedAt),
     backfill: p,
-    problems: [...ctx.status.problems, ...recoveryProblems(db), ...recentProblems(db)],
+    problems: [...(ctx.status.writesPaused ? [ctx.status.writesPaused] : []), ...ctx.status.problems, ...recoveryProblems(db), ...recentProblems(db)],
     forwarding: ctx.status.forwarding ?? null,
   };
 }

@@ -7,7 +7,9 @@ import { isCorruption } from '../db/damaged-index';
 import { planBackfill } from './backfill-order';
 import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
+import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { FolderWatch } from './folder-watch';
+import { MissingRoots } from './missing-roots';
 import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
 import { classifyLogPath } from './log-paths';
 import { makeSessionRefresher } from './refresh-session';
@@ -20,6 +22,8 @@ export interface IndexerEvents {
   roots(roots: LogRoot[]): void;
   /** SQLite found the index damaged: indexing stopped; the server moves the file aside and starts over */
   damaged(cause: string): void;
+  /** the database cannot grow (disk full): writes wait and retry; null once a commit succeeded again */
+  paused(reason: string | null): void;
 }
 
 export interface IndexerOptions {
@@ -27,12 +31,19 @@ export interface IndexerOptions {
   watch: boolean;
   /** ms between two refreshes of the same dirty sessions while data keeps arriving */
   refreshEveryMs?: number;
+  /**
+   * On a full disk, wait and retry until space is back (the server's worker, the default); false throws the
+   * error after rolling back (`chronoscope index` and the query commands, which report it and exit).
+   */
+  waitForSpace?: boolean;
 }
 
 /** How long a commit group may stay open, live and during a backfill (see groupMs). */
 const LIVE_GROUP_MS = 200;
 const FIRST_BACKFILL_GROUP_MS = 1000;
 const BACKFILL_GROUP_MS = 5000;
+/** How long writes must succeed after a full disk before the pause is reported over. */
+const RESUME_CONFIRM_MS = 2000;
 /** A group also commits after this many bytes of logs, bounding the transaction's memory and the redo after a crash. */
 const GROUP_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -48,6 +59,9 @@ export class Indexer {
   private refresh: (id: string) => void;
   private watcher: FSWatcher | null = null;
   private folders: FolderWatch | null = null;
+  private missingRoots: MissingRoots | null = null;
+  /** what a watcher event does with a file: queue it and drain (set by startWatcher) */
+  private enqueue: (p: string) => void = () => {};
   private queue = new Set<string>();
   private workspaceOfLogs = new Map<string, WorkspaceLogs>(); // debugLogsDir → workspace
   private running = false;
@@ -57,6 +71,13 @@ export class Indexer {
   private pendingEvents = 0;
   private lastNotify = 0;
   private idleResolvers: (() => void)[] = [];
+  private backoff = new RetryBackoff();
+  private sleeper = new Sleeper();
+  /** the disk-full message while writes are paused */
+  private pausedReason: string | null = null;
+  private resumeTimer: NodeJS.Timeout | undefined;
+  /** attempts that failed on a full disk (tests bound it over a time window: no spinning) */
+  diskFullAttempts = 0;
   readonly progress: BackfillProgress = { state: 'starting', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
   roots: LogRoot[] = [];
 
@@ -77,13 +98,15 @@ export class Indexer {
       const { root, workspaces } = await resolveRoot(input);
       this.roots.push(root);
       for (const w of workspaces) {
-        await this.registerWorkspace(w);
+        await this.whileDiskFull(() => this.registerWorkspace(w));
         initial.push(...listLogFiles(w.debugLogsDir));
       }
-      targets.push(...watchTargets(root, workspaces));
+      const own = watchTargets(root, workspaces);
+      if (this.opts.watch && (!root.exists || (root.error !== null && own.length === 0))) this.watchForRoot(root.path);
+      targets.push(...own);
     }
     this.events.roots?.(this.roots);
-    this.markVanishedFiles(new Set(initial));
+    await this.whileDiskFull(() => this.markVanishedFiles(new Set(initial)));
     const plan = planBackfill(
       initial.flatMap((f) => {
         const st = safeStat(f);
@@ -118,6 +141,9 @@ export class Indexer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.sleeper.wake();
+    clearTimeout(this.resumeTimer);
+    this.missingRoots?.close();
     for (const t of this.settleTimers.values()) clearTimeout(t);
     this.folders?.close();
     await this.watcher?.close();
@@ -131,7 +157,6 @@ export class Indexer {
 
   private async registerWorkspace(w: WorkspaceLogs): Promise<void> {
     if (this.workspaceOfLogs.has(w.debugLogsDir)) return;
-    this.workspaceOfLogs.set(w.debugLogsDir, w);
     const info = await readWorkspaceInfo(w.storageDir);
     this.db
       .prepare(
@@ -142,6 +167,8 @@ export class Indexer {
            remote_url = excluded.remote_url, branch = excluded.branch, error = excluded.error, updated_at = excluded.updated_at`,
       )
       .run({ ...info, folderExists: info.folderExists ? 1 : 0, now: Date.now() });
+    // Only once its row is written: a write refused by a full disk is tried again.
+    this.workspaceOfLogs.set(w.debugLogsDir, w);
   }
 
   /** Files the archive knows that are gone from disk: their rows stay, their sessions show "log deleted". */
@@ -189,7 +216,7 @@ export class Indexer {
    * Files processed since the open transaction began. Files are committed together (see groupMs and
    * GROUP_MAX_BYTES) instead of one commit per file: commits, not parsing, dominated a backfill of many small sessions.
    */
-  private group: { files: string[]; started: number; bytes: number } | null = null;
+  private group: { files: string[]; started: number; bytes: number; events: number } | null = null;
   /** The backfill's files not yet finished: the part of the progress ("this week" or older) each counts in, its listed size and the bytes counted so far. */
   private shareOf = new Map<string, { share: BackfillShare; size: number; counted: number }>();
   private backfillCommits = 0;
@@ -202,6 +229,8 @@ export class Indexer {
    * 1 s → 5 s with a 16 MB FTS hash took a 700 MB backfill from 77 s to 64 s.
    */
   private groupMs(): number {
+    // Just after a full disk: commit each file, so that the pause ends (and is reported ended) at once.
+    if (this.backoff.waiting) return 0;
     if (this.progress.state !== 'running') return LIVE_GROUP_MS;
     return this.backfillCommits === 0 ? FIRST_BACKFILL_GROUP_MS : BACKFILL_GROUP_MS;
   }
@@ -209,7 +238,7 @@ export class Indexer {
   private beginGroup(): void {
     if (this.group && this.db.inTransaction) return;
     this.db.exec('BEGIN');
-    this.group = { files: [], started: Date.now(), bytes: 0 };
+    this.group = { files: [], started: Date.now(), bytes: 0, events: 0 };
   }
 
   /** Commits the group, then tells the server: a reader notified before the commit would not see the rows. */
@@ -218,9 +247,72 @@ export class Indexer {
     if (this.db.inTransaction) {
       this.db.exec('COMMIT');
       if (this.progress.state === 'running') this.backfillCommits++;
+      this.resumeIfPaused();
     }
     this.group = null;
     this.notify();
+  }
+
+  /** Rolls the open group back (SQLite may already have, on a full disk) and queues its files, and `file`, again. */
+  private abandonGroup(file?: string): void {
+    try {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    } catch {
+      /* already rolled back by SQLite */
+    }
+    if (this.group) {
+      for (const f of this.group.files) this.queue.add(f);
+      this.pendingEvents -= this.group.events;
+    }
+    if (file !== undefined) this.queue.add(file);
+    this.group = null;
+    this.store.resetCaches();
+  }
+
+  /** Runs a write; on a full disk rolls back, reports the pause and tries again after a growing delay. */
+  private async whileDiskFull<T>(write: () => T | Promise<T>): Promise<T> {
+    for (;;) {
+      try {
+        const r = await write();
+        // A write inside the open group proves nothing until that group commits.
+        if (!this.db.inTransaction) this.resumeIfPaused();
+        return r;
+      } catch (err) {
+        if (!isDiskFull(err)) throw err;
+        this.abandonGroup();
+        await this.waitForSpace(err);
+      }
+    }
+  }
+
+  private async waitForSpace(err: unknown): Promise<void> {
+    if (this.opts.waitForSpace === false || this.stopped) throw err;
+    this.diskFullAttempts++;
+    clearTimeout(this.resumeTimer);
+    const reason = diskFullMessage(this.db.name, err);
+    if (reason !== this.pausedReason) {
+      this.pausedReason = reason;
+      this.events.paused?.(reason);
+    }
+    await this.sleeper.sleep(this.backoff.next());
+  }
+
+  /**
+   * After a write that reached the disk. On a disk with a little room one small commit fits and the next fails:
+   * the pause is reported over only once no write failed for RESUME_CONFIRM_MS, so health does not flicker.
+   */
+  private resumeIfPaused(): void {
+    this.backoff.reset();
+    if (this.pausedReason === null) return;
+    clearTimeout(this.resumeTimer);
+    this.resumeTimer = setTimeout(() => this.endPause(), RESUME_CONFIRM_MS);
+  }
+
+  private endPause(): void {
+    clearTimeout(this.resumeTimer);
+    if (this.pausedReason === null) return;
+    this.pausedReason = null;
+    this.events.paused?.(null);
   }
 
   private async drain(backfill: boolean): Promise<void> {
@@ -229,48 +321,32 @@ export class Indexer {
     // A backfill finishes a file read in several passes before the next one (the plan's order is whole sessions
     // newest first); live, a file with more to read goes to the back of the queue, so one busy file cannot starve others.
     let unfinished: string | null = null;
+    let failed = false;
     try {
-      while ((unfinished !== null || this.queue.size > 0) && !this.stopped) {
-        const file: string = unfinished ?? (this.queue.values().next().value as string);
+      while (!this.stopped) {
+        const file = unfinished ?? (this.queue.values().next().value as string | undefined);
         unfinished = null;
-        this.queue.delete(file);
-        const logs = this.debugLogsDirOf(file);
-        if (logs && !this.workspaceOfLogs.has(logs)) await this.registerWorkspace(workspaceOfDebugLogs(logs));
-        this.beginGroup();
-        const identity = this.identityOf(file);
-        let weekDone = false;
-        if (identity && identity !== 'companion') {
-          try {
-            const out = tailFile(this.store, identity);
-            this.group?.files.push(file);
-            if (this.group) this.group.bytes += out.bytes;
-            this.pendingEvents += out.events;
-            for (const s of out.sessionIds) this.pendingSessions.add(s);
-            this.countBackfillBytes(file, out.bytes);
-            if (out.more) {
-              if (backfill) unfinished = file;
-              else this.queue.add(file);
-            } else weekDone = this.countBackfillFileDone(file);
-          } catch (err) {
-            if (isCorruption(err)) throw err;
-            weekDone = this.countBackfillFileDone(file);
-            // A failed batch may have written part of itself: the group is the unit of atomicity, so roll it
-            // back whole (SQLite may already have, on a full disk) and read its files again.
-            if (this.db.inTransaction) this.db.exec('ROLLBACK');
-            if (this.group) for (const f of this.group.files) this.queue.add(f);
-            this.group = null;
-            this.store.resetCaches();
-            this.reportIoProblem(file, err);
+        try {
+          if (file === undefined) {
+            this.commitGroup();
+            if (this.queue.size > 0) continue;
+            // Everything queued is committed: a pause that the last writes ended is over now.
+            if (!this.backoff.waiting) this.endPause();
+            break;
           }
-        } else {
-          weekDone = this.countBackfillFileDone(file);
+          this.queue.delete(file);
+          unfinished = await this.indexFile(file, backfill);
+        } catch (err) {
+          // Only a full disk gets here (indexFile handles a file's own failures): every file would fail alike.
+          failed = true;
+          if (!isDiskFull(err)) throw err;
+          this.abandonGroup(file);
+          await this.waitForSpace(err);
+          failed = false;
+          continue;
         }
-        const g = this.group;
-        // This week's sessions complete: commit now, so that what the progress says is done is searchable.
-        if (!g || weekDone || Date.now() - g.started > this.groupMs() || g.bytes > GROUP_MAX_BYTES) this.commitGroup();
         await yieldToLoop();
       }
-      this.commitGroup();
     } catch (err) {
       if (!isCorruption(err)) throw err;
       // Nothing more can be written to this file; what was read is read again into the new index.
@@ -278,12 +354,17 @@ export class Indexer {
       this.events.damaged?.(err instanceof Error ? err.message : String(err));
     } finally {
       if (this.db.inTransaction) {
-        this.db.exec('ROLLBACK');
+        try {
+          this.db.exec('ROLLBACK');
+        } catch {
+          /* already rolled back by SQLite */
+        }
         this.store.resetCaches();
       }
       this.group = null;
       this.running = false;
-      if (this.queue.size > 0 && !this.stopped) void this.drain(false);
+      // After a failure thrown to the caller (a one-shot index on a full disk), nothing more is tried.
+      if (!failed && this.queue.size > 0 && !this.stopped) void this.drain(false);
       else for (const r of this.idleResolvers.splice(0)) r();
     }
   }
@@ -311,6 +392,45 @@ export class Indexer {
     f.share.filesDone++;
     this.progress.filesDone++;
     return f.share === this.progress.recent && f.share.filesDone === f.share.filesTotal;
+  }
+
+  /** Reads one file into the open group and commits the group when it is due; returns it when a backfill must read on. */
+  private async indexFile(file: string, backfill: boolean): Promise<string | null> {
+    const logs = this.debugLogsDirOf(file);
+    if (logs && !this.workspaceOfLogs.has(logs)) await this.registerWorkspace(workspaceOfDebugLogs(logs));
+    this.beginGroup();
+    const g = this.group!;
+    const identity = this.identityOf(file);
+    let weekDone = false;
+    let readOn: string | null = null;
+    if (identity && identity !== 'companion') {
+      try {
+        const out = tailFile(this.store, identity);
+        g.files.push(file);
+        g.bytes += out.bytes;
+        g.events += out.events;
+        this.pendingEvents += out.events;
+        for (const s of out.sessionIds) this.pendingSessions.add(s);
+        this.countBackfillBytes(file, out.bytes);
+        if (out.more) {
+          if (backfill) readOn = file;
+          else this.queue.add(file);
+        } else weekDone = this.countBackfillFileDone(file);
+      } catch (err) {
+        if (isDiskFull(err) || isCorruption(err)) throw err;
+        weekDone = this.countBackfillFileDone(file);
+        // A failed batch may have written part of itself: the group is the unit of atomicity, so roll it
+        // back whole and read its other files again; this file's error is recorded.
+        this.abandonGroup();
+        this.reportIoProblem(file, err);
+      }
+    } else {
+      weekDone = this.countBackfillFileDone(file);
+    }
+    const open = this.group;
+    // This week's sessions complete: commit now, so that what the progress says is done is searchable.
+    if (!open || weekDone || Date.now() - open.started >= this.groupMs() || open.bytes > GROUP_MAX_BYTES) this.commitGroup();
+    return readOn;
   }
 
   private reportIoProblem(file: string, err: unknown): void {
@@ -347,19 +467,51 @@ export class Indexer {
     this.events.progress?.({ ...this.progress, ...(recent && older ? { recent: { ...recent }, older: { ...older } } : {}) });
   }
 
+  /** A root that is not there yet: once it is, read it and watch it like the others (the server says so in health). */
+  private watchForRoot(rootPath: string): void {
+    this.missingRoots ??= new MissingRoots((p) => void this.adoptRoot(p).catch(() => {}));
+    this.missingRoots.add(rootPath);
+  }
+
+  private async adoptRoot(input: string): Promise<void> {
+    // Twice: folders created between the first look and the watcher being ready raise no event.
+    for (let look = 0; look < 2 && !this.stopped; look++) {
+      const { root, workspaces } = await resolveRoot(input);
+      this.roots = this.roots.map((r) => (r.path === root.path ? root : r));
+      if (look === 0) this.events.roots?.(this.roots);
+      for (const w of workspaces) await this.whileDiskFull(() => this.registerWorkspace(w));
+      // A folder just created is often still empty: watch it whole until its layout shows.
+      const targets = watchTargets(root, workspaces);
+      if (look === 0) await this.watchFolders(targets.length > 0 ? targets : [root.path]);
+      for (const w of workspaces) {
+        for (const f of logFoldersBelow(w.debugLogsDir)) this.folders?.watch(f);
+        listLogFiles(w.debugLogsDir).forEach(this.enqueue);
+      }
+    }
+  }
+
   private async startWatcher(targets: string[]): Promise<void> {
-    if (targets.length === 0) return;
-    const enqueue = (p: string) => {
+    const enqueue = (this.enqueue = (p: string) => {
       this.queue.add(p);
       void this.drain(false);
       this.scheduleSettleCheck(p);
-    };
+    });
     this.folders = new FolderWatch(
       (file) => this.onFileEvent(file, enqueue),
       (folder) => listLogFilesBelow(folder).forEach(enqueue),
     );
     for (const logs of this.workspaceOfLogs.keys()) for (const f of logFoldersBelow(logs)) this.folders.watch(f);
-    // The folder tree only: the files inside the log folders are followed by `folders` (see FolderWatch for why).
+    await this.watchFolders(targets);
+  }
+
+  /** Follows the folder tree under `targets` (the files inside the log folders are followed by `folders`: see FolderWatch for why). */
+  private async watchFolders(targets: string[]): Promise<void> {
+    if (targets.length === 0) return;
+    if (this.watcher) {
+      this.watcher.add(targets);
+      return;
+    }
+    const enqueue = this.enqueue;
     this.watcher = chokidar.watch(targets, {
       ignoreInitial: true,
       depth: 5,
@@ -424,6 +576,11 @@ export class Indexer {
   }
 
   private onUnlink(p: string): void {
+    // Stopped while the disk was full: the next start marks it (markVanishedFiles).
+    this.whileDiskFull(() => this.markUnlinked(p)).catch(() => {});
+  }
+
+  private markUnlinked(p: string): void {
     const row = this.store.fileByPath(p);
     if (row) this.store.markFileDeleted(row.id, row.session_id);
     else markCompanionDeleted(this.db, p);
@@ -432,6 +589,10 @@ export class Indexer {
   }
 
   private onUnlinkDir(dir: string): void {
+    this.whileDiskFull(() => this.markUnlinkedDir(dir)).catch(() => {});
+  }
+
+  private markUnlinkedDir(dir: string): void {
     const prefix = dir + path.sep;
     const rows = this.db.prepare('SELECT id, session_id, path FROM files WHERE deleted_at IS NULL AND substr(path, 1, ?) = ?').all(prefix.length, prefix) as {
       id: number;

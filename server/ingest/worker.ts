@@ -9,6 +9,7 @@ import { derivedNeedRebuild, ensureSchema } from '../db/schema';
 import type { ForwardStatus } from '../../shared/api';
 import type { ForwardConfig } from '../forward/forward-config';
 import { Forwarder } from '../forward/forwarder';
+import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
 
@@ -27,6 +28,8 @@ export type WorkerMessage =
   | { type: 'rebuilt'; lines: number }
   | { type: 'damaged'; cause: string }
   | { type: 'forward'; status: ForwardStatus }
+  /** writes are paused because the database cannot grow (reason), or resumed (null) */
+  | { type: 'paused'; reason: string | null }
   | { type: 'fatal'; message: string };
 
 // The ingest worker: the only writer. It owns its connection so that better-sqlite3's synchronous writes never
@@ -46,12 +49,31 @@ v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 let collectedAt = 0;
 
-async function main() {
-  const db = openWriteDb(input.dbPath);
-  if (ensureSchema(db) || derivedNeedRebuild(db)) {
-    const lines = rebuildDerived(db, new IngestStore(db));
-    if (lines > 0) post({ type: 'rebuilt', lines });
+/** Opens the database and rebuilds derived tables if needed; on a full disk waits and tries again (no crash loop). */
+async function openIndex() {
+  const backoff = new RetryBackoff();
+  const sleeper = new Sleeper();
+  for (;;) {
+    let db;
+    try {
+      db = openWriteDb(input.dbPath);
+      if (ensureSchema(db) || derivedNeedRebuild(db)) {
+        const lines = rebuildDerived(db, new IngestStore(db));
+        if (lines > 0) post({ type: 'rebuilt', lines });
+      }
+      if (backoff.waiting) post({ type: 'paused', reason: null });
+      return db;
+    } catch (err) {
+      db?.close();
+      if (!isDiskFull(err)) throw err;
+      if (!backoff.waiting) post({ type: 'paused', reason: diskFullMessage(input.dbPath, err) });
+      await sleeper.sleep(backoff.next());
+    }
   }
+}
+
+async function main() {
+  const db = await openIndex();
   // Forwarding shares this connection: its cursor commits with the index it describes.
   const forwarder = input.forward ? new Forwarder(db, input.forward, (status) => post({ type: 'forward', status })) : null;
   const indexer = new Indexer(
@@ -70,6 +92,7 @@ async function main() {
         }
       },
       damaged: (cause) => post({ type: 'damaged', cause }),
+      paused: (reason) => post({ type: 'paused', reason }),
       roots: (roots) => post({ type: 'roots', roots: roots.map((r) => ({ path: r.path, exists: r.exists, error: r.error })) }),
     },
   );

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LineageTraceResponse } from '../../shared/api';
-import { runTrace } from '../cli/trace';
-import { parseOptions } from '../config';
+import { runCli } from '../cli/run-cli';
 import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
 import { formatDuration } from './format-trace';
 import { lineageFiles } from './lineage-fixture';
@@ -20,7 +19,7 @@ async function trace(...args: string[]): Promise<{ code: number; out: string; er
   let err = '';
   vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
   vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  const code = await runTrace(parseOptions(['trace', ...args, '--db', path.join(fx.root, 'cli.db'), '--logs', path.join(fx.root, 'Code')]));
+  const code = await runCli(['trace', ...args, '--db', path.join(fx.root, 'cli.db'), '--logs', path.join(fx.root, 'Code')]);
   vi.restoreAllMocks();
   return { code, out, err };
 }
@@ -48,12 +47,13 @@ describe('chronoscope trace', () => {
     expect(broken.out).toContain('complete: no, parent M is not in the index');
     expect(broken.out).toContain('  1. M  (not in the index)');
     const json = await trace('C', '--json'); // C1 and C2 share the prefix
-    expect(json.code).toBe(1);
-    expect(json.err).toContain('C names more than one session: C1, C2');
+    expect(json.code).toBe(2);
+    expect(json.err).toBe('chronoscope trace: C names more than one session (C1, C2…): give more of the id\n');
+    expect(JSON.parse(json.out)).toEqual({ error: { code: 'ambiguous_id', message: 'C names more than one session (C1, C2…): give more of the id' } });
     const viaJson = await trace('C2', '--json');
     const t = LineageTraceResponse.parse(JSON.parse(viaJson.out));
     expect(t.ancestors.map((a) => a.id)).toEqual(['C1', 'P']);
-    expect((await trace('nope')).err).toBe('no session nope in the index\n');
+    expect(await trace('nope')).toMatchObject({ code: 2, err: 'chronoscope trace: no session nope in the index: check the id (`chronoscope search` finds sessions)\n' });
     expect((await trace()).code).toBe(2);
   });
 

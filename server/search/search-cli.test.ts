@@ -1,7 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runSearch } from '../cli/search';
-import { parseOptions } from '../config';
+import { runCli } from '../cli/run-cli';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { relativeTime, snippetLine } from './format-cli';
 
@@ -27,7 +26,7 @@ async function run(...args: string[]): Promise<{ code: number; out: string; err:
   const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
   const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
   try {
-    const code = await runSearch(parseOptions(['search', ...args, '--db', fx.dbPath, '--logs', path.join(fx.root, 'Code')]));
+    const code = await runCli(['search', ...args, '--db', fx.dbPath, '--logs', path.join(fx.root, 'Code')]);
     return { code, out, err };
   } finally {
     o.mockRestore();

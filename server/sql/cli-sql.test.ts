@@ -45,9 +45,9 @@ describe('chronoscope sql', () => {
     expect(JSON.parse(json.stdout).rows[0][0]).toBe(HOSTILE);
   }, 90_000);
 
-  it('refuses a write with exit code 1 and the reason; usage without a statement is exit code 2', async () => {
+  it('refuses a write with exit code 2 and the reason; usage without a statement is exit code 2', async () => {
     const refused = await cli('SELECT 1; DROP TABLE sessions');
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/refused: only one statement/);
     const usage = await cli();
     expect(usage.code).toBe(2);

@@ -262,6 +262,9 @@ export class SqlRunner {
     this.child = null;
     if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
     return new Promise<void>((resolve) => {
+      // The process is unref'd: without this, a CLI run whose last handle it was ended before close()
+      // resolved, and exited 0 whatever its command returned (an SQL error exited 0).
+      child.ref();
       child.once('exit', () => resolve());
       child.kill('SIGKILL');
     });

@@ -9,7 +9,7 @@ export function testContext(db: Database.Database, dbPath: string): AppContext {
     version: 'test',
     demo: false,
     bus: createBus(),
-    status: { progress: { state: 'idle', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 }, roots: [], lastIndexedAt: 0, problems: [] },
+    status: { progress: { state: 'idle', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 }, roots: [], lastIndexedAt: 0, problems: [], writesPaused: null },
     allowedHosts: ['localhost', '127.0.0.1'],
     token: null,
     webRoot: null,

@@ -6,8 +6,8 @@ export const Problem = z.object({
   path: z.string(),
   lineNo: z.number().nullable(),
   byteOffset: z.number().nullable(),
-  /** corrupt: the index file was damaged, moved aside and rebuilt from the logs (reason names what was lost) */
-  kind: z.enum(['bad_line', 'fragment', 'unreadable', 'io', 'indexer', 'corrupt']),
+  /** corrupt: the index file was damaged, moved aside and rebuilt from the logs (reason names what was lost); disk_full: writes paused */
+  kind: z.enum(['bad_line', 'fragment', 'unreadable', 'io', 'indexer', 'corrupt', 'disk_full']),
   reason: z.string(),
   at: z.number(),
 });

@@ -2,6 +2,7 @@ import { Link, Outlet, ScrollRestoration, useLocation } from 'react-router';
 import { useLiveInvalidation } from '../api/useLiveInvalidation';
 import { BackfillIndicator } from './health/BackfillIndicator';
 import { DemoBanner } from './health/DemoBanner';
+import { StatusBanners } from './health/StatusBanners';
 import { healthKeys } from './health/health.queries';
 import { HealthIndicator } from './health/HealthIndicator';
 import { RecoveryBanner } from './health/RecoveryBanner';
@@ -46,6 +47,7 @@ export function Layout() {
           <ThemeToggle />
         </div>
       </header>
+      <StatusBanners />
       <DemoBanner />
       <RecoveryBanner />
       <main id="main" className="main" tabIndex={-1}>

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { DEBUG_LOG_SETTING } from '../../../../shared/debug-log-setting';
 import { Banner } from '../../ui/Banner';
 import { healthQueryOptions } from './health.queries';
 
-export const DEBUG_LOG_SETTING = '"github.copilot.chat.agentDebugLog.fileLogging.enabled": true';
 
 /** Says so when the server shows its generated demo corpus, and how to record real sessions instead. */
 export function DemoBanner() {

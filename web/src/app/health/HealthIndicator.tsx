@@ -9,7 +9,7 @@ export type HealthLevel = 'ok' | 'warn' | 'down';
 /** warn: lines that could not be parsed, or a log folder that cannot be read. */
 export function healthLevel(h: Health): HealthLevel {
   if (!h.ok) return 'down';
-  if (h.badLines > 0 || h.fragments > 0 || h.roots.some((r) => !r.exists || r.error) || h.problems.some((p) => p.kind === 'unreadable' || p.kind === 'io' || p.kind === 'indexer' || p.kind === 'corrupt')) return 'warn';
+  if (h.badLines > 0 || h.fragments > 0 || h.roots.some((r) => !r.exists || r.error) || h.problems.some((p) => p.kind === 'unreadable' || p.kind === 'io' || p.kind === 'indexer' || p.kind === 'corrupt' || p.kind === 'disk_full')) return 'warn';
   return 'ok';
 }
 

@@ -34,6 +34,7 @@ const KIND_LABEL: Record<Problem['kind'], string> = {
   io: 'I/O error',
   indexer: 'indexer',
   corrupt: 'damaged index',
+  disk_full: 'disk full',
 };
 
 export function HealthReport({ health: h }: { health: Health }) {
