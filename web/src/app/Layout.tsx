@@ -7,6 +7,7 @@ import { healthKeys } from './health/health.queries';
 import { HealthIndicator } from './health/HealthIndicator';
 import { RecoveryBanner } from './health/RecoveryBanner';
 import { NAV_ITEMS } from './nav';
+import { ShortcutHelp } from './ShortcutHelp';
 import { ThemeToggle } from './ThemeToggle';
 import { useGoShortcuts } from './useGoShortcuts';
 
@@ -53,6 +54,7 @@ export function Layout() {
       <main id="main" className="main" tabIndex={-1}>
         <Outlet />
       </main>
+      <ShortcutHelp />
       <ScrollRestoration />
     </div>
   );

@@ -1,11 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
+import { isTypingTarget } from '../ui/keys/list-selection';
 import { goShortcutStep } from './nav';
-
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
-}
 
 /** `g s`, `g f`, `g t`, `g l`, `g q`, `g h`: go to a page. Ignored while typing or with a modifier held. */
 export function useGoShortcuts(): void {
@@ -13,7 +9,8 @@ export function useGoShortcuts(): void {
   const pending = useRef<{ key: string; at: number } | null>(null);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTypingTarget(e.target)) return;
+      if (e.target instanceof Element && e.target.closest('dialog')) return;
       const step = goShortcutStep(pending.current, e.key, e.timeStamp);
       pending.current = step.pending;
       if (step.to) {

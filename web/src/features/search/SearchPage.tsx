@@ -10,7 +10,9 @@ import { formatCount, plural } from '../../ui/format';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { visibleText } from '../../ui/visible-text';
-import { isTypingTarget, moveSelection } from './keyboard';
+import { moveSelection } from '../../ui/keys/list-selection';
+import { useListKeys } from '../../ui/keys/useListKeys';
+import { useShortcuts } from '../../ui/keys/useShortcuts';
 import { TYPE_CHIPS, filterValues, longestWord, removeFilter, toggleFilter } from './query-text';
 import { assembleGroups, flatRows, groupKey, type GroupPages } from './result-groups';
 import { groupPageOptions, searchKeys, searchOptions, type SearchDepth } from './search.queries';
@@ -95,44 +97,36 @@ export function SearchPage() {
   };
 
   // Keyboard: `/` focuses the box; ↑/↓ (also from the box) and j/k move; Enter opens the session at the hit.
-  const [selected, setSelected] = useState<number | null>(null);
-  useEffect(() => setSelected(null), [stateKey]);
   const open = (index: number | null) => {
     const s = rows[index ?? 0];
     if (s) navigate(hitPath(s.id, s.hits[0]?.eventId ?? null));
   };
-  const openRef = useRef(open);
-  openRef.current = open;
-  const selectedRef = useRef(selected);
-  selectedRef.current = selected;
   const rowCount = rows.length;
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey) return;
-      if (isTypingTarget(e.target)) return;
-      if (e.key === '/') {
-        e.preventDefault();
+  const { selected, setSelected } = useListKeys({
+    title: 'Search results',
+    noun: 'session',
+    count: rowCount,
+    onOpen: open,
+    opens: 'Open the session at the match',
+    resetKey: stateKey,
+    reveal: (i) => document.querySelector(`.search-row[data-row="${i}"]`)?.scrollIntoView({ block: 'nearest' }),
+  });
+  useShortcuts('Search', [
+    {
+      keys: ['/'],
+      does: 'Focus the search box',
+      run: () => {
         inputRef.current?.focus();
         inputRef.current?.select();
-      } else if (['j', 'k', 'ArrowDown', 'ArrowUp'].includes(e.key) && rowCount > 0) {
-        e.preventDefault();
-        setSelected((cur) => moveSelection(rowCount, cur, e.key));
-      } else if (e.key === 'Enter' && selectedRef.current !== null) {
-        e.preventDefault();
-        openRef.current(selectedRef.current);
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [rowCount]);
-  useEffect(() => {
-    if (selected === null) return;
-    document.querySelector(`.search-row[data-row="${selected}"]`)?.scrollIntoView({ block: 'nearest' });
-  }, [selected]);
+      },
+    },
+  ]);
   const onBoxKey = (e: ReactKeyboardEvent<HTMLInputElement>) => {
     if ((e.key === 'ArrowDown' || e.key === 'ArrowUp') && rowCount > 0) {
       e.preventDefault();
-      setSelected((cur) => moveSelection(rowCount, cur, e.key));
+      const next = moveSelection(rowCount, selected, e.key);
+      setSelected(next);
+      if (next !== null) document.querySelector(`.search-row[data-row="${next}"]`)?.scrollIntoView({ block: 'nearest' });
     } else if (e.key === 'Enter') {
       e.preventDefault();
       if (text !== state.q) setState({ q: text }, { replace: true });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moveSelection } from './keyboard';
+import { moveSelection } from '../../ui/keys/list-selection';
 import { DEFAULT_SEARCH, hitPath, parseSearchParams, serializeSearchParams } from './url';
 
 describe('search URL state', () => {

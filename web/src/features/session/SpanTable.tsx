@@ -2,6 +2,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { SpanRow, TimeAxis } from '../../../../shared/api';
 import { formatDuration } from '../../ui/format';
+import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
 import { visibleText } from '../../ui/visible-text';
 import { spanKind, typeLabel } from './span-types';
 import { barGeometry, formatOffset, idleBands, rulerTicks, type IdleBand } from './time-axis';
@@ -62,6 +63,7 @@ export function SpanTable(p: SpanTableProps) {
     // only when asked (nonce), or once the rows it names exist
   }, [scrollTo?.nonce, p.total >= (scrollTo?.index ?? 0) + 1]); // eslint-disable-line react-hooks/exhaustive-deps
 
+  useFocusOnArrival(scrollRef, p.total > 0);
   const wfWidth = useWaterfallWidth(scrollRef);
   const ruler = useMemo(() => (p.axis ? rulerTicks(p.axis, p.zoom, Math.max(2, Math.floor(wfWidth / 90))) : null), [p.axis, p.zoom, wfWidth]);
   const idle = useMemo(() => (p.axis ? idleBands(p.axis, p.zoom) : []), [p.axis, p.zoom]);

@@ -19,43 +19,28 @@ export interface KeyLike {
   altKey?: boolean;
 }
 
+/** Every key of the tree, what it does (the `?` overlay lists this table) and the action it maps to. */
+export const TREE_KEYS: readonly { keys: readonly string[]; does: string; action: (pageRows: number) => KeyAction }[] = [
+  { keys: ['j', 'ArrowDown'], does: 'Next row', action: () => ({ type: 'move', by: 1 }) },
+  { keys: ['k', 'ArrowUp'], does: 'Previous row', action: () => ({ type: 'move', by: -1 }) },
+  { keys: ['PageDown'], does: 'A page down', action: (n) => ({ type: 'move', by: n }) },
+  { keys: ['PageUp'], does: 'A page up', action: (n) => ({ type: 'move', by: -n }) },
+  { keys: ['Home'], does: 'First row', action: () => ({ type: 'edge', to: 'first' }) },
+  { keys: ['End'], does: 'Last row', action: () => ({ type: 'edge', to: 'last' }) },
+  // No h/l aliases: `g h` and `g l` are the shell's go-to shortcuts.
+  { keys: ['ArrowLeft'], does: 'Fold, or go to the parent', action: () => ({ type: 'fold' }) },
+  { keys: ['ArrowRight'], does: 'Unfold, or go to the first child', action: () => ({ type: 'unfold' }) },
+  { keys: ['Enter'], does: 'Show the details of the selected row', action: () => ({ type: 'open' }) },
+  { keys: ['Escape'], does: 'Close the details', action: () => ({ type: 'close' }) },
+  { keys: ['['], does: 'Previous error', action: () => ({ type: 'seek-error', dir: 'prev' }) },
+  { keys: [']'], does: 'Next error', action: () => ({ type: 'seek-error', dir: 'next' }) },
+  { keys: ['e'], does: 'Expand all', action: () => ({ type: 'expand-all' }) },
+  { keys: ['/'], does: 'Filter the spans', action: () => ({ type: 'focus-filter' }) },
+];
+
 export function keyAction(e: KeyLike, pageRows = 20): KeyAction | null {
   if (e.ctrlKey || e.metaKey || e.altKey) return null;
-  switch (e.key) {
-    case 'j':
-    case 'ArrowDown':
-      return { type: 'move', by: 1 };
-    case 'k':
-    case 'ArrowUp':
-      return { type: 'move', by: -1 };
-    case 'PageDown':
-      return { type: 'move', by: pageRows };
-    case 'PageUp':
-      return { type: 'move', by: -pageRows };
-    case 'Home':
-      return { type: 'edge', to: 'first' };
-    case 'End':
-      return { type: 'edge', to: 'last' };
-    // No h/l aliases: `g h` and `g l` are the shell's go-to shortcuts.
-    case 'ArrowLeft':
-      return { type: 'fold' };
-    case 'ArrowRight':
-      return { type: 'unfold' };
-    case 'Enter':
-      return { type: 'open' };
-    case 'Escape':
-      return { type: 'close' };
-    case '[':
-      return { type: 'seek-error', dir: 'prev' };
-    case ']':
-      return { type: 'seek-error', dir: 'next' };
-    case 'e':
-      return { type: 'expand-all' };
-    case '/':
-      return { type: 'focus-filter' };
-    default:
-      return null;
-  }
+  return TREE_KEYS.find((k) => k.keys.includes(e.key))?.action(pageRows) ?? null;
 }
 
 /** Folds flipped from the default, as the spans API takes them (`toggled`): flipping twice is no flip. */

@@ -1,6 +1,11 @@
 import { useEffect, useRef } from 'react';
 import type { SpanRow } from '../../../../shared/api';
-import { keyAction, type KeyAction } from './keyboard';
+import { isTypingTarget } from '../../ui/keys/list-selection';
+import { useShortcuts } from '../../ui/keys/useShortcuts';
+import { keyAction, TREE_KEYS, type KeyAction } from './keyboard';
+
+// Bound below through keyAction, from the same table.
+const TREE_HELP = TREE_KEYS.map(({ keys, does }) => ({ keys, does }));
 
 /** What the tree's keys act on: the rows as fetched so far, the selection, and the page's actions. */
 export interface TreeKeyContext {
@@ -77,22 +82,18 @@ export function runTreeKey(action: KeyAction, c: TreeKeyContext): boolean {
   }
 }
 
-function isTyping(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
-}
-
 const ACTIVATES = new Set(['BUTTON', 'A', 'SUMMARY']);
 
 /** The session view's keys, on the window, ignored while typing, in the detail pane and on the minimap. */
 export function useTreeKeys(context: TreeKeyContext): void {
   const ref = useRef(context);
   ref.current = context;
+  useShortcuts('Session tree', TREE_HELP);
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || isTyping(e.target)) return;
+      if (e.defaultPrevented || isTypingTarget(e.target)) return;
       const target = e.target as HTMLElement | null;
-      if (target?.closest?.('.event-pane, .minimap, .session-side')) return;
+      if (target?.closest?.('.event-pane, .minimap, .session-side, dialog')) return;
       // Enter on a focused button or link is that control's, not the tree's.
       if (e.key === 'Enter' && target && ACTIVATES.has(target.tagName)) return;
       const action = keyAction(e, 20);

@@ -1,8 +1,10 @@
-import { useId, type MouseEvent } from 'react';
+import { useId, useMemo, useRef, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { SessionSummary } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
 import { formatCompact, formatCount, formatCredits, plural, shortId } from '../../ui/format';
+import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
+import { useListKeys } from '../../ui/keys/useListKeys';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { visibleText } from '../../ui/visible-text';
 import { groupByRepository, repositoryLabel } from './group-by-repository';
@@ -22,10 +24,27 @@ export const sessionPath = (id: string) => `/session/${encodeURIComponent(id)}`;
 
 /** The sessions list, grouped by repository; renders props only (ConnectedSessionList fetches). */
 export function SessionList({ sessions, total, repositoryCounts, hasMore, loadingMore, onLoadMore }: SessionListProps) {
-  const groups = groupByRepository(sessions);
+  const groups = useMemo(() => groupByRepository(sessions), [sessions]);
+  // j/k go down the list as it reads: group after group.
+  const inOrder = useMemo(() => groups.flatMap((g) => g.sessions), [groups]);
   const baseId = useId();
+  const navigate = useNavigate();
+  const listRef = useRef<HTMLDivElement>(null);
+  const { selected } = useListKeys({
+    title: 'Sessions',
+    noun: 'session',
+    count: inOrder.length,
+    onOpen: (i) => navigate(sessionPath(inOrder[i].id)),
+    reveal: (i) => {
+      const link = listRef.current?.querySelector<HTMLElement>(`li[data-index="${i}"] .session-title`);
+      link?.focus({ preventScroll: true });
+      link?.scrollIntoView({ block: 'nearest' });
+    },
+  });
+  useFocusOnArrival(listRef, sessions.length > 0);
+  let row = 0;
   return (
-    <div className="session-list">
+    <div className="session-list" ref={listRef} tabIndex={-1} role="region" aria-label="Sessions list">
       <SessionListHeader />
       {groups.map((g, i) => {
         const headingId = `${baseId}-repo-${i}`;
@@ -43,9 +62,10 @@ export function SessionList({ sessions, total, repositoryCounts, hasMore, loadin
               </span>
             </div>
             <ul className="session-rows">
-              {g.sessions.map((s) => (
-                <SessionRow key={s.id} session={s} />
-              ))}
+              {g.sessions.map((s) => {
+                const index = row++;
+                return <SessionRow key={s.id} session={s} index={index} selected={index === selected} />;
+              })}
             </ul>
           </section>
         );
@@ -81,7 +101,7 @@ function SessionListHeader() {
   );
 }
 
-export function SessionRow({ session: s }: { session: SessionSummary }) {
+export function SessionRow({ session: s, index, selected = false }: { session: SessionSummary; index?: number; selected?: boolean }) {
   const navigate = useNavigate();
   const path = sessionPath(s.id);
   // The whole row opens the session; the title is the real link (keyboard, middle-click, screen readers).
@@ -92,9 +112,15 @@ export function SessionRow({ session: s }: { session: SessionSummary }) {
   };
   const [firstModel, ...moreModels] = s.models;
   return (
-    <li className="session-row" onClick={onRowClick}>
+    <li className={selected ? 'session-row is-selected' : 'session-row'} onClick={onRowClick} data-index={index}>
       <span className="cell-title">
-        <Link to={path} className={s.title ? 'session-title' : 'session-title is-untitled'} title={visibleText(s.title ?? s.id)}>
+        <Link
+          to={path}
+          className={s.title ? 'session-title' : 'session-title is-untitled'}
+          title={visibleText(s.title ?? s.id)}
+          aria-current={selected ? 'true' : undefined}
+          data-list-row=""
+        >
           {visibleText(s.title ?? s.id)}
         </Link>
         {s.imported && (

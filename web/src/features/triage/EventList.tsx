@@ -1,13 +1,15 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { EventListQuery, TriageEvent } from '../../../../shared/api';
 import { Duration } from '../../ui/Duration';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, formatDateTime, plural } from '../../ui/format';
 import { RelativeTime } from '../../ui/RelativeTime';
+import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
+import { useListKeys } from '../../ui/keys/useListKeys';
 import { Spinner } from '../../ui/Spinner';
 import { visibleText } from '../../ui/visible-text';
 import { formatTokens, subjectOfEvent, typeLabelOf } from './format';
@@ -35,6 +37,20 @@ export function EventList({ events, total, totalCapped = false, hasMore, loading
     if (listRef.current) setScrollMargin(listRef.current.getBoundingClientRect().top + window.scrollY);
   }, [events.length > 0]);
   const v = useWindowVirtualizer({ count: events.length, scrollMargin, estimateSize: () => ROW_H, overscan: 16 });
+  const navigate = useNavigate();
+  const { selected } = useListKeys({
+    title: label,
+    noun: 'call',
+    count: events.length,
+    onOpen: (i) => navigate(sessionEventHref(events[i].sessionId, events[i].id)),
+    opens: 'Open the selected call in its session',
+    resetKey: events[0]?.id,
+    reveal: (i) => {
+      v.scrollToIndex(i, { align: 'auto' });
+      focusRowWhenRendered(listRef.current, i);
+    },
+  });
+  useFocusOnArrival(listRef, events.length > 0);
   return (
     <div className="triage-events">
       <div className="triage-event triage-event-header" aria-hidden="true">
@@ -47,12 +63,12 @@ export function EventList({ events, total, totalCapped = false, hasMore, loading
         <span>Repository</span>
         <span>Started</span>
       </div>
-      <ul ref={listRef} className="triage-event-rows" style={{ height: v.getTotalSize() }} aria-label={label}>
+      <ul ref={listRef} className="triage-event-rows" style={{ height: v.getTotalSize() }} aria-label={label} tabIndex={-1}>
         {v.getVirtualItems().map((item) => {
           const e = events[item.index];
           return (
-            <li key={e.id} style={{ transform: `translateY(${item.start - scrollMargin}px)`, height: item.size }}>
-              <EventRow e={e} />
+            <li key={e.id} data-index={item.index} style={{ transform: `translateY(${item.start - scrollMargin}px)`, height: item.size }}>
+              <EventRow e={e} selected={item.index === selected} />
             </li>
           );
         })}
@@ -71,10 +87,23 @@ export function EventList({ events, total, totalCapped = false, hasMore, loading
   );
 }
 
-function EventRow({ e }: { e: TriageEvent }) {
+/** The virtualizer renders a row a frame or two after it scrolls there: focus it once it exists. */
+function focusRowWhenRendered(list: HTMLElement | null, index: number, frames = 10) {
+  const row = list?.querySelector<HTMLElement>(`li[data-index="${index}"] a`);
+  if (row) row.focus({ preventScroll: true });
+  else if (frames > 0) requestAnimationFrame(() => focusRowWhenRendered(list, index, frames - 1));
+}
+
+function EventRow({ e, selected }: { e: TriageEvent; selected: boolean }) {
   const subject = subjectOfEvent(e);
   return (
-    <Link className={`triage-event${e.status === 'error' ? ' is-error' : ''}`} to={sessionEventHref(e.sessionId, e.id)} title={e.error !== null ? visibleText(e.error) : undefined}>
+    <Link
+      className={`triage-event${e.status === 'error' ? ' is-error' : ''}${selected ? ' is-selected' : ''}`}
+      to={sessionEventHref(e.sessionId, e.id)}
+      title={e.error !== null ? visibleText(e.error) : undefined}
+      aria-current={selected ? 'true' : undefined}
+      data-list-row=""
+    >
       <Duration ms={e.dur} className="cell-dur" />
       <span className="num muted">{e.ttft === null ? '' : <Duration ms={e.ttft} />}</span>
       <span className="cell-type">

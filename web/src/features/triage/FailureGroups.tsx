@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { ErrorGroup, ErrorGroupsResponse, EventListQuery, FailureKind } from '../../../../shared/api';
 import { Duration } from '../../ui/Duration';
@@ -7,6 +7,8 @@ import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, formatDateTime, plural } from '../../ui/format';
 import { RelativeTime } from '../../ui/RelativeTime';
+import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
+import { useListKeys } from '../../ui/keys/useListKeys';
 import { Spinner } from '../../ui/Spinner';
 import { visibleText } from '../../ui/visible-text';
 import { KIND_LABEL, sparklinePoints } from './format';
@@ -63,14 +65,34 @@ function Occurrences({ g, state }: { g: ErrorGroup; state: TriageState }) {
   );
 }
 
-function GroupRow({ g, r, state }: { g: ErrorGroup; r: ErrorGroupsResponse; state: TriageState }) {
-  const [open, setOpen] = useState(false);
+const groupKeyOf = (g: ErrorGroup) => `${g.type}\u0000${g.subject}\u0000${g.signature}`;
+
+interface GroupRowProps {
+  g: ErrorGroup;
+  r: ErrorGroupsResponse;
+  state: TriageState;
+  index: number;
+  open: boolean;
+  setOpen: (open: boolean) => void;
+  selected: boolean;
+}
+
+function GroupRow({ g, r, state, index, open, setOpen, selected }: GroupRowProps) {
   const id = useId();
   const list = triageHref({ ...state, ...occurrencesFilter(g) });
   return (
-    <li className={`error-group${open ? ' is-open' : ''}`}>
+    <li className={`error-group${open ? ' is-open' : ''}${selected ? ' is-selected' : ''}`} data-index={index}>
       <div className="error-group-row">
-        <button type="button" className="error-group-toggle" aria-expanded={open} aria-controls={id} onClick={() => setOpen(!open)} title={open ? 'Hide occurrences' : 'Show occurrences'}>
+        <button
+          type="button"
+          className="error-group-toggle"
+          aria-expanded={open}
+          aria-controls={id}
+          aria-current={selected ? 'true' : undefined}
+          data-list-row=""
+          onClick={() => setOpen(!open)}
+          title={open ? 'Hide occurrences' : 'Show occurrences'}
+        >
           <span aria-hidden="true">{open ? '▾' : '▸'}</span>
           <span className="visually-hidden">{open ? 'Hide' : 'Show'} occurrences of</span>
         </button>
@@ -117,6 +139,29 @@ export function FailureGroups({ state, onChange }: { state: TriageState; onChang
   const q = useInfiniteQuery(errorGroupsOptions(query));
   const groups = useMemo(() => q.data?.pages.flatMap((p) => p.groups) ?? [], [q.data]);
   const first = q.data?.pages[0];
+  const [openGroups, setOpenGroups] = useState<ReadonlySet<string>>(new Set());
+  const setGroupOpen = (key: string, open: boolean) =>
+    setOpenGroups((prev) => {
+      const next = new Set(prev);
+      if (open) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+  const listRef = useRef<HTMLUListElement>(null);
+  const { selected } = useListKeys({
+    title: 'Failure groups',
+    noun: 'group',
+    count: groups.length,
+    onOpen: (i) => setGroupOpen(groupKeyOf(groups[i]), !openGroups.has(groupKeyOf(groups[i]))),
+    opens: 'Show or hide its occurrences',
+    resetKey: JSON.stringify(query),
+    reveal: (i) => {
+      const toggle = listRef.current?.querySelector<HTMLElement>(`li[data-index="${i}"] .error-group-toggle`);
+      toggle?.focus({ preventScroll: true });
+      toggle?.scrollIntoView({ block: 'nearest' });
+    },
+  });
+  useFocusOnArrival(listRef, groups.length > 0);
   // the kind tabs count every kind under the other filters
   const byKind = first?.byKind ?? {};
   const all = Object.values(byKind).reduce((a, b) => a + b, 0);
@@ -172,10 +217,13 @@ export function FailureGroups({ state, onChange }: { state: TriageState; onChang
             <span>Over time</span>
             <span>Last seen</span>
           </div>
-          <ul className="error-groups" aria-label="Failure groups">
-            {groups.map((g) => (
-              <GroupRow key={`${g.type}\u0000${g.subject}\u0000${g.signature}`} g={g} r={first!} state={state} />
-            ))}
+          <ul className="error-groups" aria-label="Failure groups" ref={listRef} tabIndex={-1}>
+            {groups.map((g, i) => {
+              const key = groupKeyOf(g);
+              return (
+                <GroupRow key={key} g={g} r={first!} state={state} index={i} open={openGroups.has(key)} setOpen={(open) => setGroupOpen(key, open)} selected={i === selected} />
+              );
+            })}
           </ul>
           <footer className="list-footer">
             <span className="list-footer-count">

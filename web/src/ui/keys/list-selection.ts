@@ -8,6 +8,7 @@ export function moveSelection(count: number, current: number | null, key: string
   return current;
 }
 
+/** Keys typed into a field are the field's: page shortcuts ignore them. */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
