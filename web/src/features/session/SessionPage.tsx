@@ -1,11 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { useParams } from 'react-router';
 import type { SpanRow } from '../../../../shared/api';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { Spinner } from '../../ui/Spinner';
+import { Splitter } from '../../ui/Splitter';
+import { usePaneWidth } from '../../ui/usePaneWidth';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { ConnectedEventDetail } from './EventDetailPane';
 import { toggleFold, withOpened } from './keyboard';
@@ -185,6 +187,10 @@ function SessionView({ id }: { id: string }) {
     focusFilter: () => filterInput.current?.focus(),
   });
 
+  // The detail pane (or the lineage) is a side panel at every width, resized by its splitter.
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const pane = usePaneWidth(bodyRef, { storageKey: 'chronoscope.session.paneWidth', share: 0.36, paneMin: 320, mainMin: 440 });
+
   const zoom = useMemo<[number, number]>(() => view.zoom ?? [0, 1], [view.zoom]);
   const onZoom = useCallback((z: [number, number] | null) => setView({ zoom: z }), [setView]);
   const axis = overview.data?.axis ?? null;
@@ -245,7 +251,7 @@ function SessionView({ id }: { id: string }) {
             ))}
         </div>
       )}
-      <div className="session-body">
+      <div className="session-body" ref={bodyRef} style={{ '--pane-w': `${pane.width}px` } as CSSProperties}>
         <div className="span-view">
           {axis && overview.data && (
             <div className="span-minimap-row">
@@ -279,6 +285,7 @@ function SessionView({ id }: { id: string }) {
             />
           )}
         </div>
+        {((paneOpen && selected) || showLineage) && <Splitter width={pane.width} limits={pane.limits} onChange={pane.setWidth} label="Resize the side panel" />}
         {paneOpen && selected ? (
           <ConnectedEventDetail
             key={selected.id}

@@ -93,7 +93,7 @@ export function useTreeKeys(context: TreeKeyContext): void {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || isTypingTarget(e.target)) return;
       const target = e.target as HTMLElement | null;
-      if (target?.closest?.('.event-pane, .minimap, .session-side, dialog')) return;
+      if (target?.closest?.('.event-pane, .minimap, .session-side, dialog, [role="separator"]')) return;
       // Enter on a focused button or link is that control's, not the tree's.
       if (e.key === 'Enter' && target && ACTIVATES.has(target.tagName)) return;
       const action = keyAction(e, 20);

@@ -1,0 +1,83 @@
+import { expect, test, type Page } from '@playwright/test';
+
+// Issue 18, layouts: at 1024×768 the session view keeps at least 15 tree rows with an event open, the details
+// are a side panel resized by a splitter (mouse or keys), and no page runs off the edge at 1024 or 1440 px.
+
+interface SessionRow {
+  id: string;
+  eventCount: number;
+}
+
+async function busiestSession(page: Page): Promise<{ id: string; event: number }> {
+  const list = (await (await page.request.get('/api/sessions?limit=100')).json()) as { sessions: SessionRow[] };
+  const s = [...list.sessions].sort((a, b) => b.eventCount - a.eventCount)[0];
+  const ev = (await (await page.request.get(`/api/events?session=${encodeURIComponent(s.id)}&min=-1&limit=1`)).json()) as { events: { id: number }[] };
+  return { id: s.id, event: ev.events[0]?.id ?? 0 };
+}
+
+async function fullyVisibleRows(page: Page): Promise<number> {
+  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  const box = (await tree.boundingBox())!;
+  const rows = await tree.getByRole('treeitem').evaluateAll((els) => els.map((e) => e.getBoundingClientRect()).map((r) => ({ top: r.top, bottom: r.bottom })));
+  return rows.filter((r) => r.top >= box.y && r.bottom <= box.y + box.height).length;
+}
+
+// how far the page is wider than the window (a horizontal scrollbar), px
+const overflowX = (page: Page) => page.evaluate(() => Math.max(0, document.documentElement.scrollWidth - window.innerWidth, document.body.scrollWidth - window.innerWidth));
+
+test('at 1024×768 an open event leaves at least 15 tree rows, beside the tree', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const s = await busiestSession(page);
+  await page.goto(`/session/${encodeURIComponent(s.id)}?event=${s.event}`);
+  const details = page.getByRole('complementary', { name: 'Event details' });
+  await expect(details).toBeVisible();
+  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  await expect(tree.getByRole('treeitem', { selected: true })).toBeVisible();
+  expect(await fullyVisibleRows(page)).toBeGreaterThanOrEqual(15);
+  const t = (await tree.boundingBox())!;
+  const d = (await details.boundingBox())!;
+  expect(d.x).toBeGreaterThanOrEqual(t.x + t.width);
+  expect(await overflowX(page)).toBe(0);
+});
+
+test('the splitter resizes the side panel by mouse and by keys, and the width is remembered', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const s = await busiestSession(page);
+  await page.goto(`/session/${encodeURIComponent(s.id)}?event=${s.event}`);
+  const details = page.getByRole('complementary', { name: 'Event details' });
+  await expect(details).toBeVisible();
+  const splitter = page.getByRole('separator', { name: 'Resize the side panel' });
+  const before = (await details.boundingBox())!.width;
+
+  const b = (await splitter.boundingBox())!;
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2 - 100, b.y + b.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(async () => Math.round((await details.boundingBox())!.width)).toBe(Math.round(before + 100));
+
+  await splitter.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => Math.round((await details.boundingBox())!.width)).toBe(Math.round(before + 100 - 24));
+  // ← on the splitter is the splitter's, not the tree's (which would fold)
+  await expect(page.getByRole('tree', { name: 'Spans of this session' }).getByRole('treeitem', { selected: true })).toBeVisible();
+  const now = Number(await splitter.getAttribute('aria-valuenow'));
+  await page.reload();
+  await expect(page.getByRole('separator', { name: 'Resize the side panel' })).toHaveAttribute('aria-valuenow', String(now));
+});
+
+for (const width of [1024, 1440]) {
+  for (const scheme of ['light', 'dark'] as const) {
+    test(`nothing runs off the edge at ${width} px, ${scheme}`, async ({ page }) => {
+      await page.setViewportSize({ width, height: width === 1024 ? 768 : 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      const s = await busiestSession(page);
+      for (const path of ['/', '/search?q=error', '/triage', '/triage?tab=failures', '/lineage', '/usage', '/customizations', '/sql', `/session/${encodeURIComponent(s.id)}?event=${s.event}`]) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).first().waitFor();
+        await page.waitForTimeout(300);
+        expect(await overflowX(page), path).toBe(0);
+      }
+    });
+  }
+}
