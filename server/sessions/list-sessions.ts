@@ -1,11 +1,33 @@
 import type Database from 'better-sqlite3';
-import { WINDOW_MS, type SessionListQuery, type SessionListResponse } from '../../shared/api';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { WINDOW_MS, type SessionListQuery, type SessionListResponse, type SessionSort } from '../../shared/api';
 import { sessionEventCounts } from '../counts/session-events';
+import { decodeCursor, encodeCursor } from '../http/cursor';
+import { ApiError } from '../http/errors';
 import { LISTED_SESSION, SESSION_SUMMARY_COLUMNS, toSessionSummary, type SessionRow } from './session-row';
 
-/** Sessions newest first (by last activity), keyset-paginated, narrowed by repository and time window. */
-export function listSessions(db: Database.Database, q: SessionListQuery, now = Date.now()): SessionListResponse {
+/** The value each sort orders by; NULL when the session has none (no timestamps, no credit data). */
+const SORT_KEY: Record<SessionSort, string> = {
+  updated: 's.last_ts',
+  duration: 's.last_ts - s.first_ts',
+  // the list's own figure (SessionEventCount: the session's and its children's log lines, sessionEventCounts)
+  events: '(SELECT n FROM family_events WHERE family_events.root = s.id)',
+  errors: 's.error_count',
+  tokens: 's.tokens_in + s.tokens_out',
+  credits: 's.credits_nano',
+};
+
+/**
+ * Sessions ordered by `q.sort` (default: last activity, newest first), keyset-paginated, narrowed by repository and
+ * time window. A session without a value for the key sorts after every other one, in either direction: its NULL
+ * becomes a sentinel below (descending) or above (ascending) every real value, so one comparison pages it.
+ */
+export function listSessions(
+  db: Database.Database,
+  q: Omit<SessionListQuery, 'sort' | 'dir'> & Partial<Pick<SessionListQuery, 'sort' | 'dir'>>,
+  now = Date.now(),
+): SessionListResponse {
+  const sort = q.sort ?? 'updated';
+  const order = q.dir ?? 'desc';
   const where: string[] = [LISTED_SESSION];
   const params: Record<string, unknown> = {};
   if (q.children === '0') where.push('s.is_child = 0');
@@ -23,23 +45,36 @@ export function listSessions(db: Database.Database, q: SessionListQuery, now = D
   }
   const filter = where.map((w) => `(${w})`).join(' AND ');
   const total = (db.prepare(`SELECT count(*) n FROM sessions s WHERE ${filter}`).get(params) as { n: number }).n;
-  const after = decodeCursor(q.cursor, 2);
+  const desc = order === 'desc';
+  const key = `coalesce(${SORT_KEY[sort]}, ${desc ? -1 : Number.MAX_SAFE_INTEGER})`;
+  const [lt, dir] = desc ? ['<', 'DESC'] : ['>', 'ASC'];
+  // the cursor names its order: one from another sort would page from the wrong place
+  const after = decodeCursor(q.cursor, 4);
   let page = filter;
   if (after) {
-    page += ' AND (coalesce(s.last_ts, 0) < @afterTs OR (coalesce(s.last_ts, 0) = @afterTs AND s.num < @afterNum))';
-    params.afterTs = after[0];
-    params.afterNum = after[1];
+    if (after[0] !== sort || after[1] !== order) throw new ApiError(400, 'bad_cursor', 'the cursor belongs to another order of the list; start again without it');
+    page += ` AND (${key} ${lt} @afterKey OR (${key} = @afterKey AND s.num ${lt} @afterNum))`;
+    params.afterKey = after[2];
+    params.afterNum = after[3];
   }
+  // sessionEventCounts' figure for every session, when the list is sorted by it
+  const withEvents =
+    sort === 'events'
+      ? `WITH RECURSIVE family(root, id) AS (
+           SELECT id, id FROM sessions
+           UNION SELECT family.root, c.id FROM sessions c JOIN family ON c.parent_id = family.id AND c.is_child = 1
+         ), family_events(root, n) AS (SELECT family.root, sum(f.events) FROM family JOIN files f ON f.session_id = family.id GROUP BY family.root) `
+      : '';
   const rows = db
-    .prepare(`SELECT ${SESSION_SUMMARY_COLUMNS} FROM sessions s WHERE ${page} ORDER BY coalesce(s.last_ts, 0) DESC, s.num DESC LIMIT @limit`)
-    .all({ ...params, limit: q.limit + 1 }) as SessionRow[];
+    .prepare(`${withEvents}SELECT ${SESSION_SUMMARY_COLUMNS}, ${key} AS sort_key FROM sessions s WHERE ${page} ORDER BY sort_key ${dir}, s.num ${dir} LIMIT @limit`)
+    .all({ ...params, limit: q.limit + 1 }) as (SessionRow & { sort_key: number })[];
   const more = rows.length > q.limit;
   const shown = rows.slice(0, q.limit);
   const last = shown[shown.length - 1];
   const counts = sessionEventCounts(db, shown.map((r) => r.id));
   return {
     sessions: shown.map((r) => toSessionSummary(r, counts.get(r.id) ?? 0)),
-    nextCursor: more && last ? encodeCursor([last.last_ts ?? 0, last.num]) : null,
+    nextCursor: more && last ? encodeCursor([sort, order, last.sort_key, last.num]) : null,
     total,
   };
 }

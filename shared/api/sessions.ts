@@ -31,8 +31,15 @@ export const SessionSummary = z.object({
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
+/** What the sessions list can be ordered by; sorted on the server, since the list is paged. */
+export const SessionSort = z.enum(['updated', 'duration', 'events', 'errors', 'tokens', 'credits']);
+export type SessionSort = z.infer<typeof SessionSort>;
+
 export const SessionListQuery = z.object({
   repo: z.string().optional(),
+  /** default: last activity, newest first; sessions without a value for the key (no credit data) come last either way */
+  sort: SessionSort.default('updated'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
   window: TimeWindow.default('all'),
   /** include child sessions (subagents, title, …) as their own rows; default: top-level only */
   children: z.enum(['0', '1']).default('0'),

@@ -5,6 +5,8 @@ import type { EventDetail } from '../../../../shared/api';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatBytes, formatCount, formatDateTime, formatDuration } from '../../ui/format';
 import { Spinner } from '../../ui/Spinner';
+import { copyText } from '../../ui/copy-text';
+import { CopyButton } from '../../ui/CopyButton';
 import { visibleText } from '../../ui/visible-text';
 import { attrView, orderAttrs } from './attr-value';
 import { BoundedText } from './BoundedText';
@@ -49,20 +51,6 @@ export function ConnectedEventDetail({
       {q.data && <EventDetailView detail={q.data} pageSessionId={pageSessionId} sessionStart={sessionStart} inferredParent={inferredParent} onClose={onClose} onLoadAll={() => setFull(true)} onCopy={copy} />}
     </aside>
   );
-}
-
-async function copyText(text: string): Promise<void> {
-  try {
-    await navigator.clipboard.writeText(text);
-  } catch {
-    // No clipboard permission (plain http on another host): the old way.
-    const area = document.createElement('textarea');
-    area.value = text;
-    document.body.appendChild(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
-  }
 }
 
 export interface EventDetailViewProps {
@@ -199,6 +187,7 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferr
           <span className="mono wrap" title={visibleText(d.file.path)}>
             {visibleText(d.file.path)}:{d.file.lineNo}
           </span>
+          <CopyButton text={d.file.path} what="log file path" />
           {d.file.deleted && <span className="badge badge-warn">file deleted</span>}
         </dd>
         {(d.rIdx > 0 || d.dup === 1) && (

@@ -5,6 +5,7 @@ import { Badge } from '../../ui/Badge';
 import { formatCompact, formatCount, formatCredits, formatDateTime, formatDuration } from '../../ui/format';
 import { CustomizationsPanel } from '../customizations/CustomizationsPanel';
 import { ExportMenu } from '../export/ExportMenu';
+import { CopyButton } from '../../ui/CopyButton';
 import { visibleText } from '../../ui/visible-text';
 
 export interface SessionHeaderProps {
@@ -48,8 +49,11 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
         <ExportMenu sessionId={d.id} />
       </div>
       <div className="session-meta">
-        <span className="mono" title="session id">
-          {visibleText(d.id)}
+        <span className="nowrap">
+          <span className="mono" title="session id">
+            {visibleText(d.id)}
+          </span>
+          <CopyButton text={d.id} what="session id" />
         </span>
         {d.repository && <span title="repository">{visibleText(d.repository)}</span>}
         {d.branch && <span title="branch">⎇ {visibleText(d.branch)}</span>}

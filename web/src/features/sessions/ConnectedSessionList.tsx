@@ -4,13 +4,13 @@ import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { repositoryLabel } from './group-by-repository';
 import { repositoryListOptions, sessionListOptions } from './sessions.queries';
-import { SessionList, SessionListSkeleton } from './SessionList';
+import { SessionList, SessionListSkeleton, type SessionOrder } from './SessionList';
 import type { SessionsFilters } from './url';
 
 const WINDOW_TEXT = { '24h': 'in the last 24 hours', '7d': 'in the last 7 days', '30d': 'in the last 30 days', '90d': 'in the last 90 days', all: '' } as const;
 
 /** Fetches the sessions for the filters (page by page) and hands them to SessionList. */
-export function ConnectedSessionList({ filters, onClearFilters }: { filters: SessionsFilters; onClearFilters: () => void }) {
+export function ConnectedSessionList({ filters, onClearFilters, onSort }: { filters: SessionsFilters; onClearFilters: () => void; onSort: (order: SessionOrder) => void }) {
   const list = useInfiniteQuery(sessionListOptions(filters));
   const repos = useQuery(repositoryListOptions(filters.window));
   const sessions = useMemo(() => list.data?.pages.flatMap((p) => p.sessions) ?? [], [list.data]);
@@ -43,6 +43,8 @@ export function ConnectedSessionList({ filters, onClearFilters }: { filters: Ses
         hasMore={list.hasNextPage}
         loadingMore={list.isFetchingNextPage}
         onLoadMore={() => void list.fetchNextPage()}
+        order={{ sort: filters.sort, dir: filters.dir }}
+        onSort={onSort}
       />
     </div>
   );

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { RepositorySummary, TimeWindow } from '../../../../shared/api';
-import { formatCount } from '../../ui/format';
+import { formatCount, plural } from '../../ui/format';
 import { visibleText } from '../../ui/visible-text';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 
@@ -43,7 +43,8 @@ export function RepositorySelect({
         value={selected}
         onChange={(e) => onChange(e.target.value === ALL ? undefined : e.target.value === NONE ? '' : e.target.value)}
       >
-        <option value={ALL}>All repositories{repositories.length > 0 ? ` (${formatCount(total)})` : ''}</option>
+        {/* the count of repositories, and the sessions separately: each option below counts sessions */}
+        <option value={ALL}>{repositories.length > 0 ? `All ${plural(named.length, 'repository', 'repositories')} (${plural(total, 'session')})` : 'All repositories'}</option>
         {missing && <option value={value}>{visibleText(value)} (0)</option>}
         {named.map((r) => (
           <option key={r.name} value={r.name!}>

@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../../../shared/api';
 import { HOSTILE, HOSTILE_SHOWN, rawInvisible, textOf } from '../../test-support/hostile-text';
-import { SessionList, type SessionListProps } from './SessionList';
+import { emptyColumns, SessionList, type SessionListProps } from './SessionList';
 
 // SessionList renders props only: these render it to a string (no network, no DOM) and check what a reader sees.
 
@@ -95,5 +95,27 @@ describe('SessionList', () => {
     const t = textOf(html);
     for (const shown of [`title ${HOSTILE_SHOWN}`, `br-${HOSTILE_SHOWN}`, `m-${HOSTILE_SHOWN} +1`, HOSTILE_SHOWN.slice(0, 8)]) expect(t).toContain(shown);
     expect(html).toContain(`title="${`${HOSTILE_SHOWN}-id`}"`);
+  });
+
+  it('hides the branch and credits columns when every row shown lacks them, and shows them otherwise', () => {
+    const bare = render({ sessions: [session({ id: 'a' }), session({ id: 'b' })] });
+    expect(bare).toMatch(/class="session-list no-branch no-credits"/);
+    const full = render({ sessions: [session({ id: 'a', branch: 'main' }), session({ id: 'b', credits: 0.5 })] });
+    expect(full).toMatch(/class="session-list"/);
+    expect(emptyColumns([session({ id: 'a', branch: 'main' }), session({ id: 'b' })])).toEqual({ branch: false, credits: true });
+  });
+
+  it("shows each session's duration and offers to copy its id", () => {
+    const html = render({ sessions: [session({ id: 'abc', createdAt: 1000, updatedAt: 1000 + 125_000 })] });
+    expect(text(html)).toContain('2m 05s');
+    expect(html).toContain('aria-label="Copy the session id"');
+  });
+
+  it('the sortable columns say which one sorts and which way; clicking the active one reverses it', () => {
+    const html = render({ sessions: [session({ id: 'a' })], order: { sort: 'errors', dir: 'desc' }, onSort: () => {} });
+    const pressed = [...html.matchAll(/aria-pressed="true" aria-label="([^"]+)"/g)].map((m) => m[1]);
+    expect(pressed).toEqual(['Sort by errors, largest first']);
+    const sortable = [...html.matchAll(/aria-label="(Sort by [a-z ]+?)(?:,[^"]*)?"/g)].map((m) => m[1]);
+    expect(sortable).toEqual(['Sort by last activity', 'Sort by duration', 'Sort by events', 'Sort by errors', 'Sort by tokens', 'Sort by credits']);
   });
 });

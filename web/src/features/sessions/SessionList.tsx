@@ -1,6 +1,8 @@
 import { useId, useMemo, useRef, type MouseEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import type { SessionSummary } from '../../../../shared/api';
+import type { SessionSort, SessionSummary } from '../../../../shared/api';
+import { CopyButton } from '../../ui/CopyButton';
+import { Duration } from '../../ui/Duration';
 import { Badge } from '../../ui/Badge';
 import { formatCompact, formatCount, formatCredits, plural, shortId } from '../../ui/format';
 import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
@@ -18,12 +20,25 @@ export interface SessionListProps {
   hasMore: boolean;
   loadingMore: boolean;
   onLoadMore: () => void;
+  /** the order the server sorted by; absent: not sortable (the skeleton) */
+  order?: SessionOrder;
+  onSort?: (order: SessionOrder) => void;
+}
+
+export interface SessionOrder {
+  sort: SessionSort;
+  dir: 'asc' | 'desc';
+}
+
+/** Columns that are empty for every session shown take no room (no branch anywhere, no credit data). */
+export function emptyColumns(sessions: readonly SessionSummary[]): { branch: boolean; credits: boolean } {
+  return { branch: sessions.every((s) => s.branch === null), credits: sessions.every((s) => s.credits === null) };
 }
 
 export const sessionPath = (id: string) => `/session/${encodeURIComponent(id)}`;
 
 /** The sessions list, grouped by repository; renders props only (ConnectedSessionList fetches). */
-export function SessionList({ sessions, total, repositoryCounts, hasMore, loadingMore, onLoadMore }: SessionListProps) {
+export function SessionList({ sessions, total, repositoryCounts, hasMore, loadingMore, onLoadMore, order, onSort }: SessionListProps) {
   const groups = useMemo(() => groupByRepository(sessions), [sessions]);
   // j/k go down the list as it reads: group after group.
   const inOrder = useMemo(() => groups.flatMap((g) => g.sessions), [groups]);
@@ -43,9 +58,11 @@ export function SessionList({ sessions, total, repositoryCounts, hasMore, loadin
   });
   useFocusOnArrival(listRef, sessions.length > 0);
   let row = 0;
+  const empty = emptyColumns(sessions);
+  const classes = `session-list${empty.branch ? ' no-branch' : ''}${empty.credits ? ' no-credits' : ''}`;
   return (
-    <div className="session-list" ref={listRef} tabIndex={-1} role="region" aria-label="Sessions list">
-      <SessionListHeader />
+    <div className={classes} ref={listRef} tabIndex={-1} role="region" aria-label="Sessions list">
+      <SessionListHeader order={order} onSort={onSort} />
       {groups.map((g, i) => {
         const headingId = `${baseId}-repo-${i}`;
         const onServer = repositoryCounts?.get(g.repository);
@@ -84,17 +101,46 @@ export function SessionList({ sessions, total, repositoryCounts, hasMore, loadin
   );
 }
 
-function SessionListHeader() {
+const SORT_LABEL: Record<SessionSort, string> = { updated: 'Last activity', duration: 'Duration', events: 'Events', errors: 'Errors', tokens: 'Tokens', credits: 'Credits' };
+
+function SortButton({ sort, order, onSort, className }: { sort: SessionSort; order?: SessionOrder; onSort?: (o: SessionOrder) => void; className?: string }) {
+  const label = SORT_LABEL[sort];
+  if (!order || !onSort) return <span className={className}>{label}</span>;
+  const active = order.sort === sort;
+  // the first click sorts largest (newest) first; clicking the active column flips it
+  const next: SessionOrder = { sort, dir: active && order.dir === 'desc' ? 'asc' : 'desc' };
   return (
-    <div className="session-row session-row-header" aria-hidden="true">
+    <span className={className}>
+      <button
+        type="button"
+        className={`sort-btn${active ? ' is-active' : ''}`}
+        aria-pressed={active}
+        aria-label={`Sort by ${label.toLowerCase()}${active ? (order.dir === 'desc' ? ', largest first' : ', smallest first') : ''}`}
+        title={active ? `Sorted by ${label.toLowerCase()}, ${order.dir === 'desc' ? 'largest' : 'smallest'} first: click to reverse` : `Sort by ${label.toLowerCase()}`}
+        onClick={() => onSort(next)}
+      >
+        {label}
+        <span aria-hidden="true" className="sort-arrow">
+          {active ? (order.dir === 'desc' ? '↓' : '↑') : ''}
+        </span>
+      </button>
+    </span>
+  );
+}
+
+function SessionListHeader({ order, onSort }: { order?: SessionOrder; onSort?: (o: SessionOrder) => void }) {
+  const sortable = { order, onSort };
+  return (
+    <div className="session-row session-row-header" role="group" aria-label="Columns">
       <span>Session</span>
       <span>ID</span>
       <span className="col-branch">Branch</span>
-      <span>Last activity</span>
-      <span className="num">Events</span>
-      <span className="num">Errors</span>
-      <span className="num col-tokens">Tokens</span>
-      <span className="num col-credits">Credits</span>
+      <SortButton sort="updated" {...sortable} />
+      <SortButton sort="duration" className="num" {...sortable} />
+      <SortButton sort="events" className="num" {...sortable} />
+      <SortButton sort="errors" className="num" {...sortable} />
+      <SortButton sort="tokens" className="num col-tokens" {...sortable} />
+      <SortButton sort="credits" className="num col-credits" {...sortable} />
       <span className="col-models">Models</span>
       <span className="num col-children">Children</span>
     </div>
@@ -134,13 +180,15 @@ export function SessionRow({ session: s, index, selected = false }: { session: S
           </Badge>
         )}
       </span>
-      <code className="cell-id" title={visibleText(s.id)}>
-        {visibleText(shortId(s.id))}
-      </code>
+      <span className="cell-id">
+        <code title={visibleText(s.id)}>{visibleText(shortId(s.id))}</code>
+        <CopyButton text={s.id} what="session id" />
+      </span>
       <span className="col-branch cell-branch" title={s.branch !== null ? visibleText(s.branch) : undefined}>
         {s.branch !== null ? visibleText(s.branch) : <span className="muted">—</span>}
       </span>
       <RelativeTime ts={s.updatedAt} className="cell-time" />
+      <span className="num muted">{s.createdAt !== null && s.updatedAt !== null ? <Duration ms={s.updatedAt - s.createdAt} /> : '—'}</span>
       <span className="num" title={`${formatCount(s.eventCount)} events`}>
         {formatCount(s.eventCount)}
       </span>

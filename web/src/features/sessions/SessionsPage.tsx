@@ -25,7 +25,7 @@ export function SessionsPage() {
           <WindowPicker value={filters.window} onChange={(window) => setFilters({ window })} />
         </div>
       </header>
-      <ConnectedSessionList filters={filters} onClearFilters={() => setFilters({ repo: undefined, window: 'all' })} />
+      <ConnectedSessionList filters={filters} onClearFilters={() => setFilters({ repo: undefined, window: 'all' })} onSort={setFilters} />
     </section>
   );
 }

@@ -9,7 +9,7 @@ export const SESSIONS_PAGE_SIZE = 100;
 export const sessionKeys = {
   all: ['sessions'] as const,
   lists: () => [...sessionKeys.all, 'list'] as const,
-  list: (f: SessionsFilters) => [...sessionKeys.lists(), { repo: f.repo ?? null, window: f.window }] as const,
+  list: (f: SessionsFilters) => [...sessionKeys.lists(), { repo: f.repo ?? null, window: f.window, sort: f.sort, dir: f.dir }] as const,
   repositories: (window: TimeWindow) => [...sessionKeys.all, 'repositories', { window }] as const,
 };
 
@@ -18,7 +18,7 @@ export function sessionListOptions(f: SessionsFilters) {
   return infiniteQueryOptions({
     queryKey: sessionKeys.list(f),
     queryFn: ({ pageParam, signal }) =>
-      getJson<SessionListResponse>('/api/sessions', { repo: f.repo, window: f.window, cursor: pageParam ?? undefined, limit: SESSIONS_PAGE_SIZE }, { signal }),
+      getJson<SessionListResponse>('/api/sessions', { repo: f.repo, window: f.window, sort: f.sort, dir: f.dir, cursor: pageParam ?? undefined, limit: SESSIONS_PAGE_SIZE }, { signal }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     // Changing a filter keeps the old rows on screen until the new ones arrive: no flash, no jump.

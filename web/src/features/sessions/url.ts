@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { TimeWindow } from '../../../../shared/api';
+import { SessionSort, TimeWindow } from '../../../../shared/api';
 
 /**
  * The sessions page's view state, kept in the URL so that a filtered list can be shared or bookmarked.
@@ -9,6 +9,9 @@ import { TimeWindow } from '../../../../shared/api';
 export interface SessionsFilters {
   repo: string | undefined;
   window: TimeWindow;
+  /** the server sorts (the list is paged); default: last activity, newest first */
+  sort: SessionSort;
+  dir: 'asc' | 'desc';
 }
 
 export const DEFAULT_WINDOW: TimeWindow = 'all';
@@ -16,7 +19,13 @@ export const DEFAULT_WINDOW: TimeWindow = 'all';
 export function parseSessionsSearch(params: URLSearchParams): SessionsFilters {
   const repo = params.get('repo');
   const window = TimeWindow.safeParse(params.get('window'));
-  return { repo: repo ?? undefined, window: window.success ? window.data : DEFAULT_WINDOW };
+  const sort = SessionSort.safeParse(params.get('sort'));
+  return {
+    repo: repo ?? undefined,
+    window: window.success ? window.data : DEFAULT_WINDOW,
+    sort: sort.success ? sort.data : 'updated',
+    dir: params.get('dir') === 'asc' ? 'asc' : 'desc',
+  };
 }
 
 /** Defaults are left out, so the plain list is just `/`; `repo=` (empty) is kept: it means "no repository". */
@@ -24,6 +33,8 @@ export function serializeSessionsSearch(f: SessionsFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (f.repo !== undefined) params.set('repo', f.repo);
   if (f.window !== DEFAULT_WINDOW) params.set('window', f.window);
+  if (f.sort !== 'updated') params.set('sort', f.sort);
+  if (f.dir !== 'desc') params.set('dir', f.dir);
   return params;
 }
 
