@@ -1,6 +1,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { LineageForestResponse, LineageTree, LineageTreeNode } from '../shared/api';
 import { nodeBadge } from '../web/src/features/lineage/relation';
+import { MANY_SUBAGENTS_ID } from './fixtures/many-subagents';
 
 // Lineage (issue 6) against the real server on the generated corpus: the forest, a session's graph, a click
 // through to a child, the dashed parent of a fork whose parent is not in the index, and the session view's panel.
@@ -33,6 +34,8 @@ test('from the forest, open the lineage of a session with subagents and click a 
   await expect(graph).toBeVisible();
   // the target is marked as the current page; every child is drawn, each a link to its session
   await expect(graph.locator('[aria-current="page"]')).toHaveAttribute('href', `/session/${encodeURIComponent(root.id)}`);
+  // siblings of one kind may be one counted group ("5 subagents: Explore ×3, Plan ×2"): open them to see each
+  for (const group of await graph.getByRole('button', { name: / (subagents?|helper sessions?): / }).all()) await group.click();
   for (const d of root.descendants) await expect(graph.getByRole('link', { name: nodeName(d), exact: true }).first()).toBeAttached();
 
   await graph.getByRole('link', { name: nodeName(child), exact: true }).first().click();
@@ -51,8 +54,50 @@ test('a fork whose parent is not in the index shows the dashed parent and says t
   await page.goto(`/lineage/${encodeURIComponent(broken!.root.id)}`);
   await expect(page.getByText(/Incomplete: parent .* is not in the index/)).toBeVisible();
   const graph = page.getByRole('group', { name: /^Lineage graph/ });
-  await expect(graph.getByText('not in the index', { exact: true })).toBeVisible();
-  await expect(graph.getByText(broken!.unresolvedParentId!.slice(0, 8), { exact: true })).toBeVisible();
+  await expect(graph.getByText('parent not in the index', { exact: true })).toBeVisible();
+  // the whole id, copyable, and no link (there is no page for it)
+  await expect(graph.getByText(broken!.unresolvedParentId!, { exact: true })).toBeVisible();
+  await expect(graph.getByRole('button', { name: 'Copy the parent session id' })).toBeVisible();
+
+  // the session's own header says the same, without a link to a page that does not exist
+  await page.goto(`/session/${encodeURIComponent(broken!.root.id)}`);
+  const header = page.locator('.session-title-row');
+  await expect(header).toContainText(`from ${broken!.unresolvedParentId!} (not in the index)`);
+  await expect(header.getByRole('link')).toHaveCount(0);
+  await expect(header.getByRole('button', { name: 'Copy the parent session id' })).toBeVisible();
+});
+
+test('24 subagents of one session are one counted group, opened on click, legible at first view', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/lineage/${MANY_SUBAGENTS_ID}`);
+  const graph = page.getByRole('group', { name: /^Lineage graph/ });
+  const group = graph.getByRole('button', { name: /24 subagents: Explore ×13, Plan ×11/ });
+  await expect(group).toBeVisible();
+  await expect(graph.getByRole('link', { name: /^subagent · / })).toHaveCount(0);
+  await group.click();
+  await expect(graph.getByRole('link', { name: /^subagent · Explore/ })).toHaveCount(13);
+  await expect(graph.getByRole('link', { name: /^subagent · Plan/ })).toHaveCount(11);
+});
+
+test('the first view of the largest lineage is legible (text of 11 px or more) and shows the session', async ({ page }) => {
+  const tree = (await forest(page)).sort((a, b) => b.stats.sessions - a.stats.sessions)[0];
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto(`/lineage/${encodeURIComponent(tree.root.id)}`);
+  const graph = page.getByRole('group', { name: /^Lineage graph/ });
+  const target = graph.locator('[aria-current="page"]');
+  await expect(target).toBeVisible();
+  await page.waitForTimeout(300);
+  // the smallest text of a node, as drawn: its font size times the graph's zoom
+  const smallest = await target.evaluate((el) => {
+    const zoom = el.getBoundingClientRect().width / (el as HTMLElement).offsetWidth;
+    const sizes = [...el.querySelectorAll('span')].map((x) => parseFloat(getComputedStyle(x).fontSize));
+    return Math.min(...sizes) * zoom;
+  });
+  expect(smallest).toBeGreaterThanOrEqual(11);
+  const g = (await graph.boundingBox())!;
+  const t = (await target.boundingBox())!;
+  expect(t.x).toBeGreaterThanOrEqual(g.x);
+  expect(t.x + t.width).toBeLessThanOrEqual(g.x + g.width);
 });
 
 test('the graph pans and zooms', async ({ page }) => {

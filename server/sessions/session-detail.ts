@@ -95,8 +95,10 @@ export function getSessionDetail(db: Database.Database, id: string): SessionDeta
     size: f.size,
     deleted: f.deleted_at !== null,
   }));
+  const parentInIndex = r.parent_id !== null && db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(r.parent_id) !== undefined;
   return {
     ...toSessionSummary(r, counts.get(id) ?? 0),
+    parentInIndex,
     countsByType: r.counts ? (JSON.parse(r.counts) as Record<string, number>) : {},
     tokensCached: r.tokens_cached,
     modelMs: r.model_ms,

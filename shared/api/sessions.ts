@@ -80,6 +80,8 @@ export const CompanionInfo = z.object({
 export type CompanionInfo = z.infer<typeof CompanionInfo>;
 
 export const SessionDetail = SessionSummary.extend({
+  /** the parent (parentId) has a row in the index: false for one only its child names (another workspace, deleted) */
+  parentInIndex: z.boolean(),
   countsByType: z.record(z.string(), z.number()),
   tokensCached: z.number(),
   modelMs: z.number(),

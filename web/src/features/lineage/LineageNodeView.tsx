@@ -1,5 +1,6 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { memo } from 'react';
+import { createContext, memo, useContext } from 'react';
+import { CopyButton } from '../../ui/CopyButton';
 import { Link } from 'react-router';
 import { formatCount, formatDuration, plural, shortId } from '../../ui/format';
 import { visibleText } from '../../ui/visible-text';
@@ -14,19 +15,37 @@ const handles = (
   </>
 );
 
+/** Opens a group node (LineageGraph provides it; the nodes are rendered by xyflow, not by us). */
+export const OpenGroupContext = createContext<(groupId: string) => void>(() => {});
+
 /**
  * One node of the lineage graph. A session is a link to its page (so the graph is keyboard- and
  * role-navigable); the unresolved parent is a dashed box; "+N more" re-centres the lineage on its parent.
  */
 export const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps<LineageFlowNode>) {
+  const openGroup = useContext(OpenGroupContext);
   if (data.kind === 'unresolved') {
+    // the whole id, copyable: it is what to look for in another workspace; no link, there is no page for it
     return (
-      <div className="lineage-node is-unresolved" title={`Parent session ${visibleText(data.sessionId)} is not in the index (another workspace, or deleted before it was read)`}>
-        <span className="lineage-node-badge">not in the index</span>
-        <span className="lineage-node-title mono">{visibleText(shortId(data.sessionId))}</span>
-        <span className="lineage-node-stats">parent session, never read</span>
+      <div className="lineage-node is-unresolved nodrag" title={`Parent session ${visibleText(data.sessionId)} is not in the index (another workspace, or deleted before it was read)`}>
+        <span className="lineage-node-badge">parent not in the index</span>
+        <span className="lineage-node-id mono">
+          {visibleText(data.sessionId)}
+          <CopyButton text={data.sessionId} what="parent session id" />
+        </span>
+        <span className="lineage-node-stats">never read: another workspace, or deleted first</span>
         {handles}
       </div>
+    );
+  }
+  if (data.kind === 'group') {
+    return (
+      <button type="button" className="lineage-node is-group nodrag" aria-expanded={false} onClick={() => openGroup(data.groupId)} title={visibleText(data.titles.join('\n'))}>
+        <span className="lineage-node-badge">{plural(data.count, 'session')} · click to show each</span>
+        <span className="lineage-node-title">{visibleText(data.summary)}</span>
+        <span className="lineage-node-stats">{visibleText(data.titles.slice(0, 2).join(' · '))}{data.titles.length > 2 ? ' …' : ''}</span>
+        {handles}
+      </button>
     );
   }
   if (data.kind === 'more') {

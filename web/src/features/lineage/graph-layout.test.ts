@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LineageNode, LineageTraceResponse, LineageTreeNode } from '../../../../shared/api';
 import { forestRows } from './forest-rows';
-import { layoutTrace, moreNodeId, unresolvedNodeId } from './graph-layout';
+import { GROUP_MIN, groupNodeId, groupSummary, layoutTrace, moreNodeId, unresolvedNodeId, type GroupNodeData } from './graph-layout';
 import { HOSTILE, HOSTILE_SHOWN } from '../../test-support/hostile-text';
 import { edgeText, nodeBadge } from './relation';
 import { parseForestSearch, parseTraceSearch, serializeForestSearch } from './url';
@@ -70,8 +70,10 @@ describe('layoutTrace', () => {
       kids.push(tree(node(`c${i}`, { kind: 'child', label: 'runSubagent-x' }), grand));
     }
     const big: LineageTraceResponse = { ...trace, ancestors: [], complete: true, root: trace.target, descendants: kids, descendantCount: 500, truncated: null } as LineageTraceResponse;
+    // grouped, each subagent's 19 helpers are one node; opened, every session is drawn
+    expect(layoutTrace(big).nodes).toHaveLength(51);
     const t0 = performance.now();
-    const g = layoutTrace(big);
+    const g = layoutTrace(big, new Set(kids.map((k) => groupNodeId(k.id, 'helper'))));
     const ms = performance.now() - t0;
     expect(g.nodes).toHaveLength(501);
     expect(ms).toBeLessThan(1500);
@@ -129,5 +131,49 @@ describe('relation words and URL state', () => {
     expect(parseForestSearch(serializeForestSearch(f))).toEqual(f);
     expect(parseTraceSearch(new URLSearchParams('depth=3&limit=99999'))).toEqual({ depth: 3, limit: 5000 });
     expect(parseTraceSearch(new URLSearchParams('depth=x'))).toEqual({ depth: undefined, limit: undefined });
+  });
+});
+
+describe('sibling groups', () => {
+  // R (target) ├─ F (fork) and 24 subagents: 13 Explore, 11 Plan
+  const subagents = Array.from({ length: 24 }, (_, i) =>
+    tree(node(`S${i}`, { kind: 'child', label: i < 13 ? 'runSubagent-Explore' : 'runSubagent-Plan', toolName: 'runSubagent', toolSpanId: `t${i}`, parentId: 'R', title: `look at part ${i}` })),
+  );
+  const big: LineageTraceResponse = {
+    target: node('R'),
+    ancestors: [],
+    descendants: [tree(node('F', { kind: 'fork', parentId: 'R' })), ...subagents],
+    descendantCount: 25,
+    truncated: null,
+    complete: true,
+    root: node('R'),
+  };
+
+  it('one fork and 24 subagents draw as three nodes: the session, the fork and "24 subagents: Explore ×13, Plan ×11"', () => {
+    const g = layoutTrace(big);
+    expect(g.nodes.map((n) => n.id)).toEqual(['R', groupNodeId('R', 'subagent'), 'F']);
+    const group = g.nodes[1].data as GroupNodeData;
+    expect(group.summary).toBe('24 subagents: Explore ×13, Plan ×11');
+    expect(group.count).toBe(24);
+    expect(group.titles.slice(0, 2)).toEqual(['look at part 0', 'look at part 1']);
+    expect(g.edges.map((e) => `${e.source}->${e.target}`)).toEqual([`R->${groupNodeId('R', 'subagent')}`, 'R->F']);
+  });
+
+  it('an opened group draws each of its sessions', () => {
+    const g = layoutTrace(big, new Set([groupNodeId('R', 'subagent')]));
+    expect(g.nodes).toHaveLength(26);
+    expect(g.nodes.filter((n) => n.data.kind === 'group')).toEqual([]);
+  });
+
+  it('fewer than GROUP_MIN siblings of a kind, and siblings with children of their own, stay single', () => {
+    const few: LineageTraceResponse = { ...big, descendants: subagents.slice(0, GROUP_MIN - 1) };
+    expect(layoutTrace(few).nodes.map((n) => n.data.kind)).toEqual(['session', 'session', 'session', 'session']);
+    const parents: LineageTraceResponse = { ...big, descendants: subagents.slice(0, GROUP_MIN).map((k) => tree(k, [tree(node(`${k.id}c`, { kind: 'child', label: 'title' }))])) };
+    expect(layoutTrace(parents).nodes.filter((n) => n.data.kind === 'group')).toEqual([]);
+  });
+
+  it('names a group by its agents, most first, and says one or many', () => {
+    expect(groupSummary('subagent', [node('a', { label: 'runSubagent-Plan' })])).toBe('1 subagent: Plan ×1');
+    expect(groupSummary('helper', [node('a', { label: 'title' }), node('b', { label: 'summarize' }), node('c', { label: 'title' })])).toBe('3 helper sessions: title ×2, summarize ×1');
   });
 });

@@ -1,7 +1,7 @@
 import dagre from '@dagrejs/dagre';
 import type { Edge, Node } from '@xyflow/react';
 import type { LineageNode, LineageTraceResponse, LineageTreeNode } from '../../../../shared/api';
-import { edgeText } from './relation';
+import { agentName, edgeText, relationTone } from './relation';
 
 export const NODE_W = 264;
 export const NODE_H = 68;
@@ -17,7 +17,9 @@ export type SessionNodeData = {
 };
 export type UnresolvedNodeData = { kind: 'unresolved'; sessionId: string };
 export type MoreNodeData = { kind: 'more'; parentId: string; count: number };
-export type LineageNodeData = SessionNodeData | UnresolvedNodeData | MoreNodeData;
+/** Leaf siblings of one kind drawn as one node until opened: "24 subagents: Explore ×13, Plan ×11". */
+export type GroupNodeData = { kind: 'group'; groupId: string; count: number; summary: string; titles: string[] };
+export type LineageNodeData = SessionNodeData | UnresolvedNodeData | MoreNodeData | GroupNodeData;
 export type LineageFlowNode = Node<LineageNodeData, 'lineage'>;
 
 export interface LineageGraph {
@@ -29,6 +31,43 @@ export interface LineageGraph {
 }
 
 export const unresolvedNodeId = (id: string) => `unresolved:${id}`;
+export const groupNodeId = (parentId: string, tone: string) => `group:${tone}:${parentId}`;
+
+/** Siblings of one kind collapse into a counted group from this many on. */
+export const GROUP_MIN = 4;
+const GROUP_W = 300;
+const GROUP_NOUN: Record<string, [string, string]> = { subagent: ['subagent', 'subagents'], helper: ['helper session', 'helper sessions'] };
+
+/** "24 subagents: Explore ×13, Plan ×11": the names by how many, most first. */
+export function groupSummary(tone: string, kids: readonly LineageNode[]): string {
+  const counts = new Map<string, number>();
+  for (const k of kids) {
+    const name = k.label ? agentName(k.label) : (k.toolName ?? 'child');
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  const names = [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([n, c]) => `${n} ×${c}`);
+  const [one, many] = GROUP_NOUN[tone] ?? ['child', 'children'];
+  return `${kids.length} ${kids.length === 1 ? one : many}: ${names.join(', ')}`;
+}
+
+/** Leaf children grouped by relation tone (subagents, helpers) where there are GROUP_MIN or more; forks and children with their own children stay single. */
+function groupsOf(parent: string, kids: readonly LineageTreeNode[], opened: ReadonlySet<string>): { singles: LineageTreeNode[]; groups: { id: string; tone: string; kids: LineageTreeNode[] }[] } {
+  const byTone = new Map<string, LineageTreeNode[]>();
+  for (const k of kids) {
+    const tone = relationTone(k);
+    if ((tone !== 'subagent' && tone !== 'helper') || k.descendants.length > 0 || k.hiddenChildren > 0) continue;
+    byTone.set(tone, [...(byTone.get(tone) ?? []), k]);
+  }
+  const grouped = new Set<string>();
+  const groups: { id: string; tone: string; kids: LineageTreeNode[] }[] = [];
+  for (const [tone, list] of byTone) {
+    const id = groupNodeId(parent, tone);
+    if (list.length < GROUP_MIN || opened.has(id)) continue;
+    groups.push({ id, tone, kids: list });
+    for (const k of list) grouped.add(k.id);
+  }
+  return { singles: kids.filter((k) => !grouped.has(k.id)), groups };
+}
 export const moreNodeId = (parentId: string) => `more:${parentId}`;
 
 function edgeFor(parent: string, child: string, n: LineageNode | null, extraClass?: string): Edge {
@@ -49,9 +88,10 @@ function edgeFor(parent: string, child: string, n: LineageNode | null, extraClas
 /**
  * Trace → nodes and edges placed by dagre, left to right: the farthest ancestor (or the dashed "not in the
  * index" parent) at the left, the target, then its descendants. A parent whose children were cut by depth or
- * limit gets a "+N more" node. Pure: tested without a browser.
+ * limit gets a "+N more" node; GROUP_MIN or more leaf siblings of one kind are one counted group node until its id
+ * is in `opened`. Pure: tested without a browser.
  */
-export function layoutTrace(trace: LineageTraceResponse): LineageGraph {
+export function layoutTrace(trace: LineageTraceResponse, opened: ReadonlySet<string> = new Set()): LineageGraph {
   const nodes: LineageFlowNode[] = [];
   const edges: Edge[] = [];
   const size = new Map<string, [number, number]>();
@@ -88,7 +128,13 @@ export function layoutTrace(trace: LineageTraceResponse): LineageGraph {
   const targetHidden = trace.truncated ? trace.truncated.hiddenChildren - sumHidden(trace.descendants) : 0;
   placeMore(trace.target.id, targetHidden);
   while (stack.length > 0) {
-    const { parent, nodes: kids } = stack.pop()!;
+    const { parent, nodes: all } = stack.pop()!;
+    const { singles: kids, groups } = groupsOf(parent, all, opened);
+    for (const g of groups) {
+      const summary = groupSummary(g.tone, g.kids);
+      add(g.id, { kind: 'group', groupId: g.id, count: g.kids.length, summary, titles: g.kids.map((k) => k.title ?? k.label ?? k.id) }, GROUP_W, NODE_H);
+      edges.push(edgeFor(parent, g.id, g.kids[0], 'is-group'));
+    }
     for (const k of kids) {
       add(k.id, { kind: 'session', session: k, role: 'descendant' }, NODE_W, NODE_H);
       edges.push(edgeFor(parent, k.id, k));

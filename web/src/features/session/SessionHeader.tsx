@@ -36,11 +36,18 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
             log deleted
           </Badge>
         )}
-        {d.parentId && (
-          <span className="session-parent">
-            child of <Link to={`/session/${encodeURIComponent(d.parentId)}`}>{visibleText(d.parentId.slice(0, 8))}…</Link>
-          </span>
-        )}
+        {d.parentId &&
+          (d.parentInIndex ? (
+            <span className="session-parent">
+              {d.isChild ? 'child of' : 'forked from'} <Link to={`/session/${encodeURIComponent(d.parentId)}`}>{visibleText(d.parentId.slice(0, 8))}…</Link>
+            </span>
+          ) : (
+            // No page to link to: the whole id, to look for in another workspace.
+            <span className="session-parent" title="The parent session is not in the index: another workspace, or deleted before it was read">
+              {d.isChild ? 'child of' : 'forked from'} <span className="mono">{visibleText(d.parentId)}</span> (not in the index)
+              <CopyButton text={d.parentId} what="parent session id" />
+            </span>
+          ))}
         {d.imported && (
           <Badge tone="info" title="Read from an OTLP file (chronoscope import), not from Copilot's own logs">
             imported

@@ -35,6 +35,7 @@ function sessionDetail(): SessionDetail {
     errorCount: 0,
     isChild: true,
     parentId: `p${H}`,
+    parentInIndex: true,
     label: `label-${H}`,
     logDeleted: false,
     models: [`m-${H}`],
@@ -96,6 +97,17 @@ describe('session view: log text as visible text', () => {
     expect(rawInvisible(html)).toEqual([]);
     const t = textOf(html);
     for (const shown of [`title ${S}`, `label-${S}`, 'child of pevil\\u{202e}tx…', `id-${S}`, `repo-${S}`, `br-${S}`, `Copilot 0.44${S}`, `m-${S}`, `slow-${S}`]) expect(t).toContain(shown);
+  });
+
+  it('a parent that is not in the index: its whole id, copyable, and no link to a page that does not exist', () => {
+    const parentId = 'missing-4f1c2a9e-1111-4222-8333-944445555666';
+    const fork = inRouter(<SessionHeader detail={{ ...sessionDetail(), isChild: false, parentId, parentInIndex: false }} overview={undefined} onSelectEvent={() => {}} onShowErrors={() => {}} />);
+    expect(textOf(fork)).toContain(`forked from ${parentId} (not in the index)`);
+    expect(fork).toContain('aria-label="Copy the parent session id"');
+    expect(fork).not.toContain(`href="/session/${parentId}"`);
+    const known = inRouter(<SessionHeader detail={{ ...sessionDetail(), isChild: false, parentId, parentInIndex: true }} overview={undefined} onSelectEvent={() => {}} onShowErrors={() => {}} />);
+    expect(known).toContain(`href="/session/${parentId}"`);
+    expect(textOf(known)).toContain('forked from missing-…');
   });
 
   it('the detail pane: name, model, companions, span, session, path, attr names and values, error, raw line', () => {
