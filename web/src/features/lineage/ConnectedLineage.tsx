@@ -5,6 +5,7 @@ import type { LineageTraceResponse } from '../../../../shared/api';
 import { ApiRequestError } from '../../api/client';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, plural, shortId } from '../../ui/format';
+import { CopyButton } from '../../ui/CopyButton';
 import { visibleText } from '../../ui/visible-text';
 import { Spinner } from '../../ui/Spinner';
 import { LineageGraph } from './LineageGraph';
@@ -26,7 +27,8 @@ export function TraceSummary({ trace, onShowAll }: { trace: LineageTraceResponse
         )
       ) : (
         <span className="lineage-unresolved-note">
-          Incomplete: parent <code title={visibleText(trace.unresolvedParentId)}>{visibleText(shortId(trace.unresolvedParentId))}</code> is not in the index
+          Incomplete: parent <code>{visibleText(trace.unresolvedParentId)}</code>
+          <CopyButton text={trace.unresolvedParentId} what="parent session id" /> is not in the index
           {trace.ancestors.length > 0 ? ` (after ${plural(trace.ancestors.length, 'ancestor')})` : ''}.
         </span>
       )}{' '}
