@@ -81,3 +81,21 @@ for (const width of [1024, 1440]) {
     });
   }
 }
+
+test('Collapse all leaves one row per top-level span (each request), Shift+E does the same, Expand all opens every branch', async ({ page }) => {
+  const s = await busiestSession(page);
+  const total = async (fold: string) => ((await (await page.request.get(`/api/sessions/${encodeURIComponent(s.id)}/spans?fold=${fold}&limit=1`)).json()) as { total: number }).total;
+  const [all, none] = [await total('all'), await total('none')];
+  expect(all).toBeLessThan(none);
+  await page.goto(`/session/${encodeURIComponent(s.id)}`);
+  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  const rows = tree.getByText(/^[\d,]+ rows$/);
+  await page.getByRole('button', { name: 'Collapse all' }).click();
+  await expect(rows).toHaveText(`${all.toLocaleString('en-US')} rows`);
+  await expect(tree.getByRole('treeitem').first()).toHaveAttribute('aria-level', '1');
+  await page.getByRole('button', { name: 'Expand all' }).click();
+  await expect(rows).toHaveText(`${none.toLocaleString('en-US')} rows`);
+  await tree.focus();
+  await page.keyboard.press('Shift+E');
+  await expect(rows).toHaveText(`${all.toLocaleString('en-US')} rows`);
+});

@@ -101,6 +101,13 @@ describe('collapsedSet and openAncestors', () => {
     expect([...collapsedSet(tree, 'default', [explore, chat])]).toEqual([chat]);
     expect([...collapsedSet(tree, 'none')]).toEqual([]);
     expect([...collapsedSet(tree, 'none', [chat])]).toEqual([chat]);
+    // Collapse all: every branch folded, the top-level rows alone visible; toggled ids are opened again
+    const all = collapsedSet(tree, 'all');
+    expect([...all].sort()).toEqual(tree.nodes.filter((n) => n.childCount > 0).map((n) => n.entry.id).sort());
+    const top = tree.nodes.flatMap((n, i) => (n.parent === -1 ? [i] : []));
+    expect(Array.from(visibleRows(tree, all, null).rows)).toEqual(top);
+    const branch = tree.nodes.find((n) => n.childCount > 0)!.entry.id;
+    expect(collapsedSet(tree, 'all', [branch]).has(branch)).toBe(false);
     // Filtering lifts the default folds; the user's own folds stay.
     expect([...collapsedSet(tree, 'default', [chat], true)]).toEqual([chat]);
     expect([...collapsedSet(tree, 'default', [explore], true)]).toEqual([]);

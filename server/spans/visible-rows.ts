@@ -51,14 +51,17 @@ export function visibleRows(tree: SpanTree, collapsed: ReadonlySet<number>, filt
 
 /**
  * The fold state: in 'default' mode the child-session branches that have children start folded and
- * `toggled` flips ids from that default; in 'none' mode nothing starts folded and `toggled` lists the folds.
+ * `toggled` flips ids from that default; in 'none' mode nothing starts folded and `toggled` lists the folds; in
+ * 'all' mode every branch starts folded (one row per request) and `toggled` lists the ids opened.
  * While a filter is on, the default folds are lifted (a match inside a subagent must show) and only the
  * folds the user made stay.
  */
-export function collapsedSet(tree: SpanTree, fold: 'default' | 'none', toggled: readonly number[] = [], filtering = false): Set<number> {
+export function collapsedSet(tree: SpanTree, fold: 'default' | 'none' | 'all', toggled: readonly number[] = [], filtering = false): Set<number> {
   const defaults = new Set<number>();
   if (fold === 'default') {
     for (const node of tree.nodes) if (node.childBranch && node.childCount > 0) defaults.add(node.entry.id);
+  } else if (fold === 'all') {
+    for (const node of tree.nodes) if (node.childCount > 0) defaults.add(node.entry.id);
   }
   if (filtering) return new Set(toggled.filter((id) => !defaults.has(id)));
   for (const id of toggled) {

@@ -17,7 +17,8 @@ const idList = z
  * What decides which rows of a session's span tree are visible: the filters, and which branches are folded.
  * Folding: in `fold=default` the branches of child sessions (subagents, title, categorization, summarize)
  * start folded; `toggled` lists the ids whose fold state the user flipped from that default. In
- * `fold=none` everything starts expanded and `toggled` lists the folded ids.
+ * `fold=none` everything starts expanded and `toggled` lists the folded ids. In `fold=all` every branch starts
+ * folded (one row per request: "Collapse all") and `toggled` lists the ids opened since.
  */
 export const SpanViewQuery = z.object({
   type: typeList.optional(),
@@ -27,7 +28,7 @@ export const SpanViewQuery = z.object({
   tool: z.string().max(200).optional(),
   /** text: matches the event's searchable text (substring), its name, tool and model */
   q: SearchableText(500).optional(),
-  fold: z.enum(['default', 'none']).default('default'),
+  fold: z.enum(['default', 'none', 'all']).default('default'),
   toggled: idList.optional(),
 });
 export type SpanViewQuery = z.input<typeof SpanViewQuery>;

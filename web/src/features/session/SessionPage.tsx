@@ -51,7 +51,7 @@ function SessionView({ id }: { id: string }) {
   // Folds: `toggled` flips the default (child sessions folded); while filtering, everything matching shows
   // and `filterFolds` holds the folds made then.
   const filtering = hasFilters(view);
-  const [fold, setFold] = useState<'default' | 'none'>('default');
+  const [fold, setFold] = useState<'default' | 'none' | 'all'>('default');
   const [toggled, setToggled] = useState<number[]>([]);
   const [filterFolds, setFilterFolds] = useState<number[]>([]);
   const activeFolds = filtering ? filterFolds : toggled;
@@ -146,6 +146,12 @@ function SessionView({ id }: { id: string }) {
       setToggled([]);
     }
   }, [filtering]);
+  // One row per request; a row opened after that is a flip in `toggled`, as in the other modes.
+  const collapseAll = useCallback(() => {
+    if (filtering) setFilterFolds([]);
+    setFold('all');
+    setToggled([]);
+  }, [filtering]);
 
   const [seekError, setSeekError] = useState<string | null>(null);
   const seek = useCallback(
@@ -184,6 +190,7 @@ function SessionView({ id }: { id: string }) {
     setPaneOpen,
     seekError: (dir) => void seek(dir, 'error'),
     expandAll,
+    collapseAll,
     focusFilter: () => filterInput.current?.focus(),
   });
 
@@ -230,6 +237,7 @@ function SessionView({ id }: { id: string }) {
         inputRef={filterInput}
         onSeekMatch={(dir) => void seek(dir, 'match')}
         onExpandAll={expandAll}
+        onCollapseAll={filtering ? null : collapseAll}
         onResetZoom={view.zoom ? () => onZoom(null) : null}
       />
       {(missing || seekError) && (

@@ -14,6 +14,8 @@ export interface SpanFiltersProps {
   inputRef: RefObject<HTMLInputElement | null>;
   onSeekMatch: (dir: 'next' | 'prev') => void;
   onExpandAll: () => void;
+  /** null while filtering: every match shows, folded or not */
+  onCollapseAll: (() => void) | null;
   onResetZoom: (() => void) | null;
 }
 
@@ -27,7 +29,7 @@ const DURATIONS: [string, number | null][] = [
 ];
 
 /** The in-session filters (all in the URL); a match keeps its ancestors visible, so context stays. */
-export function SpanFilters({ view, overview, onChange, matched, total, inputRef, onSeekMatch, onExpandAll, onResetZoom }: SpanFiltersProps) {
+export function SpanFilters({ view, overview, onChange, matched, total, inputRef, onSeekMatch, onExpandAll, onCollapseAll, onResetZoom }: SpanFiltersProps) {
   const [text, setText] = useState(view.q);
   const lastSent = useRef(view.q);
   useEffect(() => {
@@ -140,6 +142,11 @@ export function SpanFilters({ view, overview, onChange, matched, total, inputRef
         {onResetZoom && (
           <button type="button" className="btn btn-small" onClick={onResetZoom}>
             Reset zoom
+          </button>
+        )}
+        {onCollapseAll && (
+          <button type="button" className="btn btn-small" onClick={onCollapseAll} title="Fold every branch: one row per request (Shift+E)">
+            Collapse all
           </button>
         )}
         <button type="button" className="btn btn-small" onClick={onExpandAll} title="Expand every branch (e)">

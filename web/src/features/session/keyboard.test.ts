@@ -11,6 +11,7 @@ describe('keyAction', () => {
     expect(keyAction({ key: ']' })).toEqual({ type: 'seek-error', dir: 'next' });
     expect(keyAction({ key: '[' })).toEqual({ type: 'seek-error', dir: 'prev' });
     expect(keyAction({ key: 'e' })).toEqual({ type: 'expand-all' });
+    expect(keyAction({ key: 'E' })).toEqual({ type: 'collapse-all' });
     expect(keyAction({ key: '/' })).toEqual({ type: 'focus-filter' });
     expect(keyAction({ key: 'PageDown' }, 30)).toEqual({ type: 'move', by: 30 });
   });

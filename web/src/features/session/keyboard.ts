@@ -9,6 +9,7 @@ export type KeyAction =
   | { type: 'close' }
   | { type: 'seek-error'; dir: 'next' | 'prev' }
   | { type: 'expand-all' }
+  | { type: 'collapse-all' }
   | { type: 'focus-filter' }
   | { type: 'edge'; to: 'first' | 'last' };
 
@@ -35,6 +36,7 @@ export const TREE_KEYS: readonly { keys: readonly string[]; does: string; action
   { keys: ['['], does: 'Previous error', action: () => ({ type: 'seek-error', dir: 'prev' }) },
   { keys: [']'], does: 'Next error', action: () => ({ type: 'seek-error', dir: 'next' }) },
   { keys: ['e'], does: 'Expand all', action: () => ({ type: 'expand-all' }) },
+  { keys: ['E'], does: 'Collapse all: one row per request', action: () => ({ type: 'collapse-all' }) },
   { keys: ['/'], does: 'Filter the spans', action: () => ({ type: 'focus-filter' }) },
 ];
 

@@ -6,7 +6,7 @@ import { getJson, type QueryParams } from '../../api/client';
 export const SPAN_PAGE = 200;
 
 /** The spans API view: filters plus folds (`fold`, sorted `toggled`). */
-export type SpanViewParams = QueryParams & { fold: 'default' | 'none'; toggled: string | undefined };
+export type SpanViewParams = QueryParams & { fold: 'default' | 'none' | 'all'; toggled: string | undefined };
 
 /**
  * Hierarchical keys: `sessionViewKeys.session(id)` covers everything one session page shows (invalidated

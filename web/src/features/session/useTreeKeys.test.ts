@@ -48,6 +48,7 @@ function ctx(selectedIndex: number | null) {
     setPaneOpen: vi.fn<TreeKeyContext['setPaneOpen']>(),
     seekError: vi.fn<TreeKeyContext['seekError']>(),
     expandAll: vi.fn<TreeKeyContext['expandAll']>(),
+    collapseAll: vi.fn<TreeKeyContext['collapseAll']>(),
     focusFilter: vi.fn<TreeKeyContext['focusFilter']>(),
   } satisfies TreeKeyContext;
 }
@@ -92,5 +93,7 @@ describe('runTreeKey', () => {
     expect(c.seekError).toHaveBeenCalledWith('next');
     runTreeKey({ type: 'expand-all' }, c);
     expect(c.expandAll).toHaveBeenCalled();
+    runTreeKey({ type: 'collapse-all' }, c);
+    expect(c.collapseAll).toHaveBeenCalledTimes(1);
   });
 });

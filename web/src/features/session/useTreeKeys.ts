@@ -20,6 +20,7 @@ export interface TreeKeyContext {
   setPaneOpen: (open: boolean) => void;
   seekError: (dir: 'next' | 'prev') => void;
   expandAll: () => void;
+  collapseAll: () => void;
   focusFilter: () => void;
 }
 
@@ -75,6 +76,9 @@ export function runTreeKey(action: KeyAction, c: TreeKeyContext): boolean {
       return true;
     case 'expand-all':
       c.expandAll();
+      return true;
+    case 'collapse-all':
+      c.collapseAll();
       return true;
     case 'focus-filter':
       c.focusFilter();
