@@ -38,6 +38,10 @@ test('at 1024×768 an open event leaves at least 15 tree rows, beside the tree',
   const d = (await details.boundingBox())!;
   expect(d.x).toBeGreaterThanOrEqual(t.x + t.width);
   expect(await overflowX(page)).toBe(0);
+  // the span filters and their actions are one row: they do not push the tree down
+  const filter = (await page.getByRole('searchbox', { name: 'Filter by text' }).or(page.getByRole('textbox', { name: 'Filter by text' })).boundingBox())!;
+  const expand = (await page.getByRole('button', { name: 'Expand all' }).boundingBox())!;
+  expect(Math.abs(expand.y + expand.height / 2 - (filter.y + filter.height / 2))).toBeLessThan(4);
 });
 
 test('the splitter resizes the side panel by mouse and by keys, and the width is remembered', async ({ page }) => {
