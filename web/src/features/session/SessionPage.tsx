@@ -5,11 +5,13 @@ import type { SpanRow } from '../../../../shared/api';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
+import { plural } from '../../ui/format';
 import { Spinner } from '../../ui/Spinner';
 import { Splitter } from '../../ui/Splitter';
 import { usePaneWidth } from '../../ui/usePaneWidth';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { ConnectedEventDetail } from './EventDetailPane';
+import { liveStep, seenAtEnd, type LiveState } from './follow-live';
 import { toggleFold, withOpened } from './keyboard';
 import { Minimap } from './Minimap';
 import { DETAIL_MAX_CHARS, eventDetailOptions, seekSpan, sessionDetailOptions, sessionViewKeys, spanLocateOptions, spanOverviewOptions, type SpanViewParams } from './session.queries';
@@ -69,9 +71,15 @@ function SessionView({ id }: { id: string }) {
   const win = useSpanWindow(id, spanView, pageSpan);
   const onRangeChange = useCallback((start: number, end: number) => {
     range.current = { start, end };
+    setLive((l) => seenAtEnd(l, end));
     const next = pagesFor(start, end);
     setPageSpan((p) => (p.first === next.first && p.last === next.last ? p : next));
   }, []);
+
+  // Live growth: "N new events ↓" while reading elsewhere, or the newest row kept in view (Follow live).
+  const [follow, setFollow] = useStoredFlag('chronoscope.session.followLive');
+  const viewKey = JSON.stringify(spanView);
+  const [live, setLive] = useState<LiveState>({ total: 0, viewKey, unseen: 0 });
 
   const [selected, setSelected] = useState<Selection | null>(view.event !== null ? { id: view.event, index: null } : null);
   const [paneOpen, setPaneOpen] = useState(view.event !== null);
@@ -175,6 +183,18 @@ function SessionView({ id }: { id: string }) {
     [id, spanView, selected, win.total, setView, scrollToIndex, setActiveFolds],
   );
 
+  useEffect(() => {
+    if (win.total === live.total && viewKey === live.viewKey) return;
+    // the first rows of a view are not news
+    const step = live.total === 0 ? { state: { total: win.total, viewKey, unseen: 0 }, scrollToEnd: false } : liveStep(live, win.total, viewKey, range.current.end, follow);
+    setLive(step.state);
+    if (step.scrollToEnd) scrollToIndex(win.total - 1);
+  }, [win.total, viewKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  const showNewest = () => {
+    scrollToIndex(win.total - 1);
+    setLive((l) => ({ ...l, unseen: 0 }));
+  };
+
   const filterInput = useRef<HTMLInputElement>(null);
   useTreeKeys({
     total: win.total,
@@ -264,7 +284,10 @@ function SessionView({ id }: { id: string }) {
           {axis && overview.data && (
             <div className="span-minimap-row">
               <div className="span-minimap-label muted">
-                {view.zoom ? 'Zoomed: drag to zoom again, double-click for all' : 'Drag on the timeline to zoom'}
+                <span className="span-minimap-hint">{view.zoom ? 'Zoomed: drag to zoom again, double-click for all' : 'Drag on the timeline to zoom'}</span>
+                <label className="follow-live" title="Keep the newest row in view while the session grows">
+                  <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow live
+                </label>
               </div>
               <Minimap axis={axis} histogram={overview.data.histogram} zoom={zoom} onZoom={onZoom} />
             </div>
@@ -291,6 +314,11 @@ function SessionView({ id }: { id: string }) {
               dataStamp={win.stamp}
               headerNote={<span className="muted span-head-count">{win.total.toLocaleString('en-US')} rows</span>}
             />
+          )}
+          {live.unseen > 0 && (
+            <button type="button" className="new-events-pill" onClick={showNewest}>
+              {plural(live.unseen, 'new event')} ↓
+            </button>
           )}
         </div>
         {((paneOpen && selected) || showLineage) && <Splitter width={pane.width} limits={pane.limits} onChange={pane.setWidth} label="Resize the side panel" />}

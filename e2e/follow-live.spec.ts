@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import { expect, test } from '@playwright/test';
+import type { SessionDetail } from '../shared/api';
+import { MANY_SUBAGENTS_ID } from './fixtures/many-subagents';
+
+// Issue 18, watching a running agent: rows that arrive below the rows on screen are counted in a "N new events ↓"
+// pill that scrolls to them; with Follow live on, the newest row is kept in view.
+
+function append(file: string, name: string): void {
+  const now = Date.now();
+  fs.appendFileSync(
+    file,
+    JSON.stringify({ ts: now, dur: 10, sid: MANY_SUBAGENTS_ID, type: 'tool_call', name, spanId: `f${now.toString(16)}`, parentSpanId: '0000000000000001', status: 'ok', attrs: { args: '{}', result: 'ok' } }) + '\n',
+  );
+}
+
+test('new rows below the fold: a pill counts them and scrolls to them; Follow live keeps the newest in view', async ({ page }) => {
+  const detail = (await (await page.request.get(`/api/sessions/${MANY_SUBAGENTS_ID}`)).json()) as SessionDetail;
+  const file = detail.logFiles.find((f) => f.kind === 'main')!.path;
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(`/session/${MANY_SUBAGENTS_ID}`);
+  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  await page.getByRole('button', { name: 'Expand all' }).click();
+  await expect(tree.getByText(/^1[0-9]{2} rows$/)).toBeVisible();
+
+  const first = `probe_a_${Date.now().toString(36)}`;
+  append(file, first);
+  const pill = page.getByRole('button', { name: '1 new event ↓' });
+  await expect(pill).toBeVisible({ timeout: 20_000 });
+  await expect(tree.getByRole('treeitem', { name: new RegExp(`^${first}`) })).toHaveCount(0);
+  await pill.click();
+  await expect(tree.getByRole('treeitem', { name: new RegExp(`^${first}`) })).toBeInViewport();
+  await expect(pill).toBeHidden();
+
+  await tree.evaluate((el) => el.scrollTo({ top: 0 }));
+  await page.getByRole('checkbox', { name: 'Follow live' }).check();
+  const second = `probe_b_${Date.now().toString(36)}`;
+  append(file, second);
+  await expect(tree.getByRole('treeitem', { name: new RegExp(`^${second}`) })).toBeInViewport({ timeout: 20_000 });
+  await expect(page.getByRole('button', { name: /new events? ↓/ })).toBeHidden();
+});
