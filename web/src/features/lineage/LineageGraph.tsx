@@ -11,10 +11,10 @@ const nodeTypes = { lineage: LineageNodeView };
 const EMPTY: ReadonlySet<string> = new Set();
 const edgeTypes = { lineage: LineageEdgeView };
 
-/** Zoom a large graph opens at: node text readable. */
-const OPEN_ZOOM = 0.9;
 /** Below this zoom the nodes' smallest text (11 px) reads smaller than 11 px: a fit that needs less is not used. */
 export const LEGIBLE_ZOOM = 1;
+/** Zoom a large graph opens at: node text readable. */
+const OPEN_ZOOM = LEGIBLE_ZOOM;
 const FIT_PADDING = 0.12;
 
 const minimapColor = (n: LineageFlowNode): string => {
