@@ -85,7 +85,7 @@ function Row({ row }: { row: ForestRow }) {
       </Link>
       <span className="forest-facts">
         {n.errorCount > 0 && <span className="text-danger">{plural(n.errorCount, 'error')} · </span>}
-        {plural(n.eventCount, 'event')} · {n.durationMs === null ? '—' : formatDuration(n.durationMs)}
+        {plural(n.eventCount, 'event')} in its log · {n.durationMs === null ? '—' : formatDuration(n.durationMs)}
         {!n.hasLog ? ' · no log read' : n.logDeleted ? ' · log deleted' : ''}
       </span>
       {n.childCount > 0 && (

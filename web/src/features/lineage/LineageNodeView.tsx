@@ -77,7 +77,7 @@ export const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps
       </span>
       <span className="lineage-node-title">{title}</span>
       <span className="lineage-node-stats">
-        {plural(s.eventCount, 'event')} · {s.durationMs === null ? '—' : formatDuration(s.durationMs)}
+        {plural(s.eventCount, 'event')} in its log · {s.durationMs === null ? '—' : formatDuration(s.durationMs)}
         {s.childCount > 0 && ` · ${plural(s.childCount, 'child', 'children')}`}
         {!s.hasLog ? ' · no log read' : s.logDeleted ? ' · log deleted' : ''}
       </span>
