@@ -49,11 +49,6 @@ CREATE TABLE IF NOT EXISTS companions (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, name TEXT NOT NULL,
   kind TEXT NOT NULL, n INTEGER, content TEXT, size INTEGER, mtime INTEGER, deleted_at INTEGER
 );
--- Forwarding to a collector (serve --otlp-endpoint): the last events.id (= lines.id, stable across rebuilds of
--- the derived tables) sent to each endpoint, committed right after the collector accepted it.
-CREATE TABLE IF NOT EXISTS forward_cursor (
-  endpoint TEXT PRIMARY KEY, event_id INTEGER NOT NULL, sent_spans INTEGER NOT NULL DEFAULT 0, updated_at INTEGER
-);
 `;
 
 /** Derived tables: rebuilt from the archive. Chronicle's tables keep its column names and meanings (FORMAT §5.2). */

@@ -27,7 +27,7 @@ afterEach(async () => {
 
 function forwarder(url: string, protocol: 'http/protobuf' | 'http/json' = 'http/protobuf', content = false) {
   const statuses: ForwardStatus[] = [];
-  const f = new Forwarder(fx.db, { endpoint: url, protocol, headers: { 'x-test': '1' }, content }, (s) => statuses.push(s));
+  const f = new Forwarder(fx.dbPath, { endpoint: url, protocol, headers: { 'x-test': '1' }, content }, (s) => statuses.push(s));
   forwarders.push(f);
   return { f, statuses, idle: () => waitFor(() => statuses.at(-1)?.state === 'idle') };
 }

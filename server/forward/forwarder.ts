@@ -3,7 +3,9 @@ import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otl
 import type { ForwardStatus } from '../../shared/api';
 import { readableSpans } from '../export/otlp-spans';
 import { sessionSpans } from '../export/session-spans';
+import { openReadDb } from '../db/open';
 import type { ForwardConfig } from './forward-config';
+import { readCursor, writeCursor, type CursorState } from './forward-cursor';
 
 /** Events per request: one request is one committed step of the cursor. */
 export const BATCH_EVENTS = 500;
@@ -34,10 +36,11 @@ class Refused extends Error {
 /**
  * Sends every indexed event to a collector, backfill and live, in events.id order (INTEROP §2): each request
  * carries the spans of the next BATCH_EVENTS events, and once the collector accepts it the cursor moves past
- * them in the index (forward_cursor), so a restart resends nothing and skips nothing. 429, 5xx and network
+ * them (forward-cursor.ts), so a restart skips nothing and resends at most the request in flight. 429, 5xx and network
  * failures are retried with exponential backoff (Retry-After honoured); another 4xx means the collector will
  * never take those spans: they are counted as dropped and the cursor moves on, or it would stall forever.
- * Runs in the ingest worker, the index's only writer. The queue is the index itself: memory holds one batch.
+ * It reads through a read-only connection of its own, so it sends only what the indexer has committed (never a
+ * group a disk-full rollback will undo). The queue is the index itself: memory holds one batch.
  */
 export class Forwarder {
   private running = false;
@@ -45,26 +48,27 @@ export class Forwarder {
   private stopped = false;
   private wake: (() => void) | null = null;
   private readonly st;
+  private readonly db: Database.Database;
+  private cursor: CursorState;
   readonly status: ForwardStatus;
 
   constructor(
-    private readonly db: Database.Database,
+    private readonly dbPath: string,
     private readonly cfg: ForwardConfig,
     private readonly onStatus: (s: ForwardStatus) => void,
     private readonly send: Send = (url, init) => fetch(url, { ...init, body: Buffer.from(init.body) }),
   ) {
-    db.prepare('INSERT OR IGNORE INTO forward_cursor (endpoint, event_id, sent_spans, updated_at) VALUES (?, 0, 0, ?)').run(cfg.endpoint, Date.now());
+    this.db = openReadDb(dbPath);
+    const db = this.db;
+    this.cursor = readCursor(dbPath, cfg.endpoint);
     this.st = {
-      cursor: db.prepare('SELECT event_id, sent_spans FROM forward_cursor WHERE endpoint = ?'),
-      advance: db.prepare('UPDATE forward_cursor SET event_id = ?, sent_spans = sent_spans + ?, updated_at = ? WHERE endpoint = ?'),
       batch: db.prepare(
         `SELECT e.id, e.dup, s.id sid, coalesce(s.folder_session_id, s.id) root FROM events e JOIN sessions s ON s.num = e.session_num
          WHERE e.id > ? ORDER BY e.id LIMIT ?`,
       ),
       pending: db.prepare('SELECT count(*) n FROM events WHERE id > ?'),
     };
-    const c = this.st.cursor.get(cfg.endpoint) as { event_id: number; sent_spans: number };
-    this.status = { endpoint: cfg.endpoint, protocol: cfg.protocol, content: cfg.content, state: 'starting', cursor: c.event_id, pending: 0, sentSpans: c.sent_spans, droppedSpans: 0, lastSentAt: null, lastError: null };
+    this.status = { endpoint: cfg.endpoint, protocol: cfg.protocol, content: cfg.content, state: 'starting', cursor: this.cursor.eventId, pending: 0, sentSpans: this.cursor.sentSpans, droppedSpans: 0, lastSentAt: null, lastError: null };
   }
 
   /** New events were committed: send them (or after the current run). */
@@ -78,6 +82,7 @@ export class Forwarder {
     this.running = true;
     void this.run().finally(() => {
       this.running = false;
+      if (this.stopped) this.db.close();
       if (this.again && !this.stopped) {
         this.again = false;
         this.kick();
@@ -88,6 +93,13 @@ export class Forwarder {
   stop(): void {
     this.stopped = true;
     this.wake?.();
+    if (!this.running) this.db.close();
+  }
+
+  /** After each accepted (or refused for good) request: the events through `eventId` are done with. */
+  private advance(eventId: number, spans: number): void {
+    this.cursor = { eventId, sentSpans: this.cursor.sentSpans + spans };
+    writeCursor(this.dbPath, this.cfg.endpoint, this.cursor);
   }
 
   private report(patch: Partial<ForwardStatus>) {
@@ -108,7 +120,7 @@ export class Forwarder {
   private async run(): Promise<void> {
     let backoff = BACKOFF_MIN_MS;
     while (!this.stopped) {
-      const cursor = (this.st.cursor.get(this.cfg.endpoint) as { event_id: number }).event_id;
+      const cursor = this.cursor.eventId;
       const rows = this.st.batch.all(cursor, BATCH_EVENTS) as BatchRow[];
       if (rows.length === 0) {
         this.report({ state: 'idle', cursor, pending: 0 });
@@ -119,14 +131,14 @@ export class Forwarder {
       this.report({ state: this.status.state === 'retrying' ? 'retrying' : 'sending', cursor, pending: (this.st.pending.get(cursor) as { n: number }).n });
       try {
         await this.post(body.bytes);
-        this.st.advance.run(through, body.spans, Date.now(), this.cfg.endpoint);
+        this.advance(through, body.spans);
         backoff = BACKOFF_MIN_MS;
         this.report({ state: 'sending', cursor: through, sentSpans: this.status.sentSpans + body.spans, lastSentAt: Date.now() });
       } catch (err) {
         const refused = err instanceof Refused ? err : new Refused(`network: ${(err as Error).message}`, true);
         this.report({ lastError: { message: refused.message, at: Date.now() } });
         if (!refused.retry) {
-          this.st.advance.run(through, 0, Date.now(), this.cfg.endpoint);
+          this.advance(through, 0);
           this.report({ droppedSpans: this.status.droppedSpans + body.spans, cursor: through });
           continue;
         }

@@ -74,8 +74,8 @@ async function openIndex() {
 
 async function main() {
   const db = await openIndex();
-  // Forwarding shares this connection: its cursor commits with the index it describes.
-  const forwarder = input.forward ? new Forwarder(db, input.forward, (status) => post({ type: 'forward', status })) : null;
+  // Forwarding reads what this connection commits, through a read-only connection of its own (forwarder.ts).
+  const forwarder = input.forward ? new Forwarder(input.dbPath, input.forward, (status) => post({ type: 'forward', status })) : null;
   const indexer = new Indexer(
     db,
     { roots: input.roots, watch: input.watch },
