@@ -6,15 +6,30 @@ export interface SegmentedOption<T extends string> {
   title?: string;
 }
 
-/** A labelled group of toggle buttons, one pressed: the window, grouping and metric pickers. */
-export function Segmented<T extends string>({ label, value, options, onChange }: { label: string; value: T; options: readonly SegmentedOption<T>[]; onChange: (v: T) => void }) {
+/**
+ * A labelled group of toggle buttons, one pressed: the window, grouping and metric pickers. The group is named by
+ * its label, or by `groupLabel` when the visible label is too short to say what the buttons choose.
+ */
+export function Segmented<T extends string>({
+  label,
+  groupLabel,
+  value,
+  options,
+  onChange,
+}: {
+  label: string;
+  groupLabel?: string;
+  value: T;
+  options: readonly SegmentedOption<T>[];
+  onChange: (v: T) => void;
+}) {
   const id = useId();
   return (
     <div className="field">
       <span className="field-label" id={id}>
         {label}
       </span>
-      <div className="segmented" role="group" aria-labelledby={id}>
+      <div className="segmented" role="group" {...(groupLabel ? { 'aria-label': groupLabel } : { 'aria-labelledby': id })}>
         {options.map((o) => (
           <button key={o.value} type="button" className="segmented-btn" aria-pressed={value === o.value} title={o.title} onClick={() => onChange(o.value)}>
             {o.label}

@@ -1,16 +1,9 @@
 import { useId } from 'react';
 import type { RepositorySummary, TimeWindow } from '../../../../shared/api';
 import { formatCount, plural } from '../../ui/format';
+import { Segmented, WINDOW_OPTIONS } from '../../ui/Segmented';
 import { visibleText } from '../../ui/visible-text';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
-
-const WINDOWS: { value: TimeWindow; label: string; title: string }[] = [
-  { value: '24h', label: '24h', title: 'Last 24 hours' },
-  { value: '7d', label: '7d', title: 'Last 7 days' },
-  { value: '30d', label: '30d', title: 'Last 30 days' },
-  { value: '90d', label: '90d', title: 'Last 90 days' },
-  { value: 'all', label: 'All', title: 'All time' },
-];
 
 // <select> values are strings: these stand for "no filter" and "no repository" (the URL's absent and empty repo).
 const ALL = '\u0000all';
@@ -62,19 +55,5 @@ export function RepositorySelect({
 }
 
 export function WindowPicker({ value, onChange }: { value: TimeWindow; onChange: (w: TimeWindow) => void }) {
-  const id = useId();
-  return (
-    <div className="field">
-      <span className="field-label" id={id}>
-        Last activity
-      </span>
-      <div className="segmented" role="group" aria-labelledby={id}>
-        {WINDOWS.map((w) => (
-          <button key={w.value} type="button" className="segmented-btn" aria-pressed={value === w.value} title={w.title} onClick={() => onChange(w.value)}>
-            {w.label}
-          </button>
-        ))}
-      </div>
-    </div>
-  );
+  return <Segmented label="Last activity" value={value} options={WINDOW_OPTIONS} onChange={onChange} />;
 }

@@ -5,6 +5,7 @@ import type { TimeWindow } from '../../../../shared/api';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { formatCount } from '../../ui/format';
+import { Segmented, WINDOW_OPTIONS } from '../../ui/Segmented';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { visibleText } from '../../ui/visible-text';
 import { ConnectedEventList } from './EventList';
@@ -14,14 +15,6 @@ import { LatencyView } from './LatencyView';
 import { countsOptions, latencyOptions, repositoriesOptions, triageKeys } from './triage.queries';
 import './triage.css';
 import { CLEARED_EVENT_FILTERS, DEFAULT_MIN, DEFAULT_STATE, eventQueryOf, triageHref, useTriageState, type TriageState, type TriageTab } from './url';
-
-const WINDOWS: { value: TimeWindow; label: string; title: string }[] = [
-  { value: '24h', label: '24h', title: 'Last 24 hours' },
-  { value: '7d', label: '7d', title: 'Last 7 days' },
-  { value: '30d', label: '30d', title: 'Last 30 days' },
-  { value: '90d', label: '90d', title: 'Last 90 days' },
-  { value: 'all', label: 'All', title: 'All time' },
-];
 
 const TABS: { value: TriageTab; label: string }[] = [
   { value: 'slow', label: 'Slow calls' },
@@ -58,18 +51,7 @@ function RepoSelect({ state, onChange }: { state: TriageState; onChange: (next: 
 }
 
 function WindowPicker({ value, onChange }: { value: TimeWindow; onChange: (w: TimeWindow) => void }) {
-  return (
-    <div className="field">
-      <span className="field-label">Window</span>
-      <div className="segmented" role="group" aria-label="Time window">
-        {WINDOWS.map((w) => (
-          <button key={w.value} type="button" className="segmented-btn" aria-pressed={value === w.value} title={w.title} onClick={() => onChange(w.value)}>
-            {w.label}
-          </button>
-        ))}
-      </div>
-    </div>
-  );
+  return <Segmented label="Window" groupLabel="Time window" value={value} options={WINDOW_OPTIONS} onChange={onChange} />;
 }
 
 /** The headline numbers over every session, each a link to the events behind it. */
