@@ -8,11 +8,15 @@ import { sessionSpans } from './session-spans';
 export const MAX_EXPORT_BYTES = 50 * 1024 * 1024;
 
 export class ExportTooLargeError extends Error {
+  /** what is wrong, without what to do: the CLI and the API each say how to split in their own terms */
+  readonly size: string;
   constructor(
     readonly bytes: number,
     readonly spans: number,
   ) {
-    super(`the export is ${(bytes / 1024 / 1024).toFixed(1)} MB (${spans.toLocaleString('en-US')} spans), over VS Code's 50 MB import limit: use --split to write it in parts`);
+    const size = `the export is ${(bytes / 1024 / 1024).toFixed(1)} MB (${spans.toLocaleString('en-US')} spans), over VS Code's 50 MB import limit`;
+    super(`${size}: use --split to write it in parts`);
+    this.size = size;
   }
 }
 

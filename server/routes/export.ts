@@ -23,7 +23,7 @@ export function exportRoutes(ctx: AppContext) {
     try {
       docs = exportOtlpJson(ctx.db, id);
     } catch (err) {
-      if (err instanceof ExportTooLargeError) throw new ApiError(413, 'export_too_large', `${err.message.replace(/: use --split.*/, '')}: run \`chronoscope export ${id} --split -o FILE\` to write it in parts`, { bytes: err.bytes, spans: err.spans });
+      if (err instanceof ExportTooLargeError) throw new ApiError(413, 'export_too_large', `${err.size}: run \`chronoscope export ${id} --split -o FILE\` to write it in parts`, { bytes: err.bytes, spans: err.spans });
       throw err;
     }
     if (docs === null) throw notFound(`session ${id}`);
