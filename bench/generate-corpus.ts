@@ -2,8 +2,8 @@
 //      [--now ISO-or-ms] [--no-edge-cases]
 // Writes the corpus and DIR/manifest.json, then prints a one-line summary.
 import { parseArgs } from 'node:util';
-import { generateCorpus } from './corpus/generate';
-import { parseSize } from './corpus/size';
+import { generateCorpus } from '../server/corpus/generate';
+import { parseSize } from '../server/corpus/size';
 
 function parseNow(text: string): number {
   const n = /^\d+$/.test(text) ? Number(text) : Date.parse(text);

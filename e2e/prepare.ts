@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateCorpus } from '../bench/corpus/generate';
+import { generateCorpus } from '../server/corpus/generate';
 import { E2E_CACHE, E2E_CORPUS } from './support/paths';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

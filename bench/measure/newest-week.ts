@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { openReadDb } from '../../server/db/open';
 import { planBackfill, sessionKeyOf } from '../../server/ingest/backfill-order';
-import type { CorpusManifest } from '../corpus/generate';
+import type { CorpusManifest } from '../../server/corpus/generate';
 
 export interface NewestWeekProbe {
   sessions: number;

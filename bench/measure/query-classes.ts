@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import type { CorpusManifest } from '../corpus/generate';
+import type { CorpusManifest } from '../../server/corpus/generate';
 
 export interface QueryClass {
   /** what the row in BENCHMARKS.md says */

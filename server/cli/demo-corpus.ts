@@ -6,7 +6,7 @@ import { demoCorpusDir } from './locations';
 export async function ensureDemoCorpus(): Promise<string> {
   const dir = demoCorpusDir();
   if (!fs.existsSync(path.join(dir, 'manifest.json'))) {
-    const { generateCorpus } = await import('../../bench/corpus/generate');
+    const { generateCorpus } = await import('../corpus/generate');
     await generateCorpus({ outDir: dir, seed: 7, targetBytes: 24 * 1024 * 1024, now: Date.now() });
   }
   return dir;

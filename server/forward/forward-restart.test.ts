@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCorpus } from '../../bench/corpus/generate';
+import { generateCorpus } from '../corpus/generate';
 import { startReceiver, type Receiver } from '../test-support/otlp-receiver';
 import { BATCH_EVENTS } from './forwarder';
 

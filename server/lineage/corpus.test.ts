@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCorpus, type CorpusManifest } from '../../bench/corpus/generate';
+import { generateCorpus, type CorpusManifest } from '../corpus/generate';
 import { LineageTraceResponse, type LineageTreeNode } from '../../shared/api';
 import { openWriteDb } from '../db/open';
 import { ensureSchema } from '../db/schema';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCorpus } from '../../bench/corpus/generate';
+import { generateCorpus } from '../corpus/generate';
 import type { SearchResponse } from '../../shared/api/search';
 import { startServer, type RunningServer } from '../serve';
 import { eventIndexedText } from './snippet';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCorpus } from '../../bench/corpus/generate';
+import { generateCorpus } from '../corpus/generate';
 import { SearchQuery, type SearchResponse } from '../../shared/api/search';
 import { openWriteDb } from '../db/open';
 import { ensureSchema } from '../db/schema';

@@ -1,4 +1,4 @@
-import { hashSeed, Rng } from '../../bench/corpus/random';
+import { hashSeed, Rng } from '../corpus/random';
 
 // What a fuzz test throws at the query language and at every route parameter: random bytes, the query
 // language's own operators and quotes, lone surrogates, the names an object-prototype lookup would find,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { generateCorpus } from '../../bench/corpus/generate';
+import { generateCorpus } from '../corpus/generate';
 import { UsageQuery, type UsageResponse } from '../../shared/api';
 import { runUsage } from '../cli/usage';
 import { parseOptions } from '../config';
