@@ -4,6 +4,7 @@ export * from './api/common';
 export * from './api/health';
 export * from './api/sessions';
 export * from './api/spans';
+export * from './api/requests';
 export * from './api/lineage';
 export * from './api/sql';
 export * from './api/triage';

@@ -73,6 +73,7 @@ const ROUTE_INPUTS: Record<string, { query?: z.ZodObject; json?: z.ZodObject; st
   'GET /api/search': { query: SearchQuery },
   'GET /api/sessions/:id/spans': { query: SpanListQuery },
   'GET /api/sessions/:id/spans/overview': {},
+  'GET /api/sessions/:id/spans/requests': {},
   'GET /api/sessions/:id/spans/seek': { query: SpanSeekQuery },
   'GET /api/events/:id': { query: EventDetailQuery },
   'GET /api/events': { query: EventListQuery },

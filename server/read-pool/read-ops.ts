@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { SearchQuery } from '../../shared/api/search';
 import { searchSessions } from '../search/search-sessions';
+import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview, type ListSpansInput, type SeekInput } from '../spans/list-spans';
 
 /**
@@ -14,6 +15,7 @@ export const READ_OPS = {
   spans: (db: Database.Database, a: { sessionId: string; query: ListSpansInput }) => listSpans(db, a.sessionId, a.query),
   spanSeek: (db: Database.Database, a: { sessionId: string; query: SeekInput }) => seekSpan(db, a.sessionId, a.query),
   spanOverview: (db: Database.Database, a: { sessionId: string }) => spanOverview(db, a.sessionId),
+  spanRequests: (db: Database.Database, a: { sessionId: string }) => listRequests(db, a.sessionId),
 };
 
 export type ReadOp = keyof typeof READ_OPS;

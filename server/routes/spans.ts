@@ -4,6 +4,7 @@ import { EventDetailQuery, SpanListQuery, SpanSeekQuery } from '../../shared/api
 import type { AppContext } from '../app-context';
 import { ApiError, notFound, validationHook } from '../http/errors';
 import { getEventDetail } from '../spans/event-detail';
+import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview } from '../spans/list-spans';
 
 /** The session view: its span tree in windows, the overview beside it, seeking errors, and one event whole. */
@@ -17,6 +18,10 @@ export function spanRoutes(ctx: AppContext) {
     .get('/sessions/:id/spans/overview', async (c) => {
       const a = { sessionId: c.req.param('id') };
       return c.json(ctx.readPool ? await ctx.readPool.run('spanOverview', a) : spanOverview(ctx.db, a.sessionId), 200);
+    })
+    .get('/sessions/:id/spans/requests', async (c) => {
+      const a = { sessionId: c.req.param('id') };
+      return c.json(ctx.readPool ? await ctx.readPool.run('spanRequests', a) : listRequests(ctx.db, a.sessionId), 200);
     })
     .get('/sessions/:id/spans/seek', zValidator('query', SpanSeekQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };

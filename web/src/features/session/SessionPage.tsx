@@ -10,10 +10,12 @@ import { Spinner } from '../../ui/Spinner';
 import { Splitter } from '../../ui/Splitter';
 import { usePaneWidth } from '../../ui/usePaneWidth';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { useShortcuts } from '../../ui/keys/useShortcuts';
 import { ConnectedEventDetail } from './EventDetailPane';
 import { liveStep, seenAtEnd, type LiveState } from './follow-live';
 import { toggleFold, withOpened } from './keyboard';
 import { Minimap } from './Minimap';
+import { ConnectedRequestsView } from './RequestsView';
 import { DETAIL_MAX_CHARS, eventDetailOptions, seekSpan, sessionDetailOptions, sessionViewKeys, spanLocateOptions, spanOverviewOptions, type SpanViewParams } from './session.queries';
 import { SessionHeader } from './SessionHeader';
 import { SpanFilters } from './SpanFilters';
@@ -153,13 +155,28 @@ function SessionView({ id }: { id: string }) {
       setFold('none');
       setToggled([]);
     }
-  }, [filtering]);
+    if (view.requests) setView({ requests: false });
+  }, [filtering, view.requests, setView]);
   // One row per request; a row opened after that is a flip in `toggled`, as in the other modes.
   const collapseAll = useCallback(() => {
     if (filtering) setFilterFolds([]);
     setFold('all');
     setToggled([]);
-  }, [filtering]);
+    if (view.requests) setView({ requests: false });
+  }, [filtering, view.requests, setView]);
+
+  // The requests-only view replaces the tree; a request opened from it is selected and revealed in the tree.
+  const toggleRequests = useCallback(() => setView({ requests: !view.requests }), [view.requests, setView]);
+  const openRequest = useCallback(
+    (eventId: number) => {
+      setView({ requests: false, event: eventId });
+      setSelected({ id: eventId, index: null });
+      setPaneOpen(true);
+      setLocate({ event: eventId, nonce: Date.now() });
+    },
+    [setView],
+  );
+  useShortcuts('Session view', [{ keys: ['r'], does: view.requests ? 'Back to the full tree' : 'Requests only: one row per request with its totals', run: toggleRequests }]);
 
   const [seekError, setSeekError] = useState<string | null>(null);
   const seek = useCallback(
@@ -212,7 +229,7 @@ function SessionView({ id }: { id: string }) {
     expandAll,
     collapseAll,
     focusFilter: () => filterInput.current?.focus(),
-  });
+  }, !view.requests);
 
   // The detail pane (or the lineage) is a side panel at every width, resized by its splitter.
   const bodyRef = useRef<HTMLDivElement>(null);
@@ -251,7 +268,8 @@ function SessionView({ id }: { id: string }) {
       <SpanFilters
         view={view}
         overview={overview.data}
-        onChange={setView}
+        // A filter is the tree's: changing one shows the tree.
+        onChange={(next) => setView(view.requests ? { ...next, requests: false } : next)}
         matched={win.matched}
         total={win.total}
         inputRef={filterInput}
@@ -259,6 +277,8 @@ function SessionView({ id }: { id: string }) {
         onExpandAll={expandAll}
         onCollapseAll={filtering ? null : collapseAll}
         onResetZoom={view.zoom ? () => onZoom(null) : null}
+        requestsOnly={view.requests}
+        onToggleRequests={toggleRequests}
       />
       {(missing || seekError) && (
         <div className="session-notice" role="status">
@@ -292,8 +312,12 @@ function SessionView({ id }: { id: string }) {
               <Minimap axis={axis} histogram={overview.data.histogram} zoom={zoom} onZoom={onZoom} />
             </div>
           )}
-          {win.error ? <ErrorInline error={win.error} what="the spans" /> : null}
-          {!win.error && win.isPending && win.total === 0 ? (
+          {view.requests ? (
+            <ConnectedRequestsView sessionId={id} onOpen={openRequest} />
+          ) : win.error ? (
+            <ErrorInline error={win.error} what="the spans" />
+          ) : null}
+          {view.requests ? null : !win.error && win.isPending && win.total === 0 ? (
             <div className="span-loading">
               <Spinner label="Loading spans" />
             </div>

@@ -17,6 +17,9 @@ export interface SpanFiltersProps {
   /** null while filtering: every match shows, folded or not */
   onCollapseAll: (() => void) | null;
   onResetZoom: (() => void) | null;
+  /** the requests-only view is shown instead of the tree */
+  requestsOnly: boolean;
+  onToggleRequests: () => void;
 }
 
 const DURATIONS: [string, number | null][] = [
@@ -29,7 +32,7 @@ const DURATIONS: [string, number | null][] = [
 ];
 
 /** The in-session filters (all in the URL); a match keeps its ancestors visible, so context stays. */
-export function SpanFilters({ view, overview, onChange, matched, total, inputRef, onSeekMatch, onExpandAll, onCollapseAll, onResetZoom }: SpanFiltersProps) {
+export function SpanFilters({ view, overview, onChange, matched, total, inputRef, onSeekMatch, onExpandAll, onCollapseAll, onResetZoom, requestsOnly, onToggleRequests }: SpanFiltersProps) {
   const [text, setText] = useState(view.q);
   const lastSent = useRef(view.q);
   useEffect(() => {
@@ -151,6 +154,9 @@ export function SpanFilters({ view, overview, onChange, matched, total, inputRef
         )}
         <button type="button" className="btn btn-small" onClick={onExpandAll} title="Expand every branch (e)">
           Expand all
+        </button>
+        <button type="button" className="btn btn-small" aria-pressed={requestsOnly} onClick={onToggleRequests} title="One row per user request with its totals (r)">
+          Requests only
         </button>
       </span>
     </div>

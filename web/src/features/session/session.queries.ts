@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { EventDetail, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
+import type { EventDetail, RequestListResponse, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
 import { getJson, type QueryParams } from '../../api/client';
 
 /** Rows per window request: a screenful or two around what is on screen. */
@@ -17,6 +17,7 @@ export const sessionViewKeys = {
   session: (id: string) => [...sessionViewKeys.all, id] as const,
   detail: (id: string) => [...sessionViewKeys.session(id), 'detail'] as const,
   overview: (id: string) => [...sessionViewKeys.session(id), 'overview'] as const,
+  requests: (id: string) => [...sessionViewKeys.session(id), 'requests'] as const,
   spans: (id: string, view: SpanViewParams) => [...sessionViewKeys.session(id), 'spans', view] as const,
   page: (id: string, view: SpanViewParams, page: number) => [...sessionViewKeys.spans(id, view), page] as const,
   /** outside `session(id)` on purpose: a live refresh must not move the view back to a deep link */
@@ -70,5 +71,14 @@ export function eventDetailOptions(id: number, maxChars: number | null) {
     queryKey: sessionViewKeys.event(id, maxChars),
     queryFn: ({ signal }) => getJson<EventDetail>(`/api/events/${id}`, { maxChars: maxChars ?? undefined }, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** The requests-only view: every request of the session with its totals. */
+export function sessionRequestsOptions(id: string) {
+  return queryOptions({
+    queryKey: sessionViewKeys.requests(id),
+    queryFn: ({ signal }) => getJson<RequestListResponse>(`/api/sessions/${encodeURIComponent(id)}/spans/requests`, undefined, { signal }),
+    placeholderData: keepPreviousData,
   });
 }

@@ -12,8 +12,16 @@ describe('session URL state', () => {
   it('round-trips a deep link to an event with filters and a zoom', () => {
     const qs = 'event=4211&type=tool_call%2Cllm_request&status=error&minDur=500&model=gpt-4.1&tool=read_file&q=retry+bug&zoom=0.1-0.25';
     const s = parse(qs);
-    expect(s).toEqual({ event: 4211, types: ['tool_call', 'llm_request'], status: 'error', minDur: 500, model: 'gpt-4.1', tool: 'read_file', q: 'retry bug', zoom: [0.1, 0.25] });
+    expect(s).toEqual({ event: 4211, types: ['tool_call', 'llm_request'], status: 'error', minDur: 500, model: 'gpt-4.1', tool: 'read_file', q: 'retry bug', zoom: [0.1, 0.25], requests: false, from: null });
     expect(serializeSessionSearch(s).toString()).toBe(qs);
+  });
+
+  it('keeps the requests-only view and the search that led here', () => {
+    const qs = 'event=7&view=requests&from=q%3Dretry%2Bbug%26window%3D7d';
+    const s = parse(qs);
+    expect([s.requests, s.from]).toEqual([true, 'q=retry+bug&window=7d']);
+    expect(serializeSessionSearch(s).toString()).toBe(qs);
+    expect(parse('view=tree').requests).toBe(false);
   });
 
   it('ignores what it cannot use instead of failing', () => {

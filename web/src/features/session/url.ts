@@ -15,9 +15,13 @@ export interface SessionViewState {
   q: string;
   /** the waterfall's visible range, 0..1 positions on the session's axis; null = all of it */
   zoom: [number, number] | null;
+  /** the requests-only view (one row per user request with its totals) instead of the tree */
+  requests: boolean;
+  /** the search that led here (`from=<query>`), for the breadcrumb back and the highlight in the details */
+  from: string | null;
 }
 
-export const EMPTY_VIEW: SessionViewState = { event: null, types: [], status: null, minDur: null, model: null, tool: null, q: '', zoom: null };
+export const EMPTY_VIEW: SessionViewState = { event: null, types: [], status: null, minDur: null, model: null, tool: null, q: '', zoom: null, requests: false, from: null };
 
 const positiveInt = (s: string | null): number | null => {
   if (s === null || !/^\d+$/.test(s)) return null;
@@ -47,6 +51,8 @@ export function parseSessionSearch(params: URLSearchParams): SessionViewState {
     tool: params.get('tool') || null,
     q: params.get('q') ?? '',
     zoom: parseZoom(params.get('zoom')),
+    requests: params.get('view') === 'requests',
+    from: params.get('from') || null,
   };
 }
 
@@ -63,6 +69,8 @@ export function serializeSessionSearch(s: SessionViewState): URLSearchParams {
   if (s.tool) p.set('tool', s.tool);
   if (s.q) p.set('q', s.q);
   if (s.zoom) p.set('zoom', `${round(s.zoom[0])}-${round(s.zoom[1])}`);
+  if (s.requests) p.set('view', 'requests');
+  if (s.from) p.set('from', s.from);
   return p;
 }
 

@@ -88,12 +88,16 @@ export function runTreeKey(action: KeyAction, c: TreeKeyContext): boolean {
 
 const ACTIVATES = new Set(['BUTTON', 'A', 'SUMMARY']);
 
-/** The session view's keys, on the window, ignored while typing, in the detail pane and on the minimap. */
-export function useTreeKeys(context: TreeKeyContext): void {
+/**
+ * The session view's keys, on the window, ignored while typing, in the detail pane and on the minimap; off
+ * while the tree is not shown (the requests-only view has keys of its own).
+ */
+export function useTreeKeys(context: TreeKeyContext, enabled = true): void {
   const ref = useRef(context);
   ref.current = context;
-  useShortcuts('Session tree', TREE_HELP);
+  useShortcuts('Session tree', TREE_HELP, enabled);
   useEffect(() => {
+    if (!enabled) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || isTypingTarget(e.target)) return;
       const target = e.target as HTMLElement | null;
@@ -105,5 +109,5 @@ export function useTreeKeys(context: TreeKeyContext): void {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, []);
+  }, [enabled]);
 }

@@ -1,0 +1,62 @@
+import type { RequestTotals } from '../../shared/api';
+import { creditsOf } from '../../shared/api';
+import type { SpanTree } from './span-tree';
+
+/** A row of the requests-only view: a canonical user message of the session itself (a child's are its work). */
+export function isSessionRequest(tree: SpanTree, i: number): boolean {
+  const e = tree.nodes[i].entry;
+  return e.type === 'user_message' && e.dup === 0 && e.sessionId === tree.rootSessionId;
+}
+
+/** The canonical model calls of the tree: the only events whose credits the totals need. */
+export function modelCallIds(tree: SpanTree): number[] {
+  const ids: number[] = [];
+  for (const n of tree.nodes) if (n.entry.type === 'llm_request' && n.entry.dup === 0) ids.push(n.entry.id);
+  return ids;
+}
+
+/**
+ * The totals of request node `i`: everything in its subtree (nodes[i+1 .. i+size]), child sessions' work
+ * included. Model calls, tokens and credits count canonical `llm_request` events only (usage's rules: a replay
+ * copy is another session's call); errors count every failed event, as the requests table does.
+ * `creditsNano` holds the calls that carry copilotUsageNanoAiu; a call absent from it has no credit data.
+ */
+export function requestTotals(tree: SpanTree, i: number, creditsNano: ReadonlyMap<number, number>, label = ''): RequestTotals {
+  const node = tree.nodes[i];
+  const e = node.entry;
+  let modelCalls = 0;
+  let toolCalls = 0;
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let errors = 0;
+  let nano: number | null = null;
+  let callsWithoutCredits = 0;
+  for (let k = i + 1; k <= i + node.size; k++) {
+    const c = tree.nodes[k].entry;
+    if (c.status === 1) errors++;
+    if (c.type === 'tool_call' && c.dup === 0) toolCalls++;
+    if (c.type !== 'llm_request' || c.dup !== 0) continue;
+    modelCalls++;
+    tokensIn += c.tokensIn ?? 0;
+    tokensOut += c.tokensOut ?? 0;
+    const n = creditsNano.get(c.id);
+    if (n === undefined) callsWithoutCredits++;
+    else nano = (nano ?? 0) + n;
+  }
+  const end = node.subtreeEnd === null ? e.ts : Math.max(node.subtreeEnd, e.ts ?? node.subtreeEnd);
+  return {
+    id: e.id,
+    label,
+    start: e.ts,
+    duration: e.ts === null || end === null ? null : end - e.ts,
+    modelCalls,
+    toolCalls,
+    tokensIn,
+    tokensOut,
+    errors,
+    credits: creditsOf(nano),
+    callsWithoutCredits,
+    events: node.size,
+    sessionId: e.sessionId,
+  };
+}
