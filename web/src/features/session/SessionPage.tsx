@@ -11,8 +11,9 @@ import { Splitter } from '../../ui/Splitter';
 import { usePaneWidth } from '../../ui/usePaneWidth';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useShortcuts } from '../../ui/keys/useShortcuts';
+import { liveStep, seenNewest, type LiveState } from '../../ui/live-growth';
+import { useStoredFlag } from '../../ui/useStoredFlag';
 import { ConnectedEventDetail } from './EventDetailPane';
-import { liveStep, seenAtEnd, type LiveState } from './follow-live';
 import { toggleFold, withOpened } from './keyboard';
 import { Minimap } from './Minimap';
 import { ConnectedRequestsView } from './RequestsView';
@@ -20,7 +21,7 @@ import { DETAIL_MAX_CHARS, eventDetailOptions, seekSpan, sessionDetailOptions, s
 import { SessionHeader } from './SessionHeader';
 import { SpanFilters } from './SpanFilters';
 import { SpanTable } from './SpanTable';
-import { SideLineage, useStoredFlag } from './SideLineage';
+import { SideLineage } from './SideLineage';
 import { pagesFor, useSpanWindow, type PageSpan } from './useSpanWindow';
 import { useTreeKeys } from './useTreeKeys';
 import { filterParams, hasFilters, useSessionViewState } from './url';
@@ -73,7 +74,7 @@ function SessionView({ id }: { id: string }) {
   const win = useSpanWindow(id, spanView, pageSpan);
   const onRangeChange = useCallback((start: number, end: number) => {
     range.current = { start, end };
-    setLive((l) => seenAtEnd(l, end));
+    setLive((l) => seenNewest(l, end >= l.total - 1));
     const next = pagesFor(start, end);
     setPageSpan((p) => (p.first === next.first && p.last === next.last ? p : next));
   }, []);
@@ -203,9 +204,9 @@ function SessionView({ id }: { id: string }) {
   useEffect(() => {
     if (win.total === live.total && viewKey === live.viewKey) return;
     // the first rows of a view are not news
-    const step = live.total === 0 ? { state: { total: win.total, viewKey, unseen: 0 }, scrollToEnd: false } : liveStep(live, win.total, viewKey, range.current.end, follow);
+    const step = live.total === 0 ? { state: { total: win.total, viewKey, unseen: 0 }, showNewest: false } : liveStep(live, win.total, viewKey, range.current.end >= win.total - 1, follow);
     setLive(step.state);
-    if (step.scrollToEnd) scrollToIndex(win.total - 1);
+    if (step.showNewest) scrollToIndex(win.total - 1);
   }, [win.total, viewKey]); // eslint-disable-line react-hooks/exhaustive-deps
   const showNewest = () => {
     scrollToIndex(win.total - 1);

@@ -1,4 +1,4 @@
-import { Suspense, useCallback, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { lazyComponent } from '../../app/lazy-page';
 
 // The graph libraries (@xyflow/react, dagre) are a chunk of their own: the span tree, which is what the page is
@@ -7,29 +7,6 @@ const LineagePanel = lazyComponent<{ sessionId: string; height?: string }, 'Line
   () => import('../lineage/LineagePanel'),
   'LineagePanel',
 );
-
-/** A boolean remembered in localStorage (a layout preference, not shareable view state). */
-export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
-  const [value, setValue] = useState(() => {
-    try {
-      return localStorage.getItem(key) === '1';
-    } catch {
-      return false;
-    }
-  });
-  const set = useCallback(
-    (v: boolean) => {
-      setValue(v);
-      try {
-        localStorage.setItem(key, v ? '1' : '0');
-      } catch {
-        /* private mode: this page only */
-      }
-    },
-    [key],
-  );
-  return [value, set];
-}
 
 /** Past this many related sessions the graph waits for a click: laying it out costs more than it tells. */
 const LINEAGE_AUTO_MAX = 60;

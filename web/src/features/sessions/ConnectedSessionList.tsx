@@ -2,16 +2,30 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
+import { plural } from '../../ui/format';
 import { repositoryLabel } from './group-by-repository';
 import { repositoryListOptions, sessionListOptions } from './sessions.queries';
 import { SessionList, SessionListSkeleton, type SessionOrder } from './SessionList';
+import { useNewSessions } from './useNewSessions';
 import type { SessionsFilters } from './url';
 
 const WINDOW_TEXT = { '24h': 'in the last 24 hours', '7d': 'in the last 7 days', '30d': 'in the last 30 days', '90d': 'in the last 90 days', all: '' } as const;
 
 /** Fetches the sessions for the filters (page by page) and hands them to SessionList. */
-export function ConnectedSessionList({ filters, onClearFilters, onSort }: { filters: SessionsFilters; onClearFilters: () => void; onSort: (order: SessionOrder) => void }) {
+export function ConnectedSessionList({
+  filters,
+  onClearFilters,
+  onSort,
+  follow,
+}: {
+  filters: SessionsFilters;
+  onClearFilters: () => void;
+  onSort: (order: SessionOrder) => void;
+  /** keep the newest sessions in view as they arrive */
+  follow: boolean;
+}) {
   const list = useInfiniteQuery(sessionListOptions(filters));
+  const fresh = useNewSessions(list.data?.pages[0]?.total, JSON.stringify(filters), filters.sort === 'updated' && filters.dir === 'desc', follow);
   const repos = useQuery(repositoryListOptions(filters.window));
   const sessions = useMemo(() => list.data?.pages.flatMap((p) => p.sessions) ?? [], [list.data]);
   const repositoryCounts = useMemo(() => new Map(repos.data?.repositories.map((r) => [r.name, r.sessions])), [repos.data]);
@@ -36,6 +50,11 @@ export function ConnectedSessionList({ filters, onClearFilters, onSort }: { filt
   return (
     <div className={list.isPlaceholderData ? 'is-stale' : undefined}>
       {list.isError && <ErrorInline what="more sessions" error={list.error} onRetry={() => void list.refetch()} />}
+      {fresh.unseen > 0 && (
+        <button type="button" className="new-sessions-pill" onClick={fresh.showNewest}>
+          {plural(fresh.unseen, 'new session')} ↑
+        </button>
+      )}
       <SessionList
         sessions={sessions}
         total={total}

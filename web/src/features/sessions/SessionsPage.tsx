@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { useStoredFlag } from '../../ui/useStoredFlag';
 import { ImportDrop } from '../export/ImportDrop';
 import { ConnectedSessionList } from './ConnectedSessionList';
 import { RepositorySelect, WindowPicker } from './SessionFilters';
@@ -15,6 +16,7 @@ export function SessionsPage() {
   // New lines on disk → refetch lists and counts (throttled during a backfill).
   useLiveInvalidation(sessionKeys.all);
   const repos = useQuery(repositoryListOptions(filters.window));
+  const [follow, setFollow] = useStoredFlag('chronoscope.sessions.followNew');
   return (
     <section className="page sessions-page">
       <ImportDrop />
@@ -23,9 +25,12 @@ export function SessionsPage() {
         <div className="page-toolbar">
           <RepositorySelect value={filters.repo} repositories={repos.data?.repositories ?? []} onChange={(repo) => setFilters({ repo })} />
           <WindowPicker value={filters.window} onChange={(window) => setFilters({ window })} />
+          <label className="follow-live" title="Go back to the top when new sessions arrive (newest first only)">
+            <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow new sessions
+          </label>
         </div>
       </header>
-      <ConnectedSessionList filters={filters} onClearFilters={() => setFilters({ repo: undefined, window: 'all' })} onSort={setFilters} />
+      <ConnectedSessionList filters={filters} onClearFilters={() => setFilters({ repo: undefined, window: 'all' })} onSort={setFilters} follow={follow} />
     </section>
   );
 }
