@@ -1,7 +1,18 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { SqlResult } from '../../../../shared/api';
+import { useNavigate } from 'react-router';
+import { useShortcuts } from '../../ui/keys/useShortcuts';
 import { CELL_PREVIEW_CHARS, cellPreview, numericColumns, visibleText } from './cell-text';
+import { rowHref, rowLink } from './row-link';
+
+// Bound on the results themselves (the query box beside them takes j and k as text), listed in the `?` overlay.
+const RESULT_KEYS = [
+  { keys: ['j', 'ArrowDown'], does: 'Next row' },
+  { keys: ['k', 'ArrowUp'], does: 'Previous row' },
+  { keys: ['ArrowLeft', 'ArrowRight'], does: 'Previous or next column' },
+  { keys: ['Enter'], does: 'Open the session (at its event) that the row names' },
+];
 
 const ROW_HEIGHT = 28;
 const CHAR_PX = 7.2;
@@ -36,10 +47,20 @@ export function ResultTable({ result }: { result: SqlResult }) {
   const padBottom = items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
   const indexWidth = Math.max(3, String(result.rows.length).length) * CHAR_PX + 20;
 
+  const navigate = useNavigate();
+  useShortcuts('Query results', RESULT_KEYS);
   const onKeyDown = (e: KeyboardEvent) => {
-    if (!result.rows.length) return;
+    if (!result.rows.length || e.ctrlKey || e.metaKey || e.altKey) return;
     const cur = sel ?? { row: 0, col: 0 };
-    const moves: Record<string, [number, number]> = { ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1] };
+    if (e.key === 'Enter') {
+      const link = sel ? rowLink(result.columns, result.rows[sel.row]) : null;
+      if (link) {
+        e.preventDefault();
+        navigate(rowHref(link));
+      }
+      return;
+    }
+    const moves: Record<string, [number, number]> = { ArrowDown: [1, 0], j: [1, 0], ArrowUp: [-1, 0], k: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1] };
     const m = moves[e.key];
     if (!m) return;
     e.preventDefault();
@@ -54,7 +75,7 @@ export function ResultTable({ result }: { result: SqlResult }) {
   const selected = sel && result.rows[sel.row] ? result.rows[sel.row][sel.col] : undefined;
   return (
     <div className="sql-result">
-      <div className="sql-result-scroll" ref={scrollRef} tabIndex={0} onKeyDown={onKeyDown} aria-label="Query results: arrow keys move between cells">
+      <div className="sql-result-scroll" ref={scrollRef} tabIndex={0} onKeyDown={onKeyDown} aria-label="Query results: j/k or arrow keys move between cells, Enter opens the row’s session">
         <table className="data-table sql-result-table" style={{ width: indexWidth + widths.reduce((a, b) => a + b, 0) }} aria-rowcount={result.rows.length + 1}>
           <colgroup>
             <col style={{ width: indexWidth }} />

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
 import type { ErrorGroup, ErrorGroupsResponse, EventListQuery, FailureKind } from '../../../../shared/api';
 import { Duration } from '../../ui/Duration';
 import { EmptyState } from '../../ui/EmptyState';
@@ -9,6 +9,7 @@ import { formatCount, formatDateTime, plural } from '../../ui/format';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
 import { useListKeys } from '../../ui/keys/useListKeys';
+import { useShortcuts } from '../../ui/keys/useShortcuts';
 import { Spinner } from '../../ui/Spinner';
 import { visibleText } from '../../ui/visible-text';
 import { KIND_LABEL, sparklinePoints } from './format';
@@ -40,14 +41,50 @@ function Occurrences({ g, state }: { g: ErrorGroup; state: TriageState }) {
   const f = occurrencesFilter(g);
   const query: EventListQuery = { type: f.type, sig: f.sig, min: -1, sort: 'ts', model: f.model, tool: f.tool, name: f.name, repo: state.repo, window: state.window } as EventListQuery;
   const q = useQuery(occurrencesOptions(query));
+  const listRef = useRef<HTMLUListElement>(null);
+  const navigate = useNavigate();
+  const events = q.data?.events ?? [];
+  const linkAt = (i: number) => listRef.current?.querySelectorAll<HTMLElement>('a.occurrence')[i];
+  // Its keys act while focus is inside it; Escape goes back to the group's toggle, where j/k move groups again.
+  const { setSelected } = useListKeys({
+    title: 'Occurrences',
+    noun: 'occurrence',
+    count: events.length,
+    onOpen: (i) => navigate(sessionEventHref(events[i].sessionId, events[i].id)),
+    opens: 'Open the selected occurrence in its session',
+    accepts: (t) => !!t && !!listRef.current?.contains(t),
+    reveal: (i) => {
+      linkAt(i)?.focus({ preventScroll: true });
+      linkAt(i)?.scrollIntoView({ block: 'nearest' });
+    },
+  });
+  useShortcuts('Occurrences', [
+    {
+      keys: ['Escape'],
+      does: 'Back to the failure group',
+      run: (e) => {
+        if (!(e.target instanceof Element) || !listRef.current?.contains(e.target)) return false;
+        listRef.current.closest('li.error-group')?.querySelector<HTMLElement>('.error-group-toggle')?.focus();
+      },
+    },
+  ]);
+  // Opened from the group's toggle (Enter or a click): the keys go on to the occurrences.
+  const loaded = q.data !== undefined;
+  useEffect(() => {
+    if (!loaded) return;
+    const toggle = listRef.current?.closest('li.error-group')?.querySelector('.error-group-toggle');
+    if (!toggle || document.activeElement !== toggle || !linkAt(0)) return;
+    linkAt(0)?.focus({ preventScroll: true });
+    setSelected(0);
+  }, [loaded]); // eslint-disable-line react-hooks/exhaustive-deps -- once, when they arrive
   if (q.isPending) return <Spinner label="Loading occurrences" />;
   if (q.isError) return <ErrorInline error={q.error} what="the occurrences" onRetry={() => void q.refetch()} />;
   return (
     <div className="occurrences">
-      <ul aria-label={`Occurrences of ${visibleText(g.signature)}`}>
+      <ul aria-label={`Occurrences of ${visibleText(g.signature)}`} ref={listRef}>
         {q.data.events.map((e) => (
           <li key={e.id}>
-            <Link to={sessionEventHref(e.sessionId, e.id)} className="occurrence">
+            <Link to={sessionEventHref(e.sessionId, e.id)} className="occurrence" data-list-row="">
               <RelativeTime ts={e.ts} className="muted" />
               <Duration ms={e.dur} className="muted" />
               <span className="occurrence-session">{visibleText(e.sessionTitle ?? e.sessionId)}</span>
@@ -155,6 +192,7 @@ export function FailureGroups({ state, onChange }: { state: TriageState; onChang
     onOpen: (i) => setGroupOpen(groupKeyOf(groups[i]), !openGroups.has(groupKeyOf(groups[i]))),
     opens: 'Show or hide its occurrences',
     resetKey: JSON.stringify(query),
+    accepts: (t) => !t?.closest('.occurrences'),
     reveal: (i) => {
       const toggle = listRef.current?.querySelector<HTMLElement>(`li[data-index="${i}"] .error-group-toggle`);
       toggle?.focus({ preventScroll: true });

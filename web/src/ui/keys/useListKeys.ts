@@ -16,12 +16,15 @@ export interface ListKeysOptions {
   reveal?: (index: number) => void;
   /** selection is dropped when this changes (new filters, new query) */
   resetKey?: unknown;
+  /** Whether a key pressed on `target` is this list's: a list nested in another's row takes the keys while focus
+   * is inside it, and the outer list leaves them (failure groups and their occurrences). Default: every key. */
+  accepts?: (target: Element | null) => boolean;
 }
 
 const ACTIVATES = new Set(['A', 'BUTTON', 'SUMMARY']);
 
 /** j/k (and ↓/↑) select a row of a list, Enter opens it; listed in the `?` overlay. */
-export function useListKeys({ title, noun, count, onOpen, opens, reveal, resetKey }: ListKeysOptions) {
+export function useListKeys({ title, noun, count, onOpen, opens, reveal, resetKey, accepts }: ListKeysOptions) {
   const [selected, setSelected] = useState<number | null>(null);
   useEffect(() => setSelected(null), [resetKey]);
   const clamped = selected !== null && selected >= count ? (count > 0 ? count - 1 : null) : selected;
@@ -29,8 +32,9 @@ export function useListKeys({ title, noun, count, onOpen, opens, reveal, resetKe
   current.current = clamped;
   const revealRef = useRef(reveal);
   revealRef.current = reveal;
+  const mine = (e: KeyboardEvent) => !accepts || accepts(e.target instanceof Element ? e.target : null);
   const move = (e: KeyboardEvent) => {
-    if (count === 0) return false;
+    if (count === 0 || !mine(e)) return false;
     const next = moveSelection(count, current.current, e.key);
     setSelected(next);
     if (next !== null) revealRef.current?.(next);
@@ -42,7 +46,7 @@ export function useListKeys({ title, noun, count, onOpen, opens, reveal, resetKe
       keys: ['Enter'],
       does: opens ?? `Open the selected ${noun}`,
       run: (e) => {
-        if (current.current === null) return false;
+        if (current.current === null || !mine(e)) return false;
         // Enter on another control (a tab, "Load more") is that control's; rows' own controls carry data-list-row.
         const t = e.target instanceof HTMLElement ? e.target : null;
         if (t && ACTIVATES.has(t.tagName) && !t.hasAttribute('data-list-row')) return false;
