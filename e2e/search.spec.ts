@@ -36,9 +36,16 @@ test('type a query, see sessions grouped by repository, open one at the matched 
   await box(page).press('Enter');
   const eventId = top.hits[0].eventId;
   expect(eventId).not.toBeNull();
-  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(top.id)}\\?event=${eventId}$`));
+  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(top.id)}\\?event=${eventId}&from=q%3DReconnect$`));
   await expect(page.locator(`[role="treeitem"][data-event-id="${eventId}"]`)).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByRole('complementary', { name: 'Event details' })).toBeVisible();
+  const details = page.getByRole('complementary', { name: 'Event details' });
+  await expect(details).toBeVisible();
+  // the term is marked in the details, and the breadcrumb goes back to the same search
+  await expect(details.locator('mark').first()).toHaveText(/^reconnect$/i);
+  const crumb = page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: '← Search “Reconnect”' });
+  await crumb.click();
+  await expect(page).toHaveURL(/\/search\?q=Reconnect$/);
+  await expect(box(page)).toHaveValue('Reconnect');
 });
 
 test('Chinese of two characters and of one, with the match highlighted; a result link is a deep link', async ({ page }) => {
@@ -46,7 +53,7 @@ test('Chinese of two characters and of one, with the match highlighted; a result
   await expect(box(page)).toHaveValue('落盘');
   await expect(page.locator('.search-row mark').first()).toHaveText('落盘');
   const link = page.locator('.search-row').first().getByRole('link').first();
-  await expect(link).toHaveAttribute('href', /^\/session\/[^?]+\?event=\d+$/);
+  await expect(link).toHaveAttribute('href', /^\/session\/[^?]+\?event=\d+&from=q%3D%25E8%2590%25BD%25E7%259B%2598$/);
 
   await box(page).fill('盘');
   await expect(page).toHaveURL(/q=%E7%9B%98$/);

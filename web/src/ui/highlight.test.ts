@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { segmentByRanges } from './highlight';
+import { queryTerms, segmentByRanges, termRanges } from './highlight';
 
 describe('segmentByRanges', () => {
   it('cuts around each range and joins back to the same text', () => {
@@ -22,5 +22,24 @@ describe('segmentByRanges', () => {
   it('keeps markup-looking log text as plain text', () => {
     expect(segmentByRanges('<img onerror=x>', [[1, 4]]).map((s) => s.text)).toEqual(['<', 'img', ' onerror=x>']);
     expect(segmentByRanges('', [])).toEqual([{ text: '', highlighted: false }]);
+  });
+});
+
+describe('search terms in other text', () => {
+  it('takes the words and phrases of a query, not its filters or exclusions', () => {
+    expect(queryTerms('retry "with  backoff" -flaky repo:acme/api tool:"run in terminal" 落盘')).toEqual(['retry', 'with backoff', '落盘']);
+    expect(queryTerms('"say ""hi"""  --force http://x')).toEqual(['say "hi"', '--force', 'http://x']);
+    expect(queryTerms('   ')).toEqual([]);
+  });
+
+  it('finds them case-insensitively, a phrase across line breaks', () => {
+    const text = 'Retry with\nbackoff; RETRY later';
+    expect(termRanges(text, ['retry', 'with backoff'])).toEqual([
+      [0, 5],
+      [6, 18],
+      [20, 25],
+    ]);
+    expect(termRanges('a.b(c)', ['.b('])).toEqual([[1, 4]]);
+    expect(termRanges('anything', [])).toEqual([]);
   });
 });

@@ -30,3 +30,66 @@ export function segmentByRanges(text: string, ranges: readonly (readonly [number
   if (at < text.length || out.length === 0) out.push({ text: text.slice(at), highlighted: false });
   return out;
 }
+
+// The search query language's filter keys (server/search/query-parser.ts FILTER_KEYS): their words name no text.
+const FILTER_WORD = /^(repo|branch|type|tool|model|status|file|ref):/i;
+
+/**
+ * The words and phrases of a search query that text matched: not the `key:value` filters, not `-excluded`
+ * words. A phrase in "double quotes" is one term (quotes doubled inside); whitespace folds as the index folds it.
+ */
+export function queryTerms(q: string): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < q.length) {
+    if (/\s/.test(q[i])) {
+      i++;
+      continue;
+    }
+    const exclude = q[i] === '-' && i + 1 < q.length && !/\s|-/.test(q[i + 1]);
+    if (exclude) i++;
+    const filter = FILTER_WORD.test(q.slice(i, i + 12));
+    let text: string;
+    if (q[i] === '"' && q.indexOf('"', i + 1) > 0) {
+      let j = i + 1;
+      text = '';
+      while (j < q.length) {
+        if (q[j] === '"' && q[j + 1] === '"') {
+          text += '"';
+          j += 2;
+        } else if (q[j] === '"') {
+          j++;
+          break;
+        } else text += q[j++];
+      }
+      i = j;
+    } else {
+      const m = /^\S+/.exec(q.slice(i))!;
+      text = m[0];
+      i += text.length;
+      // a filter's quoted value runs to its closing quote
+      if (filter && /:"/.test(text) && !/:".*"$/.test(text)) {
+        const close = q.indexOf('"', i);
+        i = close < 0 ? q.length : close + 1;
+      }
+    }
+    const folded = text.replace(/\s+/g, ' ').trim();
+    if (!exclude && !filter && folded !== '' && !out.includes(folded)) out.push(folded);
+  }
+  return out;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where the terms occur in `text`, case-insensitively, a phrase's spaces matching any run of whitespace. */
+export function termRanges(text: string, terms: readonly string[]): [number, number][] {
+  if (terms.length === 0 || text === '') return [];
+  const pattern = terms.map((t) => t.split(' ').map(escapeRegExp).join('\\s+')).join('|');
+  const out: [number, number][] = [];
+  for (const m of text.matchAll(new RegExp(pattern, 'giu'))) {
+    if (m[0].length === 0) continue;
+    out.push([m.index, m.index + m[0].length]);
+    if (out.length >= 10_000) break;
+  }
+  return out;
+}

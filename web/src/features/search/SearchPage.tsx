@@ -99,7 +99,7 @@ export function SearchPage() {
   // Keyboard: `/` focuses the box; ↑/↓ (also from the box) and j/k move; Enter opens the session at the hit.
   const open = (index: number | null) => {
     const s = rows[index ?? 0];
-    if (s) navigate(hitPath(s.id, s.hits[0]?.eventId ?? null));
+    if (s) navigate(hitPath(s.id, s.hits[0]?.eventId ?? null, state));
   };
   const rowCount = rows.length;
   const { selected, setSelected } = useListKeys({
@@ -285,7 +285,7 @@ function SearchBody({ state, text, results, shown, stale, groups, selected, onMo
       {results.isError && !(results.error instanceof ApiRequestError && results.error.isClientError) && (
         <ErrorInline what="results" error={results.error} onRetry={() => void results.refetch()} />
       )}
-      <SearchResults groups={groups} selected={selected} onMore={onMore} />
+      <SearchResults groups={groups} selected={selected} onMore={onMore} from={state} />
       {shown.nextCursor && (
         <p className="muted search-footer">
           {plural(shown.repositories.length - shown.groups.length, 'more repository', 'more repositories')} match: narrow with repo:NAME to see them.

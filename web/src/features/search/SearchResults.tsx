@@ -7,7 +7,7 @@ import { formatCount, plural, shortId } from '../../ui/format';
 import { HighlightedText } from '../../ui/HighlightedText';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { visibleText } from '../../ui/visible-text';
-import { hitPath } from './url';
+import { hitPath, type SearchViewState } from './url';
 
 const KIND_LABEL: Record<MatchKind, string> = {
   turn: 'turn',
@@ -43,10 +43,12 @@ export interface SearchResultsProps {
   /** index into the flattened rows (groups in order), for keyboard selection */
   selected: number | null;
   onMore: (repository: string | null) => void;
+  /** the search shown: every link carries it, for the session page's breadcrumb back and its highlight */
+  from?: SearchViewState;
 }
 
 /** Results grouped by repository; renders props only (SearchPage fetches). */
-export function SearchResults({ groups, selected, onMore }: SearchResultsProps) {
+export function SearchResults({ groups, selected, onMore, from }: SearchResultsProps) {
   const baseId = useId();
   let row = 0;
   return (
@@ -64,7 +66,7 @@ export function SearchResults({ groups, selected, onMore }: SearchResultsProps) 
             <ul className="search-rows">
               {g.sessions.map((s) => {
                 const index = row++;
-                return <SearchResultRow key={s.id} session={s} index={index} selected={index === selected} />;
+                return <SearchResultRow key={s.id} session={s} index={index} selected={index === selected} from={from} />;
               })}
             </ul>
             {g.more > 0 && (
@@ -129,9 +131,9 @@ function hitWords(h: SearchHit): string {
   return `${failed}${what}${named}${h.inSubagent ? ' (subagent)' : ''}`;
 }
 
-export function SearchResultRow({ session: s, index, selected }: { session: SearchSession; index: number; selected: boolean }) {
+export function SearchResultRow({ session: s, index, selected, from }: { session: SearchSession; index: number; selected: boolean; from?: SearchViewState }) {
   const [best, ...others] = s.hits;
-  const path = hitPath(s.id, best?.eventId ?? null);
+  const path = hitPath(s.id, best?.eventId ?? null, from);
   return (
     <li className={selected ? 'search-row is-selected' : 'search-row'} data-row={index} aria-current={selected ? 'true' : undefined}>
       <div className="search-row-head">
@@ -171,7 +173,7 @@ export function SearchResultRow({ session: s, index, selected }: { session: Sear
         <div className="search-other-hits">
           <span className="muted">also in</span>
           {others.map((h, i) => (
-            <Link key={i} to={hitPath(s.id, h.eventId)} className="other-hit">
+            <Link key={i} to={hitPath(s.id, h.eventId, from)} className="other-hit">
               {hitLabel(h)}
             </Link>
           ))}

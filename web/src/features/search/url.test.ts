@@ -21,6 +21,12 @@ describe('search URL state', () => {
     expect(hitPath('a/b', 42)).toBe('/session/a%2Fb?event=42');
     expect(hitPath('s1', null)).toBe('/session/s1');
   });
+
+  it('a hit carries the search that found it, for the breadcrumb back and the highlight', () => {
+    expect(hitPath('s1', 42, { q: 'retry "with backoff"', window: '7d', sort: 'relevance' })).toBe('/session/s1?event=42&from=q%3Dretry%2B%2522with%2Bbackoff%2522%26window%3D7d');
+    expect(hitPath('s1', null, { q: 'x', window: 'all', sort: 'relevance' })).toBe('/session/s1?from=q%3Dx');
+    expect(hitPath('s1', 3, { q: '  ', window: 'all', sort: 'relevance' })).toBe('/session/s1?event=3');
+  });
 });
 
 describe('keyboard selection', () => {

@@ -32,10 +32,17 @@ export function serializeSearchParams(s: SearchViewState): URLSearchParams {
   return p;
 }
 
-/** Where a hit opens: the session, at the matching event (the session page selects `event`). */
-export function hitPath(sessionId: string, eventId: number | null): string {
-  const base = `/session/${encodeURIComponent(sessionId)}`;
-  return eventId === null ? base : `${base}?event=${eventId}`;
+/**
+ * Where a hit opens: the session, at the matching event (the session page selects `event`). `from` is the search
+ * (its URL parameters): the session page highlights its terms and links back to it.
+ */
+export function hitPath(sessionId: string, eventId: number | null, from?: SearchViewState): string {
+  const p = new URLSearchParams();
+  if (eventId !== null) p.set('event', String(eventId));
+  const search = from ? serializeSearchParams(from).toString() : '';
+  if (search !== '' && from?.q.trim()) p.set('from', search);
+  const qs = p.toString();
+  return `/session/${encodeURIComponent(sessionId)}${qs ? `?${qs}` : ''}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { formatBytes } from '../../ui/format';
-import { visibleBlock } from '../../ui/visible-text';
+import { TermText } from '../../ui/HighlightTerms';
 
 /** First characters shown of a long value, and how many more each "show more" adds. */
 export const TEXT_FIRST = 8 * 1024;
@@ -17,7 +17,9 @@ export function BoundedText({ text, fullLength, className, first = TEXT_FIRST }:
   const total = Math.max(fullLength ?? text.length, text.length);
   return (
     <div className={`bounded-text ${className ?? ''}`}>
-      <pre className="bounded-text-pre">{visibleBlock(visible)}</pre>
+      <pre className="bounded-text-pre">
+        <TermText text={visible} block />
+      </pre>
       {(hiddenHere > 0 || total > text.length) && (
         <div className="bounded-text-more">
           <span className="muted">

@@ -7,6 +7,7 @@ import { formatBytes, formatCount, formatDateTime, formatDuration } from '../../
 import { Spinner } from '../../ui/Spinner';
 import { copyText } from '../../ui/copy-text';
 import { CopyButton } from '../../ui/CopyButton';
+import { TermText } from '../../ui/HighlightTerms';
 import { visibleText } from '../../ui/visible-text';
 import { attrView, orderAttrs } from './attr-value';
 import { BoundedText } from './BoundedText';
@@ -249,7 +250,9 @@ function AttrBlock({ name, value, serverCut }: { name: string; value: unknown; s
       </div>
       {view.kind === 'json' && <JsonTree value={view.value} openDepth={name === 'inputMessages' ? 1 : 2} />}
       {view.kind === 'text' && view.text.length <= 160 && !view.text.includes('\n') && serverCut === undefined ? (
-        <div className="attr-scalar mono wrap">{visibleText(view.text)}</div>
+        <div className="attr-scalar mono wrap">
+          <TermText text={view.text} />
+        </div>
       ) : (
         view.kind === 'text' && <BoundedText text={view.text} fullLength={serverCut} />
       )}

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { MAX_JSON_DEPTH, tooDeepMarker } from '../../../../shared/json-depth';
+import { TermText } from '../../ui/HighlightTerms';
 import { visibleText } from '../../ui/visible-text';
 import { nestedJson } from './attr-value';
 import { BoundedText } from './BoundedText';
@@ -60,7 +61,9 @@ function JsonNode({ value, depth, openDepth, maxDepth, name }: NodeProps & { val
       return (
         <div className="json-row">
           {label}
-          <span className="json-string">"{visibleText(value)}"</span>
+          <span className="json-string">
+            "<TermText text={value} />"
+          </span>
         </div>
       );
     }

@@ -7,16 +7,19 @@ import { CustomizationsPanel } from '../customizations/CustomizationsPanel';
 import { ExportMenu } from '../export/ExportMenu';
 import { CopyButton } from '../../ui/CopyButton';
 import { visibleText } from '../../ui/visible-text';
+import { SearchBreadcrumb } from './SearchBreadcrumb';
 
 export interface SessionHeaderProps {
   detail: SessionDetail;
   overview: SpanOverview | undefined;
   onSelectEvent: (id: number) => void;
   onShowErrors: () => void;
+  /** the search that led here (its URL parameters): a breadcrumb back to it */
+  from?: string | null;
 }
 
 /** Who, where and how much: the session's facts, its requests with their tool-loop iterations, its children. */
-export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors }: SessionHeaderProps) {
+export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors, from = null }: SessionHeaderProps) {
   // The lists render only when opened: a session with 500 requests and 250 children stays quick to show.
   const [requestsOpen, setRequestsOpen] = useState(false);
   const [childrenOpen, setChildrenOpen] = useState(false);
@@ -26,6 +29,7 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
   const counts = d.countsByType;
   return (
     <header className="session-header">
+      {from && <SearchBreadcrumb from={from} />}
       <div className="session-title-row">
         <h1 className="session-title" title={visibleText(d.title ?? d.id)}>
           {d.title !== null ? visibleText(d.title) : <span className="muted">Untitled session</span>}

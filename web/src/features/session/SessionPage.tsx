@@ -8,6 +8,8 @@ import { ErrorInline } from '../../ui/ErrorInline';
 import { plural } from '../../ui/format';
 import { Spinner } from '../../ui/Spinner';
 import { Splitter } from '../../ui/Splitter';
+import { queryTerms } from '../../ui/highlight';
+import { HighlightTermsProvider } from '../../ui/HighlightTerms';
 import { usePaneWidth } from '../../ui/usePaneWidth';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useShortcuts } from '../../ui/keys/useShortcuts';
@@ -18,6 +20,7 @@ import { toggleFold, withOpened } from './keyboard';
 import { Minimap } from './Minimap';
 import { ConnectedRequestsView } from './RequestsView';
 import { DETAIL_MAX_CHARS, eventDetailOptions, seekSpan, sessionDetailOptions, sessionViewKeys, spanLocateOptions, spanOverviewOptions, type SpanViewParams } from './session.queries';
+import { searchQueryOf } from './SearchBreadcrumb';
 import { SessionHeader } from './SessionHeader';
 import { SpanFilters } from './SpanFilters';
 import { SpanTable } from './SpanTable';
@@ -236,6 +239,9 @@ function SessionView({ id }: { id: string }) {
   const bodyRef = useRef<HTMLDivElement>(null);
   const pane = usePaneWidth(bodyRef, { storageKey: 'chronoscope.session.paneWidth', share: 0.36, paneMin: 320, mainMin: 440 });
 
+  // Opened from a search: its terms are marked in the details.
+  const searchTerms = useMemo(() => (view.from ? queryTerms(searchQueryOf(view.from)) : []), [view.from]);
+
   const zoom = useMemo<[number, number]>(() => view.zoom ?? [0, 1], [view.zoom]);
   const onZoom = useCallback((z: [number, number] | null) => setView({ zoom: z }), [setView]);
   const axis = overview.data?.axis ?? null;
@@ -260,6 +266,7 @@ function SessionView({ id }: { id: string }) {
           overview={overview.data}
           onSelectEvent={(eventId) => setView({ event: eventId })}
           onShowErrors={() => setView({ status: 'error' })}
+          from={view.from}
         />
       ) : (
         <header className="session-header">
@@ -348,6 +355,7 @@ function SessionView({ id }: { id: string }) {
         </div>
         {((paneOpen && selected) || showLineage) && <Splitter width={pane.width} limits={pane.limits} onChange={pane.setWidth} label="Resize the side panel" />}
         {paneOpen && selected ? (
+          <HighlightTermsProvider value={searchTerms}>
           <ConnectedEventDetail
             key={selected.id}
             eventId={selected.id}
@@ -356,6 +364,7 @@ function SessionView({ id }: { id: string }) {
             inferredParent={(selected.index !== null && win.getRow(selected.index)?.id === selected.id && win.getRow(selected.index)?.inferredParent) || false}
             onClose={() => setPaneOpen(false)}
           />
+          </HighlightTermsProvider>
         ) : (
           showLineage && (
             <aside className="session-side" aria-label="Related sessions">

@@ -8,6 +8,7 @@ import { HOSTILE, HOSTILE_SHOWN, rawInvisible, textOf } from '../../test-support
 import { EventDetailView } from './EventDetailPane';
 import { JsonTree } from './JsonTree';
 import { SessionHeader } from './SessionHeader';
+import { HighlightTermsProvider } from '../../ui/HighlightTerms';
 import { typeLabel } from './span-types';
 
 // The session view's components render props only: rendered to a string, each shows log text with its
@@ -126,6 +127,29 @@ describe('session view: log text as visible text', () => {
     expect(typeLabel('constructor')).toBe('constructor');
     expect(typeLabel('__proto__')).toBe('__proto__');
     expect(typeLabel(`x${H}`)).toBe(`x${S}`);
+  });
+});
+
+describe('opened from a search', () => {
+  it('marks the search terms in the detail pane (text, JSON values, scalars), made visible piece by piece', () => {
+    const d = eventDetail({ attrs: { result: `Retry ${H} then retry`, args: JSON.stringify({ q: 'no RETRY here?' }), n: 'retry' } });
+    const html = inRouter(
+      <HighlightTermsProvider value={['retry']}>
+        <EventDetailView detail={d} pageSessionId="other" sessionStart={0} onClose={() => {}} onLoadAll={() => {}} onCopy={async () => {}} />
+      </HighlightTermsProvider>,
+    );
+    expect(rawInvisible(html)).toEqual([]);
+    expect(html).toContain(`<mark>Retry</mark> ${S} then <mark>retry</mark>`);
+    expect(html).toContain('&quot;no <mark>RETRY</mark> here?&quot;');
+    expect(html.match(/<mark>/g)?.length).toBe(4);
+    // not from a search: nothing marked
+    expect(inRouter(<EventDetailView detail={d} pageSessionId="other" sessionStart={0} onClose={() => {}} onLoadAll={() => {}} onCopy={async () => {}} />)).not.toContain('<mark>');
+  });
+
+  it('the header links back to the search, its query, window and order kept', () => {
+    const html = inRouter(<SessionHeader detail={sessionDetail()} overview={undefined} onSelectEvent={() => {}} onShowErrors={() => {}} from="q=retry+%22with+backoff%22&window=7d" />);
+    expect(html).toContain('href="/search?q=retry+%22with+backoff%22&amp;window=7d"');
+    expect(textOf(html)).toContain('← Search “retry "with backoff"”');
   });
 });
 
