@@ -86,3 +86,59 @@ test('new sessions while reading further down: a pill counts them and goes to th
   await expect(page.getByRole('button', { name: /new sessions? ↑/ })).toBeHidden();
   await page.getByRole('checkbox', { name: 'Follow new sessions' }).uncheck();
 });
+
+test('failure occurrences: Enter on a group goes into its occurrences, j/k move there, Esc goes back, Enter opens one', async ({ page }) => {
+  await page.goto('/triage?tab=failures');
+  const groups = page.getByRole('list', { name: 'Failure groups' });
+  await expect(groups).toBeFocused();
+  await page.keyboard.press('j');
+  await page.keyboard.press('Enter');
+  const occurrences = groups.getByRole('listitem').first().getByRole('list', { name: /^Occurrences of / });
+  const links = occurrences.getByRole('link');
+  await expect(links.first()).toBeFocused();
+  if ((await links.count()) > 1) {
+    await page.keyboard.press('j');
+    await expect(links.nth(1)).toBeFocused();
+    await page.keyboard.press('k');
+    await expect(links.first()).toBeFocused();
+  }
+  await page.keyboard.press('?');
+  const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+  await expect(help.getByRole('region', { name: 'Occurrences' })).toContainText('Back to the failure group');
+  await page.keyboard.press('Escape');
+  await expect(links.first()).toBeFocused();
+
+  await page.keyboard.press('Escape');
+  const toggle = groups.getByRole('button', { name: /Hide occurrences/ }).first();
+  await expect(toggle).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(occurrences).toHaveCount(0);
+  await page.keyboard.press('Enter');
+  await expect(links.first()).toBeFocused();
+  const href = (await links.first().getAttribute('href'))!;
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === href);
+  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  await expect(tree.getByRole('treeitem', { selected: true })).toHaveAttribute('data-event-id', new URL(href, 'http://x').searchParams.get('event')!);
+});
+
+test('SQL results: j/k move between rows, Enter opens the session and event the row names', async ({ page }) => {
+  await page.goto('/sql');
+  const statement = page.getByRole('textbox', { name: 'Statement' });
+  await statement.fill("SELECT e.id, s.id AS session_id, e.dur FROM events e JOIN sessions s ON s.num = e.session_num WHERE e.type = 'llm_request' ORDER BY e.id LIMIT 3");
+  await statement.press('Control+Enter');
+  const results = page.getByLabel(/^Query results/);
+  await expect(page.getByText(/^3 rows/).first()).toBeVisible();
+  await results.focus();
+  await page.keyboard.press('j');
+  await page.keyboard.press('j');
+  await page.keyboard.press('k');
+  await page.keyboard.press('j');
+  await expect(page.getByRole('region', { name: 'Selected cell' })).toContainText('row 2');
+  // the second row as the table shows it: #, id, session_id, dur
+  const cells = page.getByRole('table').getByRole('row').nth(2).getByRole('cell');
+  const eventId = await cells.nth(1).textContent();
+  const sessionId = (await cells.nth(2).textContent())!;
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(sessionId)}\\?event=${eventId}$`));
+});
