@@ -356,14 +356,14 @@ function SessionView({ id }: { id: string }) {
         {((paneOpen && selected) || showLineage) && <Splitter width={pane.width} limits={pane.limits} onChange={pane.setWidth} label="Resize the side panel" />}
         {paneOpen && selected ? (
           <HighlightTermsProvider value={searchTerms}>
-          <ConnectedEventDetail
-            key={selected.id}
-            eventId={selected.id}
-            pageSessionId={id}
-            sessionStart={axis?.start ?? detail.data?.firstTs ?? null}
-            inferredParent={(selected.index !== null && win.getRow(selected.index)?.id === selected.id && win.getRow(selected.index)?.inferredParent) || false}
-            onClose={() => setPaneOpen(false)}
-          />
+            <ConnectedEventDetail
+              key={selected.id}
+              eventId={selected.id}
+              pageSessionId={id}
+              sessionStart={axis?.start ?? detail.data?.firstTs ?? null}
+              inferredParent={(selected.index !== null && win.getRow(selected.index)?.id === selected.id && win.getRow(selected.index)?.inferredParent) || false}
+              onClose={() => setPaneOpen(false)}
+            />
           </HighlightTermsProvider>
         ) : (
           showLineage && (
