@@ -45,7 +45,7 @@ const PAGES = [
   ['usage', '/usage'],
   ['customizations', '/customizations'],
   ['sql', `/sql?q=${encodeURIComponent('SELECT id, title, repository, updated_at FROM sessions ORDER BY updated_at DESC LIMIT 50')}`],
-  ['export-menu', at(slow.sessionId), async (page) => page.getByRole('button', { name: /^Export/ }).first().click()],
+  ['export-menu', at(slow.sessionId), async (page) => page.locator('summary', { hasText: /^Export$/ }).first().click()],
   ['shortcuts', '/triage', async (page) => page.keyboard.press('?')],
   ['health', '/health'],
 ];

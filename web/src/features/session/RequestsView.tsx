@@ -35,6 +35,8 @@ export function RequestsView({ requests, onOpen }: { requests: readonly RequestT
     reveal: (i) => tableRef.current?.querySelector<HTMLElement>(`tr[data-index="${i}"] [data-list-row]`)?.focus(),
   });
   useFocusOnArrival(tableRef, requests.length > 0);
+  // no request has credit data: the column would be a row of dashes
+  const credits = requests.some((r) => r.credits !== null);
   return (
     <div className="requests-view">
       <table className="data-table requests-only" ref={tableRef} tabIndex={-1} aria-label="Requests of this session">
@@ -43,15 +45,21 @@ export function RequestsView({ requests, onOpen }: { requests: readonly RequestT
             <th className="num">#</th>
             <th>Request</th>
             <th className="num">Duration</th>
-            <th className="num">Model calls</th>
-            <th className="num">Tool calls</th>
+            <th className="num" title="Model calls">
+              Calls
+            </th>
+            <th className="num" title="Tool calls">
+              Tools
+            </th>
             <th className="num" title="Input / output tokens of its model calls">
               Tokens
             </th>
             <th className="num">Errors</th>
-            <th className="num" title="AI credits of its model calls (copilotUsageNanoAiu)">
-              Credits
-            </th>
+            {credits && (
+              <th className="num" title="AI credits of its model calls (copilotUsageNanoAiu)">
+                Credits
+              </th>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -78,9 +86,11 @@ export function RequestsView({ requests, onOpen }: { requests: readonly RequestT
                 {formatCompact(r.tokensIn)} / {formatCompact(r.tokensOut)}
               </td>
               <td className={`num${r.errors > 0 ? ' text-danger' : ''}`}>{formatCount(r.errors)}</td>
-              <td className="num" title={r.callsWithoutCredits > 0 ? `${formatCount(r.callsWithoutCredits)} model calls carry no credit data` : undefined}>
-                {formatCredits(r.credits)}
-              </td>
+              {credits && (
+                <td className="num" title={r.callsWithoutCredits > 0 ? `${formatCount(r.callsWithoutCredits)} model calls carry no credit data` : undefined}>
+                  {formatCredits(r.credits)}
+                </td>
+              )}
             </tr>
           ))}
         </tbody>
