@@ -46,7 +46,7 @@ function Occurrences({ g, state }: { g: ErrorGroup; state: TriageState }) {
   const events = q.data?.events ?? [];
   const linkAt = (i: number) => listRef.current?.querySelectorAll<HTMLElement>('a.occurrence')[i];
   // Its keys act while focus is inside it; Escape goes back to the group's toggle, where j/k move groups again.
-  const { setSelected } = useListKeys({
+  const { selected, setSelected } = useListKeys({
     title: 'Occurrences',
     noun: 'occurrence',
     count: events.length,
@@ -82,9 +82,9 @@ function Occurrences({ g, state }: { g: ErrorGroup; state: TriageState }) {
   return (
     <div className="occurrences">
       <ul aria-label={`Occurrences of ${visibleText(g.signature)}`} ref={listRef}>
-        {q.data.events.map((e) => (
+        {q.data.events.map((e, i) => (
           <li key={e.id}>
-            <Link to={sessionEventHref(e.sessionId, e.id)} className="occurrence" data-list-row="">
+            <Link to={sessionEventHref(e.sessionId, e.id)} className="occurrence" data-list-row="" aria-current={i === selected ? 'true' : undefined}>
               <RelativeTime ts={e.ts} className="muted" />
               <Duration ms={e.dur} className="muted" />
               <span className="occurrence-session">{visibleText(e.sessionTitle ?? e.sessionId)}</span>
