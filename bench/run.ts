@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { removeDatabaseFiles } from '../server/db/open';
-import { generateCorpus, type CorpusManifest } from '../server/corpus/generate';
+import { GENERATOR_VERSION, generateCorpus, type CorpusManifest } from '../server/corpus/generate';
 import { parseSize } from '../server/corpus/size';
 import { hasCommand, timedCommand } from './lib/command';
 import { timedGet, waitFor } from './lib/http';
@@ -49,10 +49,12 @@ const dbPath = path.resolve(values.cache as string, `bench-${values.size}.db`);
 
 async function ensureCorpus(dir = corpusDir, bytes = size): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'manifest.json');
-  if (fs.existsSync(manifestFile)) {
+  const cached = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as CorpusManifest) : null;
+  if (cached?.generatorVersion === GENERATOR_VERSION) {
     log(`reusing the corpus in ${dir}`);
-    return JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as CorpusManifest;
+    return cached;
   }
+  if (cached) log(`the corpus in ${dir} is from generator version ${cached.generatorVersion ?? 1}, not ${GENERATOR_VERSION}`);
   log(`generating a ${round(bytes / 2 ** 20, 0)} MiB corpus (seed ${seed}) in ${dir}`);
   fs.rmSync(dir, { recursive: true, force: true });
   const m = await generateCorpus({ outDir: dir, seed, targetBytes: bytes });

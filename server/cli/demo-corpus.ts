@@ -5,9 +5,19 @@ import { demoCorpusDir } from './locations';
 /** A generated corpus so that a first run without Copilot logs still shows a working dashboard (`--demo`). */
 export async function ensureDemoCorpus(): Promise<string> {
   const dir = demoCorpusDir();
-  if (!fs.existsSync(path.join(dir, 'manifest.json'))) {
-    const { generateCorpus } = await import('../corpus/generate');
+  const { GENERATOR_VERSION, generateCorpus } = await import('../corpus/generate');
+  if (readGeneratorVersion(path.join(dir, 'manifest.json')) !== GENERATOR_VERSION) {
     await generateCorpus({ outDir: dir, seed: 7, targetBytes: 24 * 1024 * 1024, now: Date.now() });
   }
   return dir;
+}
+
+/** The version of the generator that wrote a demo corpus (1 before it was recorded), or null when there is none. */
+function readGeneratorVersion(manifestFile: string): number | null {
+  try {
+    const m = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { generatorVersion?: number };
+    return m.generatorVersion ?? 1;
+  } catch {
+    return null; // missing or cut by a crash mid-write: generate again
+  }
 }
