@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 13;
+export const SCHEMA_VERSION = 14;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -62,7 +62,11 @@ CREATE TABLE sessions (
   tokens_in INTEGER NOT NULL DEFAULT 0, tokens_out INTEGER NOT NULL DEFAULT 0, tokens_cached INTEGER NOT NULL DEFAULT 0,
   credits_nano INTEGER, credited_calls INTEGER NOT NULL DEFAULT 0,
   model_ms INTEGER NOT NULL DEFAULT 0, models TEXT, counts TEXT, copilot_version TEXT, vscode_version TEXT,
-  child_count INTEGER NOT NULL DEFAULT 0, slowest_event INTEGER, refreshed_at INTEGER
+  child_count INTEGER NOT NULL DEFAULT 0, slowest_event INTEGER, refreshed_at INTEGER,
+  -- which product wrote the session: 'vscode' (debug logs) or 'cli' (Copilot CLI events.jsonl, INTEROP §3);
+  -- host_type says the same in Chronicle's terms. usage_complete: 0 for a CLI session without session.shutdown
+  -- (running or crashed), whose input, cache and credit totals are unknown; 1 otherwise.
+  source TEXT NOT NULL DEFAULT 'vscode', usage_complete INTEGER NOT NULL DEFAULT 1
 );
 CREATE INDEX idx_sessions_repo ON sessions (repository);
 CREATE INDEX idx_sessions_cwd ON sessions (cwd);

@@ -131,3 +131,24 @@ describe('listSessions sorted', () => {
     expect(() => list({ sort: 'events', dir: 'asc', limit: 1, cursor })).toThrow(/another order/);
   });
 });
+
+describe('listSessions by source', () => {
+  // Until the CLI ingest writes CLI sessions, two debug-log sessions stand in for them: the filter reads only the
+  // column. The total is the filtered count, so the list and its "N sessions" agree.
+  beforeAll(() => fx.db.prepare(`UPDATE sessions SET source = 'cli' WHERE id IN (?, ?)`).run(B, D));
+  afterAll(() => fx.db.prepare(`UPDATE sessions SET source = 'vscode'`).run());
+
+  it('keeps only the sessions of that source, with their total; no source keeps both', () => {
+    expect({ ids: ids({ source: 'cli' }), total: list({ source: 'cli' }).total }).toEqual({ ids: [B, D], total: 2 });
+    expect({ ids: ids({ source: 'vscode' }), total: list({ source: 'vscode' }).total }).toEqual({ ids: [A, C], total: 2 });
+    expect(list({}).total).toBe(4);
+  });
+
+  it('pages a filtered list like the unfiltered one', () => {
+    expect(allPages({ source: 'cli', sort: 'tokens' })).toEqual([B, D]);
+  });
+
+  it('refuses a source that is neither', () => {
+    expect(SessionListQuery.safeParse({ source: 'jetbrains' }).success).toBe(false);
+  });
+});

@@ -31,6 +31,10 @@ export function listSessions(
   const where: string[] = [LISTED_SESSION];
   const params: Record<string, unknown> = {};
   if (q.children === '0') where.push('s.is_child = 0');
+  if (q.source !== undefined) {
+    where.push('s.source = @source');
+    params.source = q.source;
+  }
   if (q.repo !== undefined) {
     if (q.repo === '') where.push('s.repository IS NULL');
     else {

@@ -36,3 +36,10 @@ export const SearchableText = (maxChars: number) =>
     .string()
     .max(maxChars)
     .refine((s) => !s.includes('\u0000'), NUL_REFUSAL);
+
+/** Which product wrote a session: VS Code's debug logs, or the Copilot CLI's events.jsonl (INTEROP §3). */
+export const SessionSource = z.enum(['vscode', 'cli']);
+export type SessionSource = z.infer<typeof SessionSource>;
+
+/** A session's source; absent means VS Code (servers before CLI sessions were indexed did not send it). */
+export const sourceOf = (x: { source?: SessionSource | null }): SessionSource => x.source ?? 'vscode';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PageLimit, TimeWindow } from './common';
+import { PageLimit, SessionSource, TimeWindow } from './common';
 
 /** How a session came from its parent (server/lineage/derive-edges.ts). */
 export const LineageEdgeKind = z.enum(['child', 'fork', 'continuation']);
@@ -35,6 +35,8 @@ export const LineageNode = z.object({
   /** false when no event of it was read: only another log names it (a child_session_ref), or its log is empty */
   hasLog: z.boolean(),
   childCount: z.number(),
+  /** which product wrote the session (named apart from `source`, which says how the edge was found) */
+  sessionSource: SessionSource.optional(),
 });
 export type LineageNode = z.infer<typeof LineageNode>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SessionEventCount } from '../counts';
-import { MAX_PAGE_SIZE, TimeWindow } from './common';
+import { MAX_PAGE_SIZE, SessionSource, TimeWindow } from './common';
 
 /**
  * GET /api/search. `q` is the query language of docs (whitespace = AND, "exact phrase", -exclude,
@@ -57,6 +57,8 @@ export const SearchHit = z.object({
   ts: z.number().nullable(),
   /** the text around the match: on a session's first hit (the others are links to their events) */
   snippet: SearchSnippet.nullable(),
+  /** the source of the session whose log holds the event */
+  source: SessionSource.optional(),
 });
 export type SearchHit = z.infer<typeof SearchHit>;
 
@@ -74,6 +76,7 @@ export const SearchSession = z.object({
   score: z.number(),
   /** the best hits, best first: the earliest match in each place it matched; the first carries the snippet */
   hits: z.array(SearchHit),
+  source: SessionSource.optional(),
 });
 export type SearchSession = z.infer<typeof SearchSession>;
 

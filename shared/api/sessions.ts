@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SessionEventCount } from '../counts';
-import { PageLimit, TimeWindow } from './common';
+import { PageLimit, SessionSource, TimeWindow } from './common';
 
 /** The workspace `chronoscope import` writes imported sessions into: its name is what marks them imported. */
 export const IMPORTED_WORKSPACE = 'chronoscope-imported';
@@ -28,6 +28,12 @@ export const SessionSummary = z.object({
   childCount: z.number(),
   /** read from an OTLP file (`chronoscope import`), not from Copilot's own logs */
   imported: z.boolean(),
+  source: SessionSource.optional(),
+  /**
+   * false for a CLI session without `session.shutdown` (running or crashed): its input, cache and credit totals
+   * are unknown, only per-call output tokens exist (INTEROP §3). Absent or true: the totals are complete.
+   */
+  usageComplete: z.boolean().optional(),
 });
 export type SessionSummary = z.infer<typeof SessionSummary>;
 
@@ -43,6 +49,8 @@ export const SessionListQuery = z.object({
   window: TimeWindow.default('all'),
   /** include child sessions (subagents, title, …) as their own rows; default: top-level only */
   children: z.enum(['0', '1']).default('0'),
+  /** only sessions of this source; default both */
+  source: SessionSource.optional(),
   cursor: z.string().optional(),
   limit: PageLimit.default(100),
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_PAGE_SIZE, SearchableText, TimeWindow } from './common';
+import { MAX_PAGE_SIZE, SearchableText, SessionSource, TimeWindow } from './common';
 
 // Triage (issue 5): the slowest calls, failures grouped by cause and latency statistics across every session.
 //
@@ -80,6 +80,13 @@ export const TriageEvent = z.object({
   error: z.string().nullable(),
   /** the failure signature when this event is a failure */
   signature: z.string().nullable(),
+  /** the source of the event's session */
+  source: SessionSource.optional(),
+  /**
+   * true when tokensIn / tokensCached are a CLI session's `session.shutdown` totals split over its calls, not
+   * written per call (INTEROP §3): shown marked "estimated"
+   */
+  estimated: z.boolean().optional(),
 });
 export type TriageEvent = z.infer<typeof TriageEvent>;
 

@@ -46,6 +46,8 @@ export const UsageTotals = z.object({
   usd: z.number(),
   /** model calls with no copilotUsageNanoAiu: counted here, not guessed */
   callsWithoutCredits: z.number(),
+  /** true when part of these figures is CLI session totals split over calls or days (INTEROP §3): marked "estimated" */
+  estimated: z.boolean().optional(),
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
