@@ -36,4 +36,24 @@ describe('listRepositories', () => {
     ]);
     expect(listRepositories(fx.db, { window: '24h' }, NOW).repositories.map((r) => r.name)).toEqual(['beta']);
   });
+
+  it('counts only the sessions of a source when asked, as the list filtered by that source shows them', async () => {
+    fx = await fixtureDb({
+      'alpha:s1/main.jsonl': session('s1', NOW - 2 * DAY),
+      'alpha:s2/main.jsonl': session('s2', NOW - DAY),
+      'beta:s3/main.jsonl': session('s3', NOW - 3600_000),
+    });
+    // s2 stands in for a CLI session until the CLI ingest writes them: the filter reads only the column
+    fx.db.prepare(`UPDATE sessions SET source = 'cli' WHERE id = 's2'`).run();
+    const counts = (source?: 'cli' | 'vscode') => listRepositories(fx!.db, { window: 'all', source }, NOW).repositories.map((r) => [r.name, r.sessions]);
+    expect(counts('cli')).toEqual([['alpha', 1]]);
+    expect(counts('vscode')).toEqual([
+      ['beta', 1],
+      ['alpha', 1],
+    ]);
+    expect(counts()).toEqual([
+      ['beta', 1],
+      ['alpha', 2],
+    ]);
+  });
 });

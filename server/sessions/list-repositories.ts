@@ -16,6 +16,10 @@ export function listRepositories(db: Database.Database, q: RepositoryListQuery, 
     where.push('s.last_ts >= @since');
     params.since = now - span;
   }
+  if (q.source !== undefined) {
+    where.push('s.source = @source');
+    params.source = q.source;
+  }
   const rows = db
     .prepare(
       `SELECT s.repository name, count(*) sessions, max(s.last_ts) lastActivity FROM sessions s

@@ -118,7 +118,8 @@ export const SessionDetail = SessionSummary.extend({
 export type SessionDetail = z.infer<typeof SessionDetail>;
 
 /** GET /api/repositories: the repositories that have sessions (for the sessions filter). */
-export const RepositoryListQuery = z.object({ window: TimeWindow.default('all') });
+/** `source` narrows the counts like the list's own filter, so a group's "3 of 12" counts what the list shows. */
+export const RepositoryListQuery = z.object({ window: TimeWindow.default('all'), source: SessionSource.optional() });
 export type RepositoryListQuery = z.infer<typeof RepositoryListQuery>;
 
 export const RepositorySummary = z.object({
