@@ -8,6 +8,7 @@ import { ExportMenu } from '../export/ExportMenu';
 import { CopyButton } from '../../ui/CopyButton';
 import { visibleText } from '../../ui/visible-text';
 import { SearchBreadcrumb } from './SearchBreadcrumb';
+import { lacksShutdown, NO_SHUTDOWN_TEXT, NO_SHUTDOWN_TITLE, SourceBadge } from '../../ui/SourceBadge';
 
 export interface SessionHeaderProps {
   detail: SessionDetail;
@@ -27,6 +28,7 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
   const stats = overview?.stats;
   const requests = overview?.requests ?? [];
   const counts = d.countsByType;
+  const noShutdown = lacksShutdown(d);
   return (
     <header className="session-header">
       {from && <SearchBreadcrumb from={from} />}
@@ -34,6 +36,7 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
         <h1 className="session-title" title={visibleText(d.title ?? d.id)}>
           {d.title !== null ? visibleText(d.title) : <span className="muted">Untitled session</span>}
         </h1>
+        <SourceBadge source={d.source} />
         {d.isChild && <Badge tone="info">{d.label !== null ? visibleText(d.label) : 'child'}</Badge>}
         {d.logDeleted && (
           <Badge tone="warn" title="Copilot deleted the log; the index kept it">
@@ -94,14 +97,32 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
             )
           }
         />
-        <Stat label="Tokens" value={`${formatCompact(d.tokensIn)} in · ${formatCompact(d.tokensOut)} out`} title={`${formatCount(d.tokensIn)} in, ${formatCount(d.tokensOut)} out, ${formatCount(d.tokensCached)} cached`} />
-        {d.tokensIn > 0 && (
+        {noShutdown ? (
+          <Stat
+            label="Tokens"
+            value={
+              <>
+                {formatCompact(d.tokensOut)} out · <span className="text-warn">{NO_SHUTDOWN_TEXT}</span>
+              </>
+            }
+            title={NO_SHUTDOWN_TITLE}
+          />
+        ) : (
+          <Stat label="Tokens" value={`${formatCompact(d.tokensIn)} in · ${formatCompact(d.tokensOut)} out`} title={`${formatCount(d.tokensIn)} in, ${formatCount(d.tokensOut)} out, ${formatCount(d.tokensCached)} cached`} />
+        )}
+        {d.tokensIn > 0 && !noShutdown && (
           <Stat label="Cached input" value={`${Math.round((d.tokensCached / d.tokensIn) * 100)}%`} title={`${formatCount(d.tokensCached)} of ${formatCount(d.tokensIn)} input tokens were read from the prompt cache`} />
         )}
         <Stat
           label="Credits"
-          value={formatCredits(d.credits)}
-          title={d.credits === null ? 'no model call of this session carries credit data (copilotUsageNanoAiu)' : `${formatCredits(d.credits)} AI credits ≈ US$${(d.credits * 0.01).toFixed(2)}`}
+          value={noShutdown ? 'unknown' : formatCredits(d.credits)}
+          title={
+            noShutdown
+              ? NO_SHUTDOWN_TITLE
+              : d.credits === null
+                ? 'no model call of this session carries credit data (copilotUsageNanoAiu)'
+                : `${formatCredits(d.credits)} AI credits ≈ US$${(d.credits * 0.01).toFixed(2)}`
+          }
         />
         {d.models.length > 0 && <Stat label="Models" value={visibleText(d.models.join(', '))} />}
         {d.slowest && (

@@ -111,6 +111,18 @@ describe('session view: log text as visible text', () => {
     expect(textOf(known)).toContain('forked from missing-…');
   });
 
+  it('a CLI session: a "CLI" badge; without session.shutdown its tokens say the totals are unknown and credits are not 0', () => {
+    const header = (o: object) => textOf(inRouter(<SessionHeader detail={{ ...sessionDetail(), isChild: false, ...o }} overview={undefined} onSelectEvent={() => {}} onShowErrors={() => {}} />));
+    expect(header({}).includes(' CLI ')).toBe(false);
+    const done = header({ source: 'cli', usageComplete: true, tokensIn: 5000, tokensOut: 700, credits: 2 });
+    expect(done).toContain(' CLI ');
+    expect(done).toContain('5k in · 700 out');
+    const crashed = header({ source: 'cli', usageComplete: false, tokensIn: 0, tokensOut: 700, credits: null });
+    expect(crashed).toContain('700 out · no shutdown: totals unknown');
+    expect(crashed).toContain('Credits unknown');
+    expect(crashed).not.toContain('0 in');
+  });
+
   it('the detail pane: name, model, companions, span, session, path, attr names and values, error, raw line', () => {
     const html = inRouter(<EventDetailView detail={eventDetail()} pageSessionId="other" sessionStart={0} onClose={() => {}} onLoadAll={() => {}} onCopy={async () => {}} />);
     expect(rawInvisible(html)).toEqual([]);

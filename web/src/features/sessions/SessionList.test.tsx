@@ -118,4 +118,23 @@ describe('SessionList', () => {
     const sortable = [...html.matchAll(/aria-label="(Sort by [a-z ]+?)(?:,[^"]*)?"/g)].map((m) => m[1]);
     expect(sortable).toEqual(['Sort by last activity', 'Sort by duration', 'Sort by events', 'Sort by errors', 'Sort by tokens', 'Sort by credits']);
   });
+
+  it('marks CLI sessions "CLI" (absent source is VS Code, unmarked) and says a CLI session without shutdown has unknown totals', () => {
+    const html = render({
+      sessions: [
+        session({ id: 'v1', title: 'vscode chat', tokensIn: 900, tokensOut: 100, updatedAt: 3 }),
+        session({ id: 'c1', title: 'cli done', source: 'cli', usageComplete: true, tokensIn: 4000, tokensOut: 1000, updatedAt: 2 }),
+        session({ id: 'c2', title: 'cli crashed', source: 'cli', usageComplete: false, tokensIn: 0, tokensOut: 321, updatedAt: 1 }),
+      ],
+    });
+    const rows = html.split('<li').slice(1).map(text);
+    expect(rows.map((r) => / CLI /.test(r))).toEqual([false, true, true]);
+    expect(rows[0]).toContain(' 1k ');
+    expect(rows[1]).toContain(' 5k ');
+    // the crashed one shows no total (output tokens alone would read as a small one) and says why
+    expect(rows[2]).not.toContain(' 321 ');
+    expect(html).toContain('aria-label="no shutdown: totals unknown"');
+    expect(html.match(/no shutdown: totals unknown/g)).toHaveLength(1);
+  });
 });
+

@@ -8,6 +8,7 @@ import { formatCompact, formatCount, formatCredits, plural, shortId } from '../.
 import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
 import { useListKeys } from '../../ui/keys/useListKeys';
 import { RelativeTime } from '../../ui/RelativeTime';
+import { lacksShutdown, NO_SHUTDOWN_TEXT, NO_SHUTDOWN_TITLE, SourceBadge } from '../../ui/SourceBadge';
 import { visibleText } from '../../ui/visible-text';
 import { groupByRepository, repositoryLabel } from './group-by-repository';
 
@@ -169,6 +170,7 @@ export function SessionRow({ session: s, index, selected = false }: { session: S
         >
           {visibleText(s.title ?? s.id)}
         </Link>
+        <SourceBadge source={s.source} />
         {s.imported && (
           <Badge tone="info" title="Read from an OTLP file (chronoscope import), not from Copilot's own logs">
             imported
@@ -195,9 +197,16 @@ export function SessionRow({ session: s, index, selected = false }: { session: S
       <span className={s.errorCount > 0 ? 'num has-errors' : 'num muted'} title={plural(s.errorCount, 'error')}>
         {formatCount(s.errorCount)}
       </span>
-      <span className={s.tokensIn + s.tokensOut > 0 ? 'num col-tokens' : 'num col-tokens muted'} title={`${formatCount(s.tokensIn)} tokens in, ${formatCount(s.tokensOut)} out`}>
-        {formatCompact(s.tokensIn + s.tokensOut)}
-      </span>
+      {lacksShutdown(s) ? (
+        // Output tokens alone would read as a small total: say the total is unknown instead.
+        <span className="num col-tokens muted" title={`${NO_SHUTDOWN_TITLE}. ${formatCount(s.tokensOut)} output tokens written.`} aria-label={NO_SHUTDOWN_TEXT}>
+          ?
+        </span>
+      ) : (
+        <span className={s.tokensIn + s.tokensOut > 0 ? 'num col-tokens' : 'num col-tokens muted'} title={`${formatCount(s.tokensIn)} tokens in, ${formatCount(s.tokensOut)} out`}>
+          {formatCompact(s.tokensIn + s.tokensOut)}
+        </span>
+      )}
       <span
         className={s.credits === null ? 'num col-credits muted' : 'num col-credits'}
         title={s.credits === null ? 'no credit data in these logs' : `${formatCredits(s.credits)} AI credits (US$${(s.credits * 0.01).toFixed(2)})`}

@@ -4,7 +4,7 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useStoredFlag } from '../../ui/useStoredFlag';
 import { ImportDrop } from '../export/ImportDrop';
 import { ConnectedSessionList } from './ConnectedSessionList';
-import { RepositorySelect, WindowPicker } from './SessionFilters';
+import { RepositorySelect, SourcePicker, WindowPicker } from './SessionFilters';
 import { repositoryListOptions, sessionKeys } from './sessions.queries';
 import './sessions.css';
 import { useSessionsFilters } from './url';
@@ -15,7 +15,7 @@ export function SessionsPage() {
   const [filters, setFilters] = useSessionsFilters();
   // New lines on disk → refetch lists and counts (throttled during a backfill).
   useLiveInvalidation(sessionKeys.all);
-  const repos = useQuery(repositoryListOptions(filters.window));
+  const repos = useQuery(repositoryListOptions(filters.window, filters.source));
   const [follow, setFollow] = useStoredFlag('chronoscope.sessions.followNew');
   return (
     <section className="page sessions-page">
@@ -25,12 +25,13 @@ export function SessionsPage() {
         <div className="page-toolbar">
           <RepositorySelect value={filters.repo} repositories={repos.data?.repositories ?? []} onChange={(repo) => setFilters({ repo })} />
           <WindowPicker value={filters.window} onChange={(window) => setFilters({ window })} />
+          <SourcePicker value={filters.source} onChange={(source) => setFilters({ source })} />
           <label className="follow-live" title="Go back to the top when new sessions arrive (newest first only)">
             <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow new sessions
           </label>
         </div>
       </header>
-      <ConnectedSessionList filters={filters} onClearFilters={() => setFilters({ repo: undefined, window: 'all' })} onSort={setFilters} follow={follow} />
+      <ConnectedSessionList filters={filters} onClearFilters={() => setFilters({ repo: undefined, window: 'all', source: undefined })} onSort={setFilters} follow={follow} />
     </section>
   );
 }

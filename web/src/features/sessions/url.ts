@@ -1,6 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { SessionSort, TimeWindow } from '../../../../shared/api';
+import { SessionSort, SessionSource, TimeWindow } from '../../../../shared/api';
 
 /**
  * The sessions page's view state, kept in the URL so that a filtered list can be shared or bookmarked.
@@ -12,6 +12,8 @@ export interface SessionsFilters {
   /** the server sorts (the list is paged); default: last activity, newest first */
   sort: SessionSort;
   dir: 'asc' | 'desc';
+  /** undefined = both VS Code and CLI sessions */
+  source: SessionSource | undefined;
 }
 
 export const DEFAULT_WINDOW: TimeWindow = 'all';
@@ -20,11 +22,13 @@ export function parseSessionsSearch(params: URLSearchParams): SessionsFilters {
   const repo = params.get('repo');
   const window = TimeWindow.safeParse(params.get('window'));
   const sort = SessionSort.safeParse(params.get('sort'));
+  const source = SessionSource.safeParse(params.get('source'));
   return {
     repo: repo ?? undefined,
     window: window.success ? window.data : DEFAULT_WINDOW,
     sort: sort.success ? sort.data : 'updated',
     dir: params.get('dir') === 'asc' ? 'asc' : 'desc',
+    source: source.success ? source.data : undefined,
   };
 }
 
@@ -35,6 +39,7 @@ export function serializeSessionsSearch(f: SessionsFilters): URLSearchParams {
   if (f.window !== DEFAULT_WINDOW) params.set('window', f.window);
   if (f.sort !== 'updated') params.set('sort', f.sort);
   if (f.dir !== 'desc') params.set('dir', f.dir);
+  if (f.source !== undefined) params.set('source', f.source);
   return params;
 }
 
