@@ -47,3 +47,11 @@ export const WINDOW_OPTIONS = [
   { value: '90d', label: '90d', title: 'Last 90 days' },
   { value: 'all', label: 'All', title: 'All time' },
 ] as const;
+
+/** The source filter's choices; 'all' stands for no filter (the URL's absent `source`). The sessions list and search use them. */
+export const SOURCE_OPTIONS = [
+  { value: 'all', label: 'All', title: 'VS Code and Copilot CLI sessions' },
+  { value: 'vscode', label: 'VS Code', title: 'VS Code chat sessions only' },
+  { value: 'cli', label: 'CLI', title: 'Copilot CLI sessions only' },
+] as const;
+export type SourceChoice = (typeof SOURCE_OPTIONS)[number]['value'];

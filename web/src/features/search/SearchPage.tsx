@@ -7,13 +7,14 @@ import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, plural } from '../../ui/format';
+import { Segmented, SOURCE_OPTIONS } from '../../ui/Segmented';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { visibleText } from '../../ui/visible-text';
 import { moveSelection } from '../../ui/keys/list-selection';
 import { useListKeys } from '../../ui/keys/useListKeys';
 import { useShortcuts } from '../../ui/keys/useShortcuts';
-import { TYPE_CHIPS, filterValues, longestWord, removeFilter, toggleFilter } from './query-text';
+import { TYPE_CHIPS, filterValues, longestWord, removeFilter, sourceChoice, toggleFilter, withSourceChoice } from './query-text';
 import { assembleGroups, flatRows, groupKey, type GroupPages } from './result-groups';
 import { groupPageOptions, searchKeys, searchOptions, type SearchDepth } from './search.queries';
 import { SearchResults, SearchResultsSkeleton } from './SearchResults';
@@ -169,6 +170,7 @@ export function SearchPage() {
           <span className="search-busy">{typing && text.trim() !== '' ? <Spinner label="Searching" /> : null}</span>
         </div>
         <div className="page-toolbar">
+          <Segmented label="Source" value={sourceChoice(text)} options={SOURCE_OPTIONS} onChange={(v) => setQuery(withSourceChoice(text, v))} />
           <div className="field">
             <span className="field-label" id={`${inputId}-w`}>
               Matches from

@@ -38,4 +38,19 @@ describe('SearchResults: log text shown as visible text', () => {
     expect(hitLabel(hit({ eventType: 'toString', kind: 'other' }))).toBe('toString');
     expect(hitLabel(hit({ eventType: 'tool_call', name: 'read_file' }))).toBe('tool read_file');
   });
+
+  it('marks a CLI session "CLI" in its result row; a session without source (VS Code) is not marked', () => {
+    const html = renderToStaticMarkup(
+      <MemoryRouter>
+        <SearchResults
+          groups={[{ repository: null, sessionCount: 2, sessions: [session({ id: 'v', title: 'vscode one' }), session({ id: 'c', title: 'cli one', source: 'cli' })], more: 0, loadingMore: false }]}
+          selected={null}
+          onMore={() => {}}
+        />
+      </MemoryRouter>,
+    );
+    const rows = html.split('<li').slice(1).map(textOf);
+    expect(rows.map((r) => /(^| )CLI( |$)/.test(r))).toEqual([false, true]);
+  });
 });
+

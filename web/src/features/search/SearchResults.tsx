@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { MatchKind, SearchHit, SearchSession, SearchSnippet } from '../../../../shared/api';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { Badge } from '../../ui/Badge';
+import { SourceBadge } from '../../ui/SourceBadge';
 import { formatCount, plural, shortId } from '../../ui/format';
 import { HighlightedText } from '../../ui/HighlightedText';
 import { RelativeTime } from '../../ui/RelativeTime';
@@ -140,6 +141,7 @@ export function SearchResultRow({ session: s, index, selected, from }: { session
         <Link to={path} className={s.title ? 'session-title' : 'session-title is-untitled'} title={visibleText(s.title ?? s.id)}>
           {visibleText(s.title ?? s.id)}
         </Link>
+        <SourceBadge source={s.source} />
         <code className="cell-id" title={visibleText(s.id)}>
           {visibleText(shortId(s.id))}
         </code>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addFilter, filterValues, longestWord, quoteValue, removeFilter, toggleFilter } from './query-text';
+import { addFilter, filterValues, longestWord, quoteValue, removeFilter, sourceChoice, toggleFilter, withSourceChoice } from './query-text';
 
 describe('editing filters in the query text', () => {
   it('reads values, quoted values and comma lists', () => {
@@ -36,5 +36,19 @@ describe('editing filters in the query text', () => {
   it('finds the longest word that is not a filter or an exclusion', () => {
     expect(longestWord('wsReconnectLoop repo:acme/chronoscope -test "retry loop"')).toBe('wsReconnectLoop');
     expect(longestWord('type:tool')).toBeNull();
+  });
+});
+
+describe('the source control edits source: in the query text', () => {
+  it('reads one source, and "all" for none, both or an unknown one', () => {
+    expect(['retry', 'retry source:cli', 'source:VSCODE retry', 'source:cli,vscode', 'source:jetbrains'].map(sourceChoice)).toEqual(['all', 'cli', 'vscode', 'all', 'all']);
+  });
+
+  it('replaces whatever source filter the text has, keeps the rest, and "all" removes it', () => {
+    expect(withSourceChoice('retry type:tool', 'cli')).toBe('retry type:tool source:cli');
+    expect(withSourceChoice('retry source:vscode type:tool', 'cli')).toBe('retry type:tool source:cli');
+    expect(withSourceChoice('source:cli,vscode retry', 'vscode')).toBe('retry source:vscode');
+    expect(withSourceChoice('retry source:cli', 'all')).toBe('retry');
+    expect(withSourceChoice('', 'cli')).toBe('source:cli');
   });
 });

@@ -55,3 +55,17 @@ export function longestWord(q: string): string | null {
     .filter((w) => w !== '' && !w.startsWith('-'));
   return words.sort((a, b) => b.length - a.length)[0] ?? null;
 }
+
+/** The source the text asks for (`source:cli` / `source:vscode`), 'all' when none or both. */
+export function sourceChoice(q: string): 'all' | 'vscode' | 'cli' {
+  const values = new Set(filterValues(q, 'source').map((v) => v.toLowerCase()));
+  if (values.size !== 1) return 'all';
+  const [only] = values;
+  return only === 'cli' || only === 'vscode' ? only : 'all';
+}
+
+/** The text with its source filter replaced by `choice` ('all' removes it). */
+export function withSourceChoice(q: string, choice: 'all' | 'vscode' | 'cli'): string {
+  const without = removeFilter(q, 'source');
+  return choice === 'all' ? without : addFilter(without, 'source', choice);
+}

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import type { RepositorySummary, SessionSource, TimeWindow } from '../../../../shared/api';
 import { formatCount, plural } from '../../ui/format';
-import { Segmented, WINDOW_OPTIONS } from '../../ui/Segmented';
+import { Segmented, SOURCE_OPTIONS, WINDOW_OPTIONS, type SourceChoice } from '../../ui/Segmented';
 import { visibleText } from '../../ui/visible-text';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 
@@ -57,14 +57,6 @@ export function RepositorySelect({
 export function WindowPicker({ value, onChange }: { value: TimeWindow; onChange: (w: TimeWindow) => void }) {
   return <Segmented label="Last activity" value={value} options={WINDOW_OPTIONS} onChange={onChange} />;
 }
-
-/** The source filter's choices; 'all' stands for no filter (the URL's absent `source`). Search uses them too. */
-export const SOURCE_OPTIONS = [
-  { value: 'all', label: 'All', title: 'VS Code and Copilot CLI sessions' },
-  { value: 'vscode', label: 'VS Code', title: 'VS Code chat sessions only' },
-  { value: 'cli', label: 'CLI', title: 'Copilot CLI sessions only' },
-] as const;
-export type SourceChoice = (typeof SOURCE_OPTIONS)[number]['value'];
 
 export function SourcePicker({ value, onChange }: { value: SessionSource | undefined; onChange: (s: SessionSource | undefined) => void }) {
   return <Segmented label="Source" value={value ?? 'all'} options={SOURCE_OPTIONS} onChange={(v: SourceChoice) => onChange(v === 'all' ? undefined : v)} />;
