@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LineageForestResponse, LineageTraceResponse, type LineageTreeNode } from '../../shared/api';
+import { LineageForestQuery, LineageForestResponse, LineageTraceResponse, type LineageTreeNode } from '../../shared/api';
 import type { AppContext } from '../app-context';
 import { handleError } from '../http/errors';
 import { lineageRoutes } from '../routes/lineage';
@@ -30,6 +30,24 @@ function api(f: FixtureDb) {
 const start = (sid: string, ts: number, attrs: object = {}) =>
   line({ v: 1, ts, dur: 0, sid, type: 'session_start', name: 'session_start', spanId: `session-start-${sid}`, status: 'ok', attrs });
 const msg = (sid: string, ts: number) => line({ ts, dur: 0, sid, type: 'user_message', name: 'user_message', spanId: `u-${sid}`, status: 'ok', attrs: { content: 'hi' } });
+
+describe('lineage nodes say which product wrote each session', () => {
+  it('sessionSource is the session row\'s source in the trace and the forest', async () => {
+    fx = await fixtureDb(lineageFiles());
+    // C1 stands in for a CLI session until the CLI ingest writes them: the node reads only the column
+    fx.db.prepare(`UPDATE sessions SET source = 'cli' WHERE id = 'C1'`).run();
+    const t = LineageTraceResponse.parse(traceLineage(fx.db, 'C2', ALL));
+    expect(t.ancestors.map((a) => [a.id, a.sessionSource])).toEqual([
+      ['C1', 'cli'],
+      ['P', 'vscode'],
+    ]);
+    expect(t.target.sessionSource).toBe('vscode');
+    const flat = (nodes: LineageTreeNode[]): LineageTreeNode[] => nodes.flatMap((n) => [n, ...flat(n.descendants)]);
+    const forest = LineageForestResponse.parse(lineageForest(fx.db, LineageForestQuery.parse({ window: 'all' })));
+    const nodes = forest.trees.flatMap((tr) => flat([tr.root]));
+    expect(nodes.filter((n) => n.sessionSource === 'cli').map((n) => n.id)).toEqual(['C1']);
+  });
+});
 
 describe('traceLineage on an indexed family (lineage-fixture.ts)', () => {
   it('a nested subagent: ancestors nearest first, up to the complete root', async () => {

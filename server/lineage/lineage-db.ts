@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
-import type { LineageEdgeKind, LineageEdgeSource, LineageNode, LineageTraceQuery, LineageTraceResponse } from '../../shared/api';
+import type { LineageEdgeKind, LineageEdgeSource, LineageNode, LineageTraceQuery, LineageTraceResponse, SessionSource } from '../../shared/api';
 import { traceSession } from './trace';
 
 /** The columns of a LineageNode: `s` is sessions, `e` the session's own edge (LEFT JOIN). */
 const NODE_COLUMNS = `s.id, s.title, s.label session_label, s.first_ts, s.last_ts, s.event_count, s.error_count, s.repository,
-  s.is_child, s.log_deleted, e.parent_id, e.kind, e.source, e.label edge_label, e.tool_span_id, e.tool_name, e.created_ts,
+  s.is_child, s.log_deleted, s.source session_source, e.parent_id, e.kind, e.source, e.label edge_label, e.tool_span_id, e.tool_name, e.created_ts,
   (SELECT count(*) FROM session_edges k WHERE k.parent_id = s.id) child_count`;
 
 interface NodeRow {
@@ -18,6 +18,7 @@ interface NodeRow {
   repository: string | null;
   is_child: number;
   log_deleted: number;
+  session_source: string;
   parent_id: string | null;
   kind: string | null;
   source: string | null;
@@ -49,6 +50,7 @@ function toNode(r: NodeRow): LineageNode {
     logDeleted: r.log_deleted === 1,
     hasLog: r.event_count > 0 || r.log_deleted === 1,
     childCount: r.child_count,
+    sessionSource: r.session_source as SessionSource,
   };
 }
 

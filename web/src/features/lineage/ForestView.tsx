@@ -4,6 +4,7 @@ import { useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import type { LineageTree } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
+import { SourceBadge } from '../../ui/SourceBadge';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, formatDuration, plural, shortId } from '../../ui/format';
@@ -80,6 +81,7 @@ function Row({ row }: { row: ForestRow }) {
         </span>
       )}
       {badge && <span className="forest-badge">{badge}</span>}
+      <SourceBadge source={n.sessionSource} />
       <Link to={sessionPath(n.id)} className="forest-title" title={visibleText(n.id)}>
         {visibleText(n.title ?? n.label ?? shortId(n.id))}
       </Link>

@@ -3,7 +3,9 @@ import { createContext, memo, useContext } from 'react';
 import { CopyButton } from '../../ui/CopyButton';
 import { Link } from 'react-router';
 import { formatCount, formatDuration, plural, shortId } from '../../ui/format';
+import { SourceBadge } from '../../ui/SourceBadge';
 import { visibleText } from '../../ui/visible-text';
+import { sourceOf } from '../../../../shared/api';
 import type { LineageFlowNode } from './graph-layout';
 import { nodeBadge, relationTone } from './relation';
 import { lineagePath, sessionPath } from './url';
@@ -67,12 +69,13 @@ export const LineageNodeView = memo(function LineageNodeView({ data }: NodeProps
     <Link
       to={sessionPath(s.id)}
       className={`${classes.join(' ')} nodrag`}
-      aria-label={`${badge}: ${title}`}
+      aria-label={`${badge}${sourceOf({ source: s.sessionSource }) === 'cli' ? ' (CLI)' : ''}: ${title}`}
       aria-current={data.role === 'target' ? 'page' : undefined}
       title={`${title}\n${visibleText(s.id)}${s.toolSpanId ? `\nstarted by ${visibleText(`${s.toolName ?? 'tool call'} ${s.toolSpanId}`)}` : ''}`}
     >
       <span className="lineage-node-top">
         <span className="lineage-node-badge">{badge}</span>
+        <SourceBadge source={s.sessionSource} />
         {s.errorCount > 0 && <span className="lineage-node-errors">{plural(s.errorCount, 'error')}</span>}
       </span>
       <span className="lineage-node-title">{title}</span>

@@ -12,6 +12,8 @@ import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
 import { useListKeys } from '../../ui/keys/useListKeys';
 import { Spinner } from '../../ui/Spinner';
 import { visibleText } from '../../ui/visible-text';
+import { EstimatedMark } from '../../ui/EstimatedMark';
+import { SourceBadge } from '../../ui/SourceBadge';
 import { formatTokens, subjectOfEvent, typeLabelOf } from './format';
 import { eventListOptions } from './triage.queries';
 import { sessionEventHref } from './url';
@@ -113,9 +115,12 @@ function EventRow({ e, selected }: { e: TriageEvent; selected: boolean }) {
       <span className="cell-subject mono" title={subject}>
         {subject}
       </span>
-      <span className="num muted">{e.tokensIn === null && e.tokensOut === null ? '' : `${formatTokens(e.tokensIn)} / ${formatTokens(e.tokensOut)}`}</span>
+      <span className="num muted">
+        {e.tokensIn === null && e.tokensOut === null ? '' : `${formatTokens(e.tokensIn)} / ${formatTokens(e.tokensOut)}`}
+        <EstimatedMark estimated={e.estimated} compact />
+      </span>
       <span className="cell-session" title={visibleText(e.sessionTitle ?? e.sessionId)}>
-        {visibleText(e.sessionTitle ?? e.sessionId)}
+        <SourceBadge source={e.source} /> {visibleText(e.sessionTitle ?? e.sessionId)}
       </span>
       <span className="cell-repo muted" title={visibleText(e.repository ?? '')}>
         {e.repository !== null ? visibleText(e.repository) : '—'}

@@ -11,6 +11,7 @@ import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
 import { useListKeys } from '../../ui/keys/useListKeys';
 import { useShortcuts } from '../../ui/keys/useShortcuts';
 import { Spinner } from '../../ui/Spinner';
+import { SourceBadge } from '../../ui/SourceBadge';
 import { visibleText } from '../../ui/visible-text';
 import { KIND_LABEL, sparklinePoints } from './format';
 import { errorGroupsOptions, occurrencesOptions } from './triage.queries';
@@ -87,7 +88,9 @@ function Occurrences({ g, state }: { g: ErrorGroup; state: TriageState }) {
             <Link to={sessionEventHref(e.sessionId, e.id)} className="occurrence" data-list-row="" aria-current={i === selected ? 'true' : undefined}>
               <RelativeTime ts={e.ts} className="muted" />
               <Duration ms={e.dur} className="muted" />
-              <span className="occurrence-session">{visibleText(e.sessionTitle ?? e.sessionId)}</span>
+              <span className="occurrence-session">
+                <SourceBadge source={e.source} /> {visibleText(e.sessionTitle ?? e.sessionId)}
+              </span>
               <span className="occurrence-message mono">{visibleText(e.error ?? e.signature ?? '')}</span>
             </Link>
           </li>
