@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { EstimatedMark } from '../../ui/EstimatedMark';
 import { Link } from 'react-router';
 import type { UsageRow, UsageTotals } from '../../../../shared/api';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
@@ -59,6 +60,7 @@ function Totals({ t, href }: { t: UsageTotals; href: string }) {
         <dt>Tokens in / out</dt>
         <dd>
           {formatCount(t.tokensIn)} <span className="muted">/</span> {formatCount(t.tokensOut)}
+          <EstimatedMark estimated={t.estimated} />
         </dd>
       </div>
       <div className="stat">
@@ -121,7 +123,10 @@ function UsageTable({ rows, state }: { rows: UsageRow[]; state: UsageState }) {
                 {formatCount(r.modelCalls)}
               </Link>
             </td>
-            <td className="num">{formatCount(r.tokensIn)}</td>
+            <td className="num">
+              {formatCount(r.tokensIn)}
+              <EstimatedMark estimated={r.estimated} compact />
+            </td>
             <td className="num">{formatCount(r.tokensOut)}</td>
             <td className="num" title={`${formatCount(r.tokensCached)} cached input tokens`}>
               {pct(r.cacheHitRatio)}
