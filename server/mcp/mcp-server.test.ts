@@ -194,6 +194,27 @@ describe('chronoscope mcp', () => {
     expect(gpt).toMatchObject({ calls: 2, errors: 0, duration_ms: { p50: 1200, p90: 61_000, p99: 61_000, max: 61_000 }, ttft_ms: { p50: 300, p90: 900, p99: 900, max: 900 } });
   });
 
+  it('names each session\'s source: VS Code sessions say vscode, with complete usage', async () => {
+    const found = await call('search_sessions', { query: 'parseDate' });
+    expect(found.body.groups.flatMap((g: Json) => g.sessions.map((x: Json) => x.source))).toEqual(['vscode']);
+    const got = await call('get_session', { session_id: A });
+    expect({ source: got.body.source, usage_complete: got.body.usage_complete }).toEqual({ source: 'vscode', usage_complete: true });
+    const slow = await call('slowest_calls', {});
+    expect(new Set(slow.body.calls.map((c: Json) => c.source))).toEqual(new Set(['vscode']));
+  });
+
+  it('trace_lineage names a CLI session\'s source from the session row', async () => {
+    // CHILD stands in for a CLI session until the CLI ingest writes them: the node reads only the column
+    fx.db.prepare(`UPDATE sessions SET source = 'cli' WHERE id = ?`).run(CHILD);
+    try {
+      const down = await call('trace_lineage', { session_id: A });
+      expect(down.body.descendants.map((d: Json) => [d.session_id, d.source])).toEqual([[CHILD, 'cli']]);
+      expect(down.body.target.source).toBe('vscode');
+    } finally {
+      fx.db.prepare(`UPDATE sessions SET source = 'vscode' WHERE id = ?`).run(CHILD);
+    }
+  });
+
   it('trace_lineage shows the subagent under its parent', async () => {
     const down = await call('trace_lineage', { session_id: A });
     expect(down.body.descendants.map((d: Json) => [d.session_id, d.label, d.relation, d.started_by_tool])).toEqual([[CHILD, 'runSubagent-Explore', 'child', 'runSubagent']]);

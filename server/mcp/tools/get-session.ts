@@ -1,4 +1,5 @@
 import { getSessionDetail } from '../../sessions/session-detail';
+import { sourceOf } from '../../../shared/api';
 import { getEventDetail } from '../../spans/event-detail';
 import { spanOverview } from '../../spans/list-spans';
 import { defineTool } from '../tool-context';
@@ -35,11 +36,13 @@ export const getSessionTool = defineTool({
         link: ctx.links.session(s.id, r.id),
       };
     });
+    const noShutdown = sourceOf(s) === 'cli' && s.usageComplete === false;
     return {
       listKey: 'requests',
       payload: {
         session_id: s.id,
         title: s.title,
+        source: sourceOf(s),
         repository: s.repository,
         branch: s.branch,
         workspace_folder: s.workspaceFolder,
@@ -50,9 +53,12 @@ export const getSessionTool = defineTool({
         models: s.models,
         events: s.eventCount,
         errors: s.errorCount,
-        tokens: { input: s.tokensIn, output: s.tokensOut, cached: s.tokensCached },
+        // A CLI session without session.shutdown has per-call output tokens only: its input, cache and credit
+        // totals are unknown (null), not 0.
+        usage_complete: !noShutdown,
+        tokens: { input: noShutdown ? null : s.tokensIn, output: s.tokensOut, cached: noShutdown ? null : s.tokensCached },
         // Σ copilotUsageNanoAiu / 10⁹ of its model calls; null when none carries credit data (unknown, not 0).
-        credits: s.credits,
+        credits: noShutdown ? null : s.credits,
         model_time_ms: s.modelMs,
         slowest_call: s.slowest ? { event_id: s.slowest.eventId, name: s.slowest.name, duration_ms: s.slowest.dur, link: ctx.links.session(s.id, s.slowest.eventId) } : null,
         parent: s.parentId ? { session_id: s.parentId, label: s.label, link: ctx.links.session(s.parentId) } : null,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sourceOf } from '../../../shared/api';
 import { SearchQuery } from '../../../shared/api';
 import { ApiError } from '../../http/errors';
 import { withRepoFilter } from '../../search/repo-filter';
@@ -48,6 +49,7 @@ export const searchSessionsTool = defineTool({
             return {
               session_id: s.id,
               title: s.title,
+              source: sourceOf(s),
               branch: s.branch,
               last_activity: s.lastActivity === null ? null : new Date(s.lastActivity).toISOString(),
               events: s.eventCount,

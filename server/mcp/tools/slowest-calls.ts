@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sourceOf } from '../../../shared/api';
 import { CALL_TYPES, EventListQuery } from '../../../shared/api';
 import { listEvents } from '../../triage/events';
 import { defineTool } from '../tool-context';
@@ -33,6 +34,7 @@ export const slowestCallsTool = defineTool({
           event_id: e.id,
           session_id: e.sessionId,
           session_title: e.sessionTitle,
+          source: sourceOf(e),
           repository: e.repository,
           type: e.type,
           name: e.name,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sourceOf } from '../../../shared/api';
 import { LINEAGE_MAX_DEPTH, LineageTraceQuery, type LineageNode, type LineageTreeNode } from '../../../shared/api';
 import { traceLineage } from '../../lineage/lineage-db';
 import { LineageCycleError } from '../../lineage/trace';
@@ -11,6 +12,7 @@ function node(n: LineageNode, links: DashboardLinks) {
   return {
     session_id: n.id,
     title: n.title,
+    source: sourceOf({ source: n.sessionSource }),
     label: n.label,
     relation: n.kind,
     started_by_tool: n.toolName,
