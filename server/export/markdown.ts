@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { sourceOf } from '../../shared/api';
 import { responseText } from '../search/indexed-text';
 import { getSessionDetail } from '../sessions/session-detail';
 import { sessionSpans, type ExportSpan } from './session-spans';
@@ -114,15 +115,17 @@ export function exportMarkdown(db: Database.Database, sessionId: string, o: Mark
   if (scope) head.push(`# ${scope.entry.name} in ${d.title ?? d.id}`, '', `Session \`${d.id}\` · event ${scope.entry.id} · ${iso(scope.entry.ts)}`, '');
   else {
     const requests = spans.filter((s) => s.entry.type === 'user_message' && s.depth === 0).length;
+    const noShutdown = sourceOf(d) === 'cli' && d.usageComplete === false;
     const facts = [
+      sourceOf(d) === 'cli' ? 'Copilot CLI' : null,
       d.repository ?? 'no repository',
       d.branch ? `branch ${d.branch}` : null,
       d.firstTs !== null ? `started ${iso(d.firstTs)}` : null,
       d.firstTs !== null && d.lastTs !== null ? `lasted ${dur(d.lastTs - d.firstTs)}` : null,
       `${n(requests)} requests`,
       d.models.length ? `models ${d.models.join(', ')}` : null,
-      `${n(d.tokensIn)} tokens in, ${n(d.tokensOut)} out`,
-      d.credits !== null ? `${d.credits.toFixed(2)} AI credits` : null,
+      noShutdown ? `${n(d.tokensOut)} tokens out, no shutdown: totals unknown` : `${n(d.tokensIn)} tokens in, ${n(d.tokensOut)} out`,
+      d.credits !== null && !noShutdown ? `${d.credits.toFixed(2)} AI credits` : null,
       d.errorCount ? `${n(d.errorCount)} errors` : null,
     ].filter((x) => x);
     head.push(`# ${d.title ?? 'Untitled session'}`, '', `Session \`${d.id}\` · ${facts.join(' · ')}`, '');

@@ -46,6 +46,20 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     expect(spans.length).toBeGreaterThan(0);
   });
 
+  it('says which product wrote the session: service.name and chronoscope.source on the resource', () => {
+    const resourceOf = (d: OtlpDocument) =>
+      Object.fromEntries((d.resourceSpans[0] as { resource: { attributes: KV[] } }).resource.attributes.map((x) => [x.key, x.value.stringValue]));
+    expect(resourceOf(doc)).toMatchObject({ 'service.name': 'github-copilot-chat', 'chronoscope.source': 'vscode' });
+    // PARENT stands in for a CLI session until the CLI ingest writes them: the export reads only the column
+    fx.db.prepare(`UPDATE sessions SET source = 'cli' WHERE id = ?`).run(PARENT);
+    try {
+      const cli = exportOtlpJson(fx.db, PARENT, { exportedAt: EXPORTED_AT })![0];
+      expect(resourceOf(cli)).toMatchObject({ 'service.name': 'github-copilot-cli', 'chronoscope.source': 'cli', 'session.id': PARENT });
+    } finally {
+      fx.db.prepare(`UPDATE sessions SET source = 'vscode' WHERE id = ?`).run(PARENT);
+    }
+  });
+
   it('has the copilotChat block VS Code reads first', () => {
     expect(doc.copilotChat).toEqual({ exportedAt: '2026-12-01T00:00:00.000Z', exporterVersion: expect.stringMatching(/^chronoscope /), sessionId: PARENT, sessionTitle: 'Why does the retry loop spin?' });
   });

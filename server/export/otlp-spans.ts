@@ -1,6 +1,7 @@
 import { SpanKind, SpanStatusCode, TraceFlags, type HrTime } from '@opentelemetry/api';
 import { resourceFromAttributes, type Resource } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace';
+import type { SessionSource } from '../../shared/api';
 import { VERSION } from '../version';
 import { spanAttributes, type AttributeOptions } from './otlp-attributes';
 import type { ExportSpan, SessionSpans } from './session-spans';
@@ -9,9 +10,22 @@ const SCOPE = { name: 'chronoscope', version: VERSION };
 
 const hr = (ms: number): HrTime => [Math.floor(ms / 1000), (ms % 1000) * 1e6];
 
-/** The resource every span of one session shares: service and session, as collectors and Langfuse group them. */
-export function sessionResource(rootSessionId: string): Resource {
-  return resourceFromAttributes({ 'service.name': 'github-copilot-chat', 'service.version': VERSION, 'session.id': rootSessionId, 'telemetry.sdk.name': 'chronoscope' });
+/** `service.name` by the product that wrote the session (INTEROP §2: it names the service in every collector). */
+export const SERVICE_NAME: Record<SessionSource, string> = { vscode: 'github-copilot-chat', cli: 'github-copilot-cli' };
+
+/**
+ * The resource every span of one session shares: service and session, as collectors and Langfuse group them. The
+ * host is said twice: `service.name` for collectors, `chronoscope.source` ('vscode' | 'cli', the API's word) for
+ * our own import and for queries that should not depend on a service name.
+ */
+export function sessionResource(rootSessionId: string, source: SessionSource = 'vscode'): Resource {
+  return resourceFromAttributes({
+    'service.name': SERVICE_NAME[source],
+    'service.version': VERSION,
+    'session.id': rootSessionId,
+    'chronoscope.source': source,
+    'telemetry.sdk.name': 'chronoscope',
+  });
 }
 
 /**
@@ -45,6 +59,6 @@ export function toReadableSpan(s: ExportSpan, traceId: string, rootSessionId: st
 }
 
 export function readableSpans(ss: SessionSpans, o: AttributeOptions): ReadableSpan[] {
-  const resource = sessionResource(ss.rootSessionId);
+  const resource = sessionResource(ss.rootSessionId, ss.source);
   return ss.spans.map((s) => toReadableSpan(s, ss.traceId, ss.rootSessionId, resource, o));
 }

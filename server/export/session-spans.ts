@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import type { SessionSource } from '../../shared/api';
 import { rawLines } from '../db/raw-lines';
 import { sessionTree } from '../spans/tree-cache';
 import type { SpanEntry } from '../spans/span-tree';
@@ -20,6 +21,8 @@ export interface ExportSpan {
 
 export interface SessionSpans {
   rootSessionId: string;
+  /** which product wrote the root session: the resource says so (otlp-spans.ts) */
+  source: SessionSource;
   traceId: string;
   spans: ExportSpan[];
   /** Σ of the archived lines' lengths: what the export's size grows with */
@@ -84,5 +87,6 @@ export function sessionSpans(db: Database.Database, sessionId: string, only?: (e
     const attrs = raw.attrs && typeof raw.attrs === 'object' && !Array.isArray(raw.attrs) ? (raw.attrs as Record<string, unknown>) : {};
     spans.push({ entry: node.entry, raw, rawText: text, attrs, rIdx: runs.get(node.entry.id) ?? 0, spanId: idOfNode.get(i)!, parentSpanId: p >= 0 ? idOfNode.get(p)! : null, depth: node.depth });
   }
-  return { rootSessionId: tree.rootSessionId, traceId, spans, rawChars };
+  const source = ((db.prepare('SELECT source FROM sessions WHERE id = ?').get(tree.rootSessionId) as { source: SessionSource } | undefined)?.source ?? 'vscode') as SessionSource;
+  return { rootSessionId: tree.rootSessionId, source, traceId, spans, rawChars };
 }
