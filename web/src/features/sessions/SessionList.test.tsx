@@ -124,7 +124,7 @@ describe('SessionList', () => {
       sessions: [
         session({ id: 'v1', title: 'vscode chat', tokensIn: 900, tokensOut: 100, updatedAt: 3 }),
         session({ id: 'c1', title: 'cli done', source: 'cli', usageComplete: true, tokensIn: 4000, tokensOut: 1000, updatedAt: 2 }),
-        session({ id: 'c2', title: 'cli crashed', source: 'cli', usageComplete: false, tokensIn: 0, tokensOut: 321, updatedAt: 1 }),
+        session({ id: 'c2', title: 'cli crashed', source: 'cli', usageComplete: false, tokensIn: 0, tokensOut: 321, credits: 0.5, updatedAt: 1 }),
       ],
     });
     const rows = html.split('<li').slice(1).map(text);
@@ -133,8 +133,9 @@ describe('SessionList', () => {
     expect(rows[1]).toContain(' 5k ');
     // the crashed one shows no total (output tokens alone would read as a small one) and says why
     expect(rows[2]).not.toContain(' 321 ');
-    expect(html).toContain('aria-label="no shutdown: totals unknown"');
-    expect(html.match(/no shutdown: totals unknown/g)).toHaveLength(1);
+    expect(rows[2]).not.toContain(' 0.5');
+    // tokens and credits both say so (credits 0.5 would read as the session's cost)
+    expect(html.match(/aria-label="no shutdown: totals unknown"/g)).toHaveLength(2);
   });
 });
 

@@ -207,12 +207,18 @@ export function SessionRow({ session: s, index, selected = false }: { session: S
           {formatCompact(s.tokensIn + s.tokensOut)}
         </span>
       )}
-      <span
-        className={s.credits === null ? 'num col-credits muted' : 'num col-credits'}
-        title={s.credits === null ? 'no credit data in these logs' : `${formatCredits(s.credits)} AI credits (US$${(s.credits * 0.01).toFixed(2)})`}
-      >
-        {formatCredits(s.credits)}
-      </span>
+      {lacksShutdown(s) ? (
+        <span className="num col-credits muted" title={NO_SHUTDOWN_TITLE} aria-label={NO_SHUTDOWN_TEXT}>
+          ?
+        </span>
+      ) : (
+        <span
+          className={s.credits === null ? 'num col-credits muted' : 'num col-credits'}
+          title={s.credits === null ? 'no credit data in these logs' : `${formatCredits(s.credits)} AI credits (US$${(s.credits * 0.01).toFixed(2)})`}
+        >
+          {formatCredits(s.credits)}
+        </span>
+      )}
       <span className="col-models cell-models" title={visibleText(s.models.join('\n')) || undefined}>
         {firstModel !== undefined ? visibleText(firstModel) : <span className="muted">—</span>}
         {moreModels.length > 0 && <span className="more"> +{moreModels.length}</span>}
