@@ -104,6 +104,25 @@ describe('every root, one session per id', () => {
   });
 });
 
+describe('a source filter is one number', () => {
+  it('the list filtered by source totals what the repository filter counts for that source, and the two add up', () => {
+    // the first two sessions stand in for CLI sessions until the CLI ingest writes them: both read only the column
+    const all = listSessions(db, { window: 'all', children: '0', limit: 100 });
+    const cliIds = all.sessions.slice(0, 2).map((x) => x.id);
+    db.prepare(`UPDATE sessions SET source = 'cli' WHERE id IN (SELECT value FROM json_each(?))`).run(JSON.stringify(cliIds));
+    try {
+      const per = (source: 'cli' | 'vscode') => ({
+        list: listSessions(db, { window: 'all', children: '0', limit: 100, source }).total,
+        repositories: listRepositories(db, { window: 'all', source }).repositories.reduce((n, r) => n + r.sessions, 0),
+      });
+      expect(per('cli')).toEqual({ list: 2, repositories: 2 });
+      expect(per('vscode')).toEqual({ list: all.total - 2, repositories: all.total - 2 });
+    } finally {
+      db.prepare(`UPDATE sessions SET source = 'vscode'`).run();
+    }
+  });
+});
+
 describe('the event count of a session is one number', () => {
   it('the sessions list, the session header and the search result all show the jq count', () => {
     const list = listSessions(db, { window: 'all', children: '0', limit: 100 });
