@@ -43,14 +43,20 @@ export function storeCompanion(
     return; // vanished or unreadable between the event and the read; the next event retries
   }
   const content = companionContent(info.companion, text);
-  const row = db
-    .prepare(
-      `INSERT INTO companions (path, session_id, name, kind, n, content, size, mtime, deleted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL)
-       ON CONFLICT (path) DO UPDATE SET content = excluded.content, size = excluded.size, mtime = excluded.mtime, deleted_at = NULL
-       RETURNING id`,
-    )
-    .get(file, info.folderSessionId, info.name, info.companion, info.index, content, stat.size, Math.trunc(stat.mtimeMs)) as { id: number };
-  indexCompanion(db, row.id, info.companion, content);
+  // A lookup and a plain write, not an upsert: ON CONFLICT and RETURNING open a statement journal, and SQLite
+  // then takes a savepoint on every FTS5 table in the transaction, which makes FTS5 write its pending terms out
+  // as a segment: the group's whole trigram hash, at every companion (a third of a 256 MB backfill went there).
+  const known = db.prepare('SELECT id FROM companions WHERE path = ?').get(file) as { id: number } | undefined;
+  const mtime = Math.trunc(stat.mtimeMs);
+  let id: number;
+  if (known) {
+    db.prepare('UPDATE companions SET content = ?, size = ?, mtime = ?, deleted_at = NULL WHERE id = ?').run(content, stat.size, mtime, known.id);
+    id = known.id;
+  } else {
+    const insert = db.prepare('INSERT INTO companions (path, session_id, name, kind, n, content, size, mtime) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    id = Number(insert.run(file, info.folderSessionId, info.name, info.companion, info.index, content, stat.size, mtime).lastInsertRowid);
+  }
+  indexCompanion(db, id, info.companion, content);
 }
 
 /** Longest companion text indexed: a tools list with every MCP server's tools is a few hundred KB. */
