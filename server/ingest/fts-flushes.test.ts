@@ -28,7 +28,11 @@ describe('the trigram index during a backfill', () => {
       'a1/main.jsonl': session('a1', 'alpha'),
       'a1/system_prompt_0.json': JSON.stringify({ content: 'You are A' }),
       'a1/tools_0.json': tools,
-      'b2/main.jsonl': session('b2', 'bravo'),
+      'b2/main.jsonl':
+        session('b2', 'bravo') +
+        line({ ts: Date.now() - 1000, dur: 0, sid: 'b2', type: 'child_session_ref', name: 'runSubagent-explore', spanId: 'child-ref-k9', parentSpanId: SPAN(3), status: 'ok', attrs: { childSessionId: 'k9', childLogFile: 'runSubagent-explore-k9.jsonl', label: 'runSubagent-explore' } }),
+      // a child log: its refresh derives a lineage edge (an upsert) inside the same group
+      'b2/runSubagent-explore-k9.jsonl': session('k9', 'kilo'),
       'b2/system_prompt_0.json': JSON.stringify({ content: 'You are B' }),
       'b2/tools_0.json': tools,
       'c3/main.jsonl': session('c3', 'charlie'),
@@ -36,7 +40,8 @@ describe('the trigram index during a backfill', () => {
     });
     const { db } = fx;
     expect((db.prepare('SELECT count(*) n FROM companions').get() as { n: number }).n).toBe(5);
-    expect((db.prepare('SELECT count(*) n FROM events').get() as { n: number }).n).toBe(123);
+    expect((db.prepare('SELECT count(*) n FROM events').get() as { n: number }).n).toBe(165);
+    expect(db.prepare("SELECT parent_id FROM session_edges WHERE child_id = 'k9'").get()).toEqual({ parent_id: 'b2' });
     // the fixture's files are all of this week: one group, committed when the week's part is done
     expect((db.prepare('SELECT count(DISTINCT segid) n FROM event_text_idx').get() as { n: number }).n).toBe(1);
     expect((db.prepare("SELECT count(*) n FROM event_text WHERE event_text MATCH '\"bravo line 7\"'").get() as { n: number }).n).toBe(1);
