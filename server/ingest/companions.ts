@@ -45,7 +45,7 @@ export function storeCompanion(
   const content = companionContent(info.companion, text);
   // A lookup and a plain write, not an upsert: ON CONFLICT and RETURNING open a statement journal, and SQLite
   // then takes a savepoint on every FTS5 table in the transaction, which makes FTS5 write its pending terms out
-  // as a segment: the group's whole trigram hash, at every companion (a third of a 256 MB backfill went there).
+  // as a segment: the group's 16 MB trigram hash cut short at every companion (docs/CONTRIBUTING.md, Performance).
   const known = db.prepare('SELECT id FROM companions WHERE path = ?').get(file) as { id: number } | undefined;
   const mtime = Math.trunc(stat.mtimeMs);
   let id: number;
