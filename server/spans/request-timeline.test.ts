@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestTimeline } from '../../shared/api';
+import { createApp } from '../app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { testContext } from '../test-support/test-app';
 import { requestTimeline } from './request-timeline';
 
 const P = '11111111-1111-4111-8111-111111111111';
@@ -75,6 +77,7 @@ describe('requestBreakdown', () => {
     // ttft 500 + 200; generation 1500 + 500; C2 has no ttft; tools 3020..4530 (T1 ∥ T2) + 5700..8700; idle the gaps
     expect({ ttft: b.ttft, generation: b.generation, model: b.model, tool: b.tool, idle: b.idle }).toEqual({ ttft: 700, generation: 2000, model: 1000, tool: 4510, idle: 290 });
     expect(b.ttft! + b.generation! + b.model + b.tool + b.idle).toBe(b.end - b.start);
+    expect(t.extent).toEqual({ start: T0 + 3030, end: T0 + 4530 });
   });
 
   it("lists the request's own model calls with theirs, a missing ttft as null (not 0), the subagent's call not among them", async () => {
@@ -93,6 +96,24 @@ describe('requestBreakdown', () => {
 
   it('has no request for an event outside any (session_start)', async () => {
     expect((await timelineOf('sessionStart')).request).toBeNull();
+  });
+
+  it("a request's extent is its whole work (the user_message itself is an instant)", async () => {
+    expect((await timelineOf('request')).extent).toEqual({ start: T0 + 1000, end: T0 + 9500 });
+  });
+
+  it('answers 404 for an event of another session, 400 for a bad id, through the route', async () => {
+    await timelineOf('request');
+    const app = createApp(testContext(fx!.db, fx!.dbPath));
+    const get = (url: string) => app.request(`http://localhost${url}`, { headers: { host: 'localhost' } });
+    const other = (fx!.db.prepare("SELECT e.id FROM events e JOIN sessions s ON s.num = e.session_num WHERE s.id = ? LIMIT 1").get(Q) as { id: number }).id;
+    const notHere = await get(`/api/sessions/${P}/spans/request?event=${other}`);
+    expect(notHere.status).toBe(404);
+    expect(((await notHere.json()) as { error: { code: string } }).error.code).toBe('not_found');
+    expect((await get(`/api/sessions/${P}/spans/request?event=abc`)).status).toBe(400);
+    const ok = await get(`/api/sessions/${P}/spans/request?event=${await idOf('C3')}`);
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as RequestTimeline).request!.breakdown.tool).toBe(4510);
   });
 });
 

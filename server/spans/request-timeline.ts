@@ -13,8 +13,10 @@ export function requestTimeline(db: Database.Database, sessionId: string, eventI
   const { tree } = cached;
   const i = tree.indexOf.get(eventId);
   if (i === undefined) throw notFound(`event ${eventId} in session ${sessionId}`);
+  const node = tree.nodes[i];
+  const extent = node.entry.ts === null ? null : { start: node.entry.ts, end: Math.max(node.entry.ts + node.entry.dur, node.subtreeEnd ?? node.entry.ts) };
   const r = requestOf(tree, i);
   const breakdown = r === null ? null : requestBreakdown(tree, r);
-  if (r === null || breakdown === null) return { eventId, request: null };
-  return { eventId, request: { id: tree.nodes[r].entry.id, breakdown, criticalPath: criticalPath(tree, r) } };
+  if (r === null || breakdown === null) return { eventId, extent, request: null };
+  return { eventId, extent, request: { id: tree.nodes[r].entry.id, breakdown, criticalPath: criticalPath(tree, r) } };
 }

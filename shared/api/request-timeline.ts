@@ -46,6 +46,8 @@ export type CriticalStep = z.infer<typeof CriticalStep>;
 
 export const RequestTimeline = z.object({
   eventId: z.number(),
+  /** the event's own time and everything under it (null without a time): what "zoom to this span" shows */
+  extent: z.object({ start: z.number(), end: z.number() }).nullable(),
   /** null when the event is under no request (session_start, a title child's call) or has no time */
   request: z
     .object({

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { EventDetail, RequestListResponse, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
+import type { EventDetail, RequestListResponse, RequestTimeline, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
 import { getJson, type QueryParams } from '../../api/client';
 
 /** Rows per window request: a screenful or two around what is on screen. */
@@ -18,6 +18,8 @@ export const sessionViewKeys = {
   detail: (id: string) => [...sessionViewKeys.session(id), 'detail'] as const,
   overview: (id: string) => [...sessionViewKeys.session(id), 'overview'] as const,
   requests: (id: string) => [...sessionViewKeys.session(id), 'requests'] as const,
+  /** the request an event belongs to: its breakdown and critical path (grows with the session: under session(id)) */
+  request: (id: string, event: number) => [...sessionViewKeys.session(id), 'request', event] as const,
   spans: (id: string, view: SpanViewParams) => [...sessionViewKeys.session(id), 'spans', view] as const,
   page: (id: string, view: SpanViewParams, page: number) => [...sessionViewKeys.spans(id, view), page] as const,
   /** outside `session(id)` on purpose: a live refresh must not move the view back to a deep link */
@@ -61,6 +63,15 @@ export function spanLocateOptions(id: string, view: SpanViewParams, event: numbe
 
 export function seekSpan(id: string, view: SpanViewParams, from: number, dir: 'next' | 'prev', what: 'error' | 'match' = 'error') {
   return getJson<SpanSeekResponse>(`/api/sessions/${encodeURIComponent(id)}/spans/seek`, { ...view, from, dir, what });
+}
+
+export function requestTimelineOptions(id: string, event: number) {
+  return queryOptions({
+    queryKey: sessionViewKeys.request(id, event),
+    queryFn: ({ signal }) => getJson<RequestTimeline>(`/api/sessions/${encodeURIComponent(id)}/spans/request`, { event }, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
 }
 
 /** First this many characters of every string; "load all" asks again without a bound. */

@@ -22,6 +22,10 @@ describe('zoomBy', () => {
     close(zoomBy([0.9, 1], 2), [0.8, 1]);
   });
 
+  it('zooming in then out by the same step is the whole axis again, not 0.0000001-1 (rounding)', () => {
+    for (const anchor of [0, 0.3, 0.5, 0.77, 1]) expect(zoomBy(zoomBy(null, 1 / 1.5, anchor), 1.5, anchor)).toBeNull();
+  });
+
   it('never narrower than MIN_WIDTH', () => {
     const z = zoomBy([0.5, 0.5 + 2 * MIN_WIDTH], 0.01)!;
     expect(z[1] - z[0]).toBeCloseTo(MIN_WIDTH, 12);

@@ -16,8 +16,11 @@ const PAD = 0.05;
 /** A linked call narrower than this share of its request is shown in a window around it inside the request. */
 const MIN_SHARE = 1 / 8;
 
+// Within this of the whole axis is the whole axis: in then out by one step leaves 0.9999999… after rounding.
+const WHOLE = 1 - MIN_WIDTH / 100;
+
 const clampRange = (a: number, w: number): [number, number] | null => {
-  if (w >= 1) return null;
+  if (w >= WHOLE) return null;
   const start = Math.max(0, Math.min(1 - w, a));
   return [start, start + w];
 };
