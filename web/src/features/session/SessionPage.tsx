@@ -292,7 +292,6 @@ function SessionView({ id }: { id: string }) {
         onSeekMatch={(dir) => void seek(dir, 'match')}
         onExpandAll={expandAll}
         onCollapseAll={filtering ? null : collapseAll}
-        onResetZoom={view.zoom ? () => onZoom(null) : null}
         requestsOnly={view.requests}
         onToggleRequests={toggleRequests}
       />
@@ -320,7 +319,16 @@ function SessionView({ id }: { id: string }) {
           {axis && overview.data && (
             <div className="span-minimap-row">
               <div className="span-minimap-label muted">
-                <span className="span-minimap-hint">{view.zoom ? 'Zoomed: 0 or double-click here for all' : 'Drag here, double-click a bar or press z to zoom'}</span>
+                {/* here rather than among the filters: a linked call lands zoomed, and at 1024 px the filters have no room */}
+                {view.zoom ? (
+                  <button type="button" className="btn btn-small" onClick={() => setZoom(null, { push: true })} title="Show the whole session (0)">
+                    Reset zoom
+                  </button>
+                ) : (
+                  <span className="span-minimap-hint" title="Zoom: drag on the timeline, double-click a bar, z (its request) or Z (the span), + and −, Ctrl/⌘ + wheel; 0 shows it all">
+                    Drag or z to zoom
+                  </span>
+                )}
                 <span className="timeline-tools">
                   <label className="follow-live" title="The chain of spans that decided when the selected request ended (p)">
                     <input type="checkbox" checked={tl.showCritical} onChange={(e) => tl.setShowCritical(e.target.checked)} /> Critical path
