@@ -54,8 +54,11 @@ describe('zoomToTimes and landingZoom', () => {
   it('narrows to five times a sliver of a call, inside its request', () => {
     // a 1 s call in a 50 s request: a 5 s window centred on it
     close(landingZoom(axis, { start: 10_000, end: 60_000 }, { start: 30_000, end: 31_000 }), [0.28, 0.33]);
-    // near the request's end, the window slides back inside the request
-    close(landingZoom(axis, { start: 10_000, end: 60_000 }, { start: 59_000, end: 59_500 }), [0.575, 0.6]);
+    // a call that ends the request stays centred: the window may use the 5% room a zoom to the request leaves,
+    // so the call's bar is not cut at the edge
+    close(landingZoom(axis, { start: 10_000, end: 60_000 }, { start: 59_000, end: 60_000 }), [0.57, 0.62]);
+    // near the start the window slides inside that room
+    close(landingZoom(axis, { start: 10_000, end: 60_000 }, { start: 8_000, end: 8_500 }), [0.075, 0.1]);
   });
 
   it('keeps a linked call at least an eighth of the view', () => {

@@ -67,7 +67,9 @@ export function landingZoom(axis: TimeAxis, request: { start: number; end: numbe
   if (c1 - c0 >= view * MIN_SHARE) return whole;
   const w = Math.max(MIN_WIDTH, (c1 - c0) * 5);
   const centred = (c0 + c1) / 2 - w / 2;
-  const inside = w <= r1 - r0 ? Math.max(r0, Math.min(r1 - w, centred)) : centred;
+  // inside the request with the same room as a zoom to it, so a call that ends the request is not cut at the edge
+  const [p0, p1] = whole ?? [r0, r1];
+  const inside = w <= p1 - p0 ? Math.max(p0, Math.min(p1 - w, centred)) : centred;
   return clampRange(inside, w);
 }
 
