@@ -25,30 +25,26 @@ export function criticalPath(tree: SpanTree, r: number): CriticalStep[] {
     const ext = extentOf(tree, k)!;
     out.push({ id: tree.nodes[k].entry.id, from: ext[0], to });
     if (out.length >= MAX_PATH) return;
+    // Children that take time, latest end first (a tie: the later start). The cursor only moves back, so one pass
+    // finds the whole chain: a request with thousands of calls stays n log n, not children × chain. An extent
+    // covers its subtree, so no child ends after its parent: the first step is simply the child that ended last.
+    const children = childrenOf(tree, k)
+      .map((c) => ({ c, e: extentOf(tree, c) }))
+      .filter((x): x is { c: number; e: [number, number] } => x.e !== null && x.e[1] > x.e[0])
+      .sort((a, b) => b.e[1] - a.e[1] || b.e[0] - a.e[0]);
     const chain: [number, number][] = [];
-    const children = childrenOf(tree, k);
     let cursor = to;
-    for (;;) {
-      let best = -1;
-      let bestEnd = Number.NEGATIVE_INFINITY;
-      for (const c of children) {
-        const e = extentOf(tree, c);
-        // An instant takes no time. After the first step, only a child that had ended when the step after it
-        // began held anything up (Jaeger's rule); the first may run past its parent's end (clock skew): clipped.
-        if (!e || e[1] <= e[0] || e[0] >= cursor || (chain.length > 0 && e[1] > cursor)) continue;
-        const clipped = Math.min(e[1], cursor);
-        if (clipped > bestEnd || (clipped === bestEnd && best >= 0 && e[0] > extentOf(tree, best)![0])) {
-          best = c;
-          bestEnd = clipped;
-        }
-      }
-      if (best < 0 || bestEnd <= ext[0]) break;
-      chain.push([best, bestEnd]);
-      cursor = extentOf(tree, best)![0];
+    for (const x of children) {
       if (cursor <= ext[0]) break;
+      // After a step, only a child that had ended when that step began held anything up (Jaeger's rule).
+      if (x.e[1] > cursor) continue;
+      chain.push([x.c, x.e[1]]);
+      cursor = x.e[0];
     }
-    // found from the end backwards; the path reads forwards
-    for (let j = chain.length - 1; j >= 0 && out.length < MAX_PATH; j--) visit(chain[j][0], chain[j][1]);
+    // Found from the end backwards (chain[0] ended last); the path reads forwards. Over the cap, the steps nearest
+    // the end are the ones kept.
+    const keep = Math.min(chain.length, MAX_PATH - out.length);
+    for (let j = keep - 1; j >= 0 && out.length < MAX_PATH; j--) visit(chain[j][0], chain[j][1]);
   };
   visit(r, root[1]);
   return out;
