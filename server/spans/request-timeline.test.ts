@@ -3,6 +3,7 @@ import type { RequestTimeline } from '../../shared/api';
 import { createApp } from '../app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
+import { spanOverview } from './list-spans';
 import { requestTimeline } from './request-timeline';
 
 const P = '11111111-1111-4111-8111-111111111111';
@@ -134,5 +135,17 @@ describe('criticalPath', () => {
       ['childTool', 7850, 8650],
       ['C3', 8800, 9500],
     ]);
+  });
+});
+
+describe('one number', () => {
+  it("the breakdown's request time is the overview's (the iteration strip) for every request", async () => {
+    await timelineOf('request');
+    const overview = spanOverview(fx!.db, P);
+    expect(overview.requests.length).toBe(1);
+    for (const r of overview.requests) {
+      const b = requestTimeline(fx!.db, P, r.id).request!.breakdown;
+      expect([b.start, b.end]).toEqual([r.start, r.end]);
+    }
   });
 });
