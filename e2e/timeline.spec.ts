@@ -169,3 +169,23 @@ test('the critical path of the request: by key or checkbox, the chain that decid
   await toggle.uncheck();
   await expect(onPath).toHaveCount(0);
 });
+
+test('the minimap: a drag zooms to the dragged range, a double-click shows everything again', async ({ page }) => {
+  await page.goto(`/session/${SESSION_VIEW_ID}`);
+  await expect(tree(page)).toBeFocused();
+  const minimap = page.getByRole('slider', { name: /^Time range shown in the waterfall/ });
+  await expect(minimap).toHaveAttribute('aria-valuetext', 'the whole session');
+  const box = (await minimap.boundingBox())!;
+  await page.mouse.move(box.x + box.width * 0.25, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2, { steps: 5 });
+  await page.mouse.up();
+  await expect.poll(() => zoomOf(page)).not.toBeNull();
+  const [a, b] = zoomOf(page)!.split('-').map(Number);
+  expect(a).toBeCloseTo(0.25, 1);
+  expect(b).toBeCloseTo(0.5, 1);
+  await expect(minimap).toHaveAttribute('aria-valuetext', /^25% to 50% of the session$/);
+  await expectLabelsApart(page);
+  await minimap.dblclick();
+  await expect.poll(() => zoomOf(page)).toBeNull();
+});
