@@ -164,6 +164,8 @@ test('the critical path of the request: by key or checkbox, the chain that decid
   // the 30 s call that failed ended the request; before it the subagent, before that read_file, then the first call
   // (the subagent's own rows are folded away; its branch row is on the path)
   await expect(onPath).toHaveCount(6);
+  // the request row says how long the request took (34.6 s: 100 ms to the failed call's end at 34.72 s)
+  await expect(tree(page).getByRole('treeitem', { name: /^user_message/ }).locator('.span-request-total')).toHaveText('34.6s');
   const names = await onPath.evaluateAll((els) => els.map((el) => (el.getAttribute('aria-label') ?? '').split(' ')[0]));
   expect(names).toEqual(['user_message', 'chat:gpt-4.1', 'read_file', 'runSubagent', 'Explore', 'chat:gpt-4.1']);
   await toggle.uncheck();

@@ -76,6 +76,7 @@ const ROUTE_INPUTS: Record<string, { query?: z.ZodObject; json?: z.ZodObject; st
   'GET /api/sessions/:id/spans/requests': {},
   'GET /api/sessions/:id/spans/seek': { query: SpanSeekQuery },
   'GET /api/sessions/:id/spans/request': { query: RequestTimelineQuery },
+  'GET /api/sessions/:id/spans/breakdowns': {},
   'GET /api/events/:id': { query: EventDetailQuery },
   'GET /api/events': { query: EventListQuery },
   'GET /api/errors/groups': { query: ErrorGroupsQuery },

@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
-import type { RequestTimeline } from '../../shared/api';
+import type { RequestTimeline, RequestTotalsList } from '../../shared/api';
 import { notFound } from '../http/errors';
 import { criticalPath } from './critical-path';
 import { requestBreakdown } from './request-breakdown';
 import { requestOf } from './request-of';
-import { sessionTree } from './tree-cache';
+import { MAX_REQUESTS } from './list-spans';
+import { sessionTree, type CachedTree } from './tree-cache';
 
 /** GET /api/sessions/:id/spans/request: the request event `eventId` belongs to, its breakdown and critical path. */
 export function requestTimeline(db: Database.Database, sessionId: string, eventId: number): RequestTimeline {
@@ -19,4 +20,27 @@ export function requestTimeline(db: Database.Database, sessionId: string, eventI
   const breakdown = r === null ? null : requestBreakdown(tree, r);
   if (r === null || breakdown === null) return { eventId, extent, request: null };
   return { eventId, extent, request: { id: tree.nodes[r].entry.id, breakdown, criticalPath: criticalPath(tree, r) } };
+}
+
+// Per tree, for its version: a live append gives the session a new version, and the totals are counted again.
+const totalsCache = new WeakMap<CachedTree, { version: string; value: RequestTotalsList }>();
+
+/** GET /api/sessions/:id/spans/breakdowns: every request's totals (the request rows of the waterfall). */
+export function requestTotals(db: Database.Database, sessionId: string): RequestTotalsList {
+  const cached = sessionTree(db, sessionId);
+  if (!cached) throw notFound(`session ${sessionId}`);
+  const hit = totalsCache.get(cached);
+  if (hit && hit.version === cached.version) return hit.value;
+  const { tree } = cached;
+  const requests: RequestTotalsList['requests'] = [];
+  for (let i = 0; i < tree.nodes.length && requests.length < MAX_REQUESTS; i++) {
+    if (tree.nodes[i].entry.type !== 'user_message' || requestOf(tree, i) !== i) continue;
+    const b = requestBreakdown(tree, i);
+    if (!b) continue;
+    const { calls: _calls, callsTotal: _total, ...totals } = b;
+    requests.push({ id: tree.nodes[i].entry.id, ...totals });
+  }
+  const value = { requests };
+  totalsCache.set(cached, { version: cached.version, value });
+  return value;
 }

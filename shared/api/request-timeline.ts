@@ -60,3 +60,13 @@ export const RequestTimeline = z.object({
     .nullable(),
 });
 export type RequestTimeline = z.infer<typeof RequestTimeline>;
+
+/** GET /api/sessions/:id/spans/breakdowns: the totals of every request of the session (the request rows' bars). */
+export const RequestTotals = RequestBreakdown.omit({ calls: true, callsTotal: true }).extend({ id: z.number() });
+export type RequestTotals = z.infer<typeof RequestTotals>;
+
+export const RequestTotalsList = z.object({
+  /** at most MAX_REQUESTS (the overview's cap), in tree order */
+  requests: z.array(RequestTotals),
+});
+export type RequestTotalsList = z.infer<typeof RequestTotalsList>;

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { RequestTimeline } from '../../../../shared/api';
-import { Breakdown } from './Breakdown';
+import { Breakdown, RequestRowBar } from './Breakdown';
 
 // The breakdown as the detail pane shows it, rendered to a string: numbers from the server as they are, an unknown
 // ttft as "—" (never "0ms"), nothing for a timeline of another event (a stale answer while the next one loads).
@@ -44,5 +44,13 @@ describe('Breakdown', () => {
 
   it('shows nothing for another event than the selected one', () => {
     expect(renderToStaticMarkup(<Breakdown timeline={timeline} eventId={11} />)).toBe('');
+  });
+});
+
+describe('RequestRowBar', () => {
+  it("shows the request's total on its row and where it went in the title", () => {
+    const html = renderToStaticMarkup(<RequestRowBar totals={{ id: 10, start: 1000, end: 9500, ttft: null, generation: null, model: 3700, tool: 4510, idle: 290 }} />);
+    expect(text(html)).toBe('8.50s');
+    expect(html).toContain('title="The request: 8.50s. Time to first token —, Generation —, Model, no ttft 3.70s, Tools 4.51s, Idle 290ms"');
   });
 });

@@ -1,4 +1,4 @@
-import type { RequestTimeline } from '../../../../shared/api';
+import type { RequestTimeline, RequestTotals } from '../../../../shared/api';
 import { formatDuration } from '../../ui/format';
 import { callParts, requestParts, type Part } from './breakdown-parts';
 import './timeline.css';
@@ -59,5 +59,23 @@ function PartsView({ parts, what }: { parts: Part[]; what: string }) {
         ))}
       </dl>
     </>
+  );
+}
+
+/** A request row's own bar in the tree (its total and a small stacked bar), where a request has no duration. */
+export function RequestRowBar({ totals }: { totals: RequestTotals }) {
+  const parts = requestParts(totals);
+  const summary = parts.map((p) => `${p.label} ${value(p)}`).join(', ');
+  return (
+    <span className="span-dur span-request-total" title={`The request: ${formatDuration(totals.end - totals.start)}. ${summary}`}>
+      <span className="breakdown-mini" aria-hidden="true">
+        {parts
+          .filter((p) => p.ms !== null && p.share > 0)
+          .map((p) => (
+            <span key={p.kind} className={`breakdown-seg b-${p.kind}`} style={{ width: `${(p.share * 100).toFixed(2)}%` }} />
+          ))}
+      </span>
+      {formatDuration(totals.end - totals.start)}
+    </span>
   );
 }

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { CriticalStep, SpanRow, TimeAxis } from '../../../../shared/api';
+import type { CriticalStep, RequestTotals, SpanRow, TimeAxis } from '../../../../shared/api';
+import { RequestRowBar } from './Breakdown';
 import { formatDuration } from '../../ui/format';
 import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
 import { visibleText } from '../../ui/visible-text';
@@ -35,6 +36,8 @@ export interface SpanTableProps {
   headerNote?: ReactNode;
   /** the critical path of the selected request, by event id, when highlighted */
   critical?: ReadonlyMap<number, CriticalStep> | null;
+  /** each request's totals by its user_message id: the request rows show them */
+  requestTotals?: ReadonlyMap<number, RequestTotals> | null;
   /** a double-click on a row's bar: zoom to that span */
   onZoomToRow?: (row: SpanRow) => void;
   /** ctrl/⌘ + wheel over the waterfall, or the wheel over the ruler */
@@ -103,6 +106,7 @@ export function SpanTable(p: SpanTableProps) {
               onOpen={p.onOpen}
               onToggle={p.onToggle}
               critical={critical?.get(row.id) ?? null}
+              totals={p.requestTotals?.get(row.id) ?? null}
               onZoomToRow={p.onZoomToRow}
             />
           );
@@ -178,10 +182,11 @@ interface RowViewProps {
   onOpen: SpanTableProps['onOpen'];
   onToggle: SpanTableProps['onToggle'];
   critical: CriticalStep | null;
+  totals: RequestTotals | null;
   onZoomToRow: SpanTableProps['onZoomToRow'];
 }
 
-const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected, axis, zoom, onSelect, onOpen, onToggle, critical, onZoomToRow }: RowViewProps) {
+const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected, axis, zoom, onSelect, onOpen, onToggle, critical, totals, onZoomToRow }: RowViewProps) {
   const kind = spanKind(row.type, row.tool);
   const failed = row.status === 'error';
   const hasChildren = row.childCount > 0;
@@ -234,7 +239,7 @@ const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected
             replay
           </span>
         )}
-        <span className="span-dur">{row.duration > 0 ? formatDuration(row.duration) : ''}</span>
+        {totals && row.duration === 0 ? <RequestRowBar totals={totals} /> : <span className="span-dur">{row.duration > 0 ? formatDuration(row.duration) : ''}</span>}
       </div>
       <div
         className="span-wf-cell"

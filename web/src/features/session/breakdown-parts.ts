@@ -23,7 +23,7 @@ const LABELS: Record<PartKind, string> = {
 };
 
 /** The request's parts; "Model, no ttft" only when some call lacks a ttft. */
-export function requestParts(b: RequestBreakdown): Part[] {
+export function requestParts(b: Omit<RequestBreakdown, 'calls' | 'callsTotal'>): Part[] {
   const total = b.end - b.start;
   const part = (kind: PartKind, ms: number | null): Part => ({ kind, label: LABELS[kind], ms, share: ms === null || total <= 0 ? 0 : ms / total });
   const parts = [part('ttft', b.ttft), part('generation', b.generation)];

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { EventDetail, RequestListResponse, RequestTimeline, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
+import type { EventDetail, RequestListResponse, RequestTimeline, RequestTotalsList, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
 import { getJson, type QueryParams } from '../../api/client';
 
 /** Rows per window request: a screenful or two around what is on screen. */
@@ -20,6 +20,7 @@ export const sessionViewKeys = {
   requests: (id: string) => [...sessionViewKeys.session(id), 'requests'] as const,
   /** the request an event belongs to: its breakdown and critical path (grows with the session: under session(id)) */
   request: (id: string, event: number) => [...sessionViewKeys.session(id), 'request', event] as const,
+  breakdowns: (id: string) => [...sessionViewKeys.session(id), 'breakdowns'] as const,
   spans: (id: string, view: SpanViewParams) => [...sessionViewKeys.session(id), 'spans', view] as const,
   page: (id: string, view: SpanViewParams, page: number) => [...sessionViewKeys.spans(id, view), page] as const,
   /** outside `session(id)` on purpose: a live refresh must not move the view back to a deep link */
@@ -71,6 +72,14 @@ export function requestTimelineOptions(id: string, event: number) {
     queryFn: ({ signal }) => getJson<RequestTimeline>(`/api/sessions/${encodeURIComponent(id)}/spans/request`, { event }, { signal }),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
+  });
+}
+
+export function requestTotalsOptions(id: string) {
+  return queryOptions({
+    queryKey: sessionViewKeys.breakdowns(id),
+    queryFn: ({ signal }) => getJson<RequestTotalsList>(`/api/sessions/${encodeURIComponent(id)}/spans/breakdowns`, undefined, { signal }),
+    placeholderData: keepPreviousData,
   });
 }
 
