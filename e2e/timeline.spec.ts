@@ -191,3 +191,12 @@ test('the minimap: a drag zooms to the dragged range, a double-click shows every
   await minimap.dblclick();
   await expect.poll(() => zoomOf(page)).toBeNull();
 });
+
+test("the header's slowest call lands zoomed on it, from any zoom", async ({ page }) => {
+  await page.goto(`/session/${SESSION_VIEW_ID}?zoom=0.9-1`);
+  await expect(tree(page)).toBeFocused();
+  await page.getByRole('button', { name: /^chat:gpt-4\.1 · 30\.0s$/ }).click();
+  await expect(tree(page).getByRole('treeitem', { selected: true })).toHaveAccessibleName(/^chat:gpt-4\.1.*\(failed\)/);
+  await expect.poll(() => zoomOf(page)).not.toBe('0.9-1');
+  await expect.poll(() => barShare(page)).toBeGreaterThanOrEqual(0.1);
+});

@@ -272,7 +272,8 @@ function SessionView({ id }: { id: string }) {
         <SessionHeader
           detail={detail.data}
           overview={overview.data}
-          onSelectEvent={(eventId) => setView({ event: eventId })}
+          // a link in the header lands zoomed on its call like any link to an event
+          onSelectEvent={(eventId) => setView({ event: eventId, zoom: null })}
           onShowErrors={() => setView({ status: 'error' })}
           from={view.from}
         />
