@@ -3,7 +3,7 @@ import type { SearchQuery } from '../../shared/api/search';
 import { searchSessions } from '../search/search-sessions';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview, type ListSpansInput, type SeekInput } from '../spans/list-spans';
-import { requestTimeline, requestTotals } from '../spans/request-timeline';
+import { requestTimeline, requestBreakdowns } from '../spans/request-timeline';
 
 /**
  * What the read workers run: the requests whose work grows with what they read and that hold nothing the main
@@ -18,7 +18,7 @@ export const READ_OPS = {
   spanOverview: (db: Database.Database, a: { sessionId: string }) => spanOverview(db, a.sessionId),
   spanRequests: (db: Database.Database, a: { sessionId: string }) => listRequests(db, a.sessionId),
   spanRequest: (db: Database.Database, a: { sessionId: string; eventId: number }) => requestTimeline(db, a.sessionId, a.eventId),
-  spanBreakdowns: (db: Database.Database, a: { sessionId: string }) => requestTotals(db, a.sessionId),
+  spanBreakdowns: (db: Database.Database, a: { sessionId: string }) => requestBreakdowns(db, a.sessionId),
 };
 
 export type ReadOp = keyof typeof READ_OPS;

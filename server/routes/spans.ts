@@ -6,7 +6,7 @@ import { ApiError, notFound, validationHook } from '../http/errors';
 import { getEventDetail } from '../spans/event-detail';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview } from '../spans/list-spans';
-import { requestTimeline, requestTotals } from '../spans/request-timeline';
+import { requestTimeline, requestBreakdowns } from '../spans/request-timeline';
 
 /** The session view: its span tree in windows, the overview beside it, seeking errors, and one event whole. */
 export function spanRoutes(ctx: AppContext) {
@@ -34,7 +34,7 @@ export function spanRoutes(ctx: AppContext) {
     })
     .get('/sessions/:id/spans/breakdowns', async (c) => {
       const a = { sessionId: c.req.param('id') };
-      return c.json(ctx.readPool ? await ctx.readPool.run('spanBreakdowns', a) : requestTotals(ctx.db, a.sessionId), 200);
+      return c.json(ctx.readPool ? await ctx.readPool.run('spanBreakdowns', a) : requestBreakdowns(ctx.db, a.sessionId), 200);
     })
     .get('/events/:id', zValidator('query', EventDetailQuery, validationHook), (c) => {
       const id = Number(c.req.param('id'));

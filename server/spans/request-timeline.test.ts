@@ -4,7 +4,7 @@ import { createApp } from '../app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
 import { spanOverview } from './list-spans';
-import { requestTimeline, requestTotals } from './request-timeline';
+import { requestTimeline, requestBreakdowns } from './request-timeline';
 
 const P = '11111111-1111-4111-8111-111111111111';
 const C = '22222222-2222-4222-8222-222222222222';
@@ -151,7 +151,7 @@ describe('one number', () => {
 
   it("the request rows' totals are the breakdown's", async () => {
     await timelineOf('request');
-    const { requests } = requestTotals(fx!.db, P);
+    const { requests } = requestBreakdowns(fx!.db, P);
     const b = requestTimeline(fx!.db, P, await idOf('request')).request!.breakdown;
     expect(requests).toEqual([{ id: await idOf('request'), start: b.start, end: b.end, ttft: 700, generation: 2000, model: 1000, tool: 4510, idle: 290 }]);
   });

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import type { RequestTimeline, RequestTotalsList } from '../../shared/api';
+import type { RequestTimeline, RequestBreakdownList } from '../../shared/api';
 import { notFound } from '../http/errors';
 import { criticalPath } from './critical-path';
 import { requestBreakdown } from './request-breakdown';
@@ -23,16 +23,16 @@ export function requestTimeline(db: Database.Database, sessionId: string, eventI
 }
 
 // Per tree, for its version: a live append gives the session a new version, and the totals are counted again.
-const totalsCache = new WeakMap<CachedTree, { version: string; value: RequestTotalsList }>();
+const breakdownsCache = new WeakMap<CachedTree, { version: string; value: RequestBreakdownList }>();
 
 /** GET /api/sessions/:id/spans/breakdowns: every request's totals (the request rows of the waterfall). */
-export function requestTotals(db: Database.Database, sessionId: string): RequestTotalsList {
+export function requestBreakdowns(db: Database.Database, sessionId: string): RequestBreakdownList {
   const cached = sessionTree(db, sessionId);
   if (!cached) throw notFound(`session ${sessionId}`);
-  const hit = totalsCache.get(cached);
+  const hit = breakdownsCache.get(cached);
   if (hit && hit.version === cached.version) return hit.value;
   const { tree } = cached;
-  const requests: RequestTotalsList['requests'] = [];
+  const requests: RequestBreakdownList['requests'] = [];
   for (let i = 0; i < tree.nodes.length && requests.length < MAX_REQUESTS; i++) {
     if (tree.nodes[i].entry.type !== 'user_message' || requestOf(tree, i) !== i) continue;
     const b = requestBreakdown(tree, i);
@@ -41,6 +41,6 @@ export function requestTotals(db: Database.Database, sessionId: string): Request
     requests.push({ id: tree.nodes[i].entry.id, ...totals });
   }
   const value = { requests };
-  totalsCache.set(cached, { version: cached.version, value });
+  breakdownsCache.set(cached, { version: cached.version, value });
   return value;
 }

@@ -62,11 +62,11 @@ export const RequestTimeline = z.object({
 export type RequestTimeline = z.infer<typeof RequestTimeline>;
 
 /** GET /api/sessions/:id/spans/breakdowns: the totals of every request of the session (the request rows' bars). */
-export const RequestTotals = RequestBreakdown.omit({ calls: true, callsTotal: true }).extend({ id: z.number() });
-export type RequestTotals = z.infer<typeof RequestTotals>;
+export const RequestBreakdownRow = RequestBreakdown.omit({ calls: true, callsTotal: true }).extend({ id: z.number() });
+export type RequestBreakdownRow = z.infer<typeof RequestBreakdownRow>;
 
-export const RequestTotalsList = z.object({
+export const RequestBreakdownList = z.object({
   /** at most MAX_REQUESTS (the overview's cap), in tree order */
-  requests: z.array(RequestTotals),
+  requests: z.array(RequestBreakdownRow),
 });
-export type RequestTotalsList = z.infer<typeof RequestTotalsList>;
+export type RequestBreakdownList = z.infer<typeof RequestBreakdownList>;

@@ -1,4 +1,4 @@
-import type { RequestTimeline, RequestTotals } from '../../../../shared/api';
+import type { RequestTimeline, RequestBreakdownRow } from '../../../../shared/api';
 import { formatDuration } from '../../ui/format';
 import { callParts, requestParts, type Part } from './breakdown-parts';
 import './timeline.css';
@@ -63,7 +63,7 @@ function PartsView({ parts, what }: { parts: Part[]; what: string }) {
 }
 
 /** A request row's own bar in the tree (its total and a small stacked bar), where a request has no duration. */
-export function RequestRowBar({ totals }: { totals: RequestTotals }) {
+export function RequestRowBar({ totals }: { totals: RequestBreakdownRow }) {
   const parts = requestParts(totals);
   const summary = parts.map((p) => `${p.label} ${value(p)}`).join(', ');
   return (

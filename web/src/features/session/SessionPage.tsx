@@ -368,7 +368,7 @@ function SessionView({ id }: { id: string }) {
               dataStamp={win.stamp}
               headerNote={<span className="muted span-head-count">{win.total.toLocaleString('en-US')} rows</span>}
               critical={tl.critical}
-              requestTotals={tl.totals}
+              requestBreakdowns={tl.totals}
               onZoomToRow={tl.zoomToRow}
               wheel={tl.wheel}
             />

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { CriticalStep, RequestTotals, SpanRow, TimeAxis } from '../../../../shared/api';
+import type { CriticalStep, RequestBreakdownRow, SpanRow, TimeAxis } from '../../../../shared/api';
 import { RequestRowBar } from './Breakdown';
 import { formatDuration } from '../../ui/format';
 import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
@@ -37,7 +37,7 @@ export interface SpanTableProps {
   /** the critical path of the selected request, by event id, when highlighted */
   critical?: ReadonlyMap<number, CriticalStep> | null;
   /** each request's totals by its user_message id: the request rows show them */
-  requestTotals?: ReadonlyMap<number, RequestTotals> | null;
+  requestBreakdowns?: ReadonlyMap<number, RequestBreakdownRow> | null;
   /** a double-click on a row's bar: zoom to that span */
   onZoomToRow?: (row: SpanRow) => void;
   /** ctrl/⌘ + wheel over the waterfall, or the wheel over the ruler */
@@ -106,7 +106,7 @@ export function SpanTable(p: SpanTableProps) {
               onOpen={p.onOpen}
               onToggle={p.onToggle}
               critical={critical?.get(row.id) ?? null}
-              totals={p.requestTotals?.get(row.id) ?? null}
+              totals={p.requestBreakdowns?.get(row.id) ?? null}
               onZoomToRow={p.onZoomToRow}
             />
           );
@@ -182,7 +182,7 @@ interface RowViewProps {
   onOpen: SpanTableProps['onOpen'];
   onToggle: SpanTableProps['onToggle'];
   critical: CriticalStep | null;
-  totals: RequestTotals | null;
+  totals: RequestBreakdownRow | null;
   onZoomToRow: SpanTableProps['onZoomToRow'];
 }
 

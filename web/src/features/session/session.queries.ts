@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { EventDetail, RequestListResponse, RequestTimeline, RequestTotalsList, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
+import type { EventDetail, RequestBreakdownList, RequestListResponse, RequestTimeline, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
 import { getJson, type QueryParams } from '../../api/client';
 
 /** Rows per window request: a screenful or two around what is on screen. */
@@ -75,10 +75,10 @@ export function requestTimelineOptions(id: string, event: number) {
   });
 }
 
-export function requestTotalsOptions(id: string) {
+export function requestBreakdownsOptions(id: string) {
   return queryOptions({
     queryKey: sessionViewKeys.breakdowns(id),
-    queryFn: ({ signal }) => getJson<RequestTotalsList>(`/api/sessions/${encodeURIComponent(id)}/spans/breakdowns`, undefined, { signal }),
+    queryFn: ({ signal }) => getJson<RequestBreakdownList>(`/api/sessions/${encodeURIComponent(id)}/spans/breakdowns`, undefined, { signal }),
     placeholderData: keepPreviousData,
   });
 }

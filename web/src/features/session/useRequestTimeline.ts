@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
-import type { CriticalStep, RequestTimeline, RequestTotals, SpanRow, TimeAxis } from '../../../../shared/api';
+import type { CriticalStep, RequestTimeline, RequestBreakdownRow, SpanRow, TimeAxis } from '../../../../shared/api';
 import { useShortcuts, type Binding } from '../../ui/keys/useShortcuts';
-import { requestTimelineOptions, requestTotalsOptions } from './session.queries';
+import { requestBreakdownsOptions, requestTimelineOptions } from './session.queries';
 import { useStoredFlag } from '../../ui/useStoredFlag';
 import { TIMELINE_KEYS, zoomAfter, type TimelineAction } from './timeline-keys';
 import type { WheelZoomHandlers } from './useWheelZoom';
@@ -29,7 +29,7 @@ export interface RequestTimelineView {
   zoomToRow: (row: SpanRow) => void;
   wheel: WheelZoomHandlers;
   /** every request's totals by its user_message id, for the request rows */
-  totals: ReadonlyMap<number, RequestTotals> | null;
+  totals: ReadonlyMap<number, RequestBreakdownRow> | null;
 }
 
 // Where the tree's keys are not the page's either (useTreeKeys): the minimap has its own +, −, 0 and arrows.
@@ -45,7 +45,7 @@ export function useRequestTimeline(p: RequestTimelineInput): RequestTimelineView
   const q = useQuery({ ...requestTimelineOptions(p.sessionId, p.selectedId ?? 0), enabled: p.selectedId !== null });
   const timeline = q.data && q.data.eventId === p.selectedId ? q.data : null;
   const [showCritical, setShowCritical] = useStoredFlag('chronoscope.session.criticalPath');
-  const totalsQuery = useQuery(requestTotalsOptions(p.sessionId));
+  const totalsQuery = useQuery(requestBreakdownsOptions(p.sessionId));
   const totals = useMemo(() => (totalsQuery.data ? new Map(totalsQuery.data.requests.map((r) => [r.id, r])) : null), [totalsQuery.data]);
 
   // A link to an event (Triage, Search, a pasted URL) without a zoom lands zoomed on its request, once.
