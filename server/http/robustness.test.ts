@@ -75,7 +75,7 @@ const ROUTE_INPUTS: Record<string, { query?: z.ZodObject; json?: z.ZodObject; st
   'GET /api/sessions/:id/spans/overview': {},
   'GET /api/sessions/:id/spans/requests': {},
   'GET /api/sessions/:id/spans/seek': { query: SpanSeekQuery },
-  'GET /api/sessions/:id/spans/request': { query: RequestTimelineQuery },
+  'GET /api/sessions/:id/spans/timeline': { query: RequestTimelineQuery },
   'GET /api/sessions/:id/spans/breakdowns': {},
   'GET /api/events/:id': { query: EventDetailQuery },
   'GET /api/events': { query: EventListQuery },

@@ -17,7 +17,7 @@ export const READ_OPS = {
   spanSeek: (db: Database.Database, a: { sessionId: string; query: SeekInput }) => seekSpan(db, a.sessionId, a.query),
   spanOverview: (db: Database.Database, a: { sessionId: string }) => spanOverview(db, a.sessionId),
   spanRequests: (db: Database.Database, a: { sessionId: string }) => listRequests(db, a.sessionId),
-  spanRequest: (db: Database.Database, a: { sessionId: string; eventId: number }) => requestTimeline(db, a.sessionId, a.eventId),
+  spanTimeline: (db: Database.Database, a: { sessionId: string; eventId: number }) => requestTimeline(db, a.sessionId, a.eventId),
   spanBreakdowns: (db: Database.Database, a: { sessionId: string }) => requestBreakdowns(db, a.sessionId),
 };
 

@@ -28,9 +28,9 @@ export function spanRoutes(ctx: AppContext) {
       const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };
       return c.json(ctx.readPool ? await ctx.readPool.run('spanSeek', a) : seekSpan(ctx.db, a.sessionId, a.query), 200);
     })
-    .get('/sessions/:id/spans/request', zValidator('query', RequestTimelineQuery, validationHook), async (c) => {
+    .get('/sessions/:id/spans/timeline', zValidator('query', RequestTimelineQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), eventId: c.req.valid('query').event };
-      return c.json(ctx.readPool ? await ctx.readPool.run('spanRequest', a) : requestTimeline(ctx.db, a.sessionId, a.eventId), 200);
+      return c.json(ctx.readPool ? await ctx.readPool.run('spanTimeline', a) : requestTimeline(ctx.db, a.sessionId, a.eventId), 200);
     })
     .get('/sessions/:id/spans/breakdowns', async (c) => {
       const a = { sessionId: c.req.param('id') };

@@ -3,6 +3,7 @@ import type { RequestTimeline } from '../../shared/api';
 import { createApp } from '../app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
+import { listRequests } from './list-requests';
 import { spanOverview } from './list-spans';
 import { requestTimeline, requestBreakdowns } from './request-timeline';
 
@@ -108,11 +109,11 @@ describe('requestBreakdown', () => {
     const app = createApp(testContext(fx!.db, fx!.dbPath));
     const get = (url: string) => app.request(`http://localhost${url}`, { headers: { host: 'localhost' } });
     const other = (fx!.db.prepare("SELECT e.id FROM events e JOIN sessions s ON s.num = e.session_num WHERE s.id = ? LIMIT 1").get(Q) as { id: number }).id;
-    const notHere = await get(`/api/sessions/${P}/spans/request?event=${other}`);
+    const notHere = await get(`/api/sessions/${P}/spans/timeline?event=${other}`);
     expect(notHere.status).toBe(404);
     expect(((await notHere.json()) as { error: { code: string } }).error.code).toBe('not_found');
-    expect((await get(`/api/sessions/${P}/spans/request?event=abc`)).status).toBe(400);
-    const ok = await get(`/api/sessions/${P}/spans/request?event=${await idOf('C3')}`);
+    expect((await get(`/api/sessions/${P}/spans/timeline?event=abc`)).status).toBe(400);
+    const ok = await get(`/api/sessions/${P}/spans/timeline?event=${await idOf('C3')}`);
     expect(ok.status).toBe(200);
     expect(((await ok.json()) as RequestTimeline).request!.breakdown.tool).toBe(4510);
   });
@@ -146,6 +147,16 @@ describe('one number', () => {
     for (const r of overview.requests) {
       const b = requestTimeline(fx!.db, P, r.id).request!.breakdown;
       expect([b.start, b.end]).toEqual([r.start, r.end]);
+    }
+  });
+
+  it("each request's breakdown spans the requests-only view's duration", async () => {
+    await timelineOf('request');
+    const { requests } = listRequests(fx!.db, P);
+    expect(requests.length).toBe(1);
+    for (const r of requests) {
+      const b = requestTimeline(fx!.db, P, r.id).request!.breakdown;
+      expect(b.end - b.start).toBe(r.duration);
     }
   });
 

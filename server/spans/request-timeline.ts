@@ -4,10 +4,11 @@ import { notFound } from '../http/errors';
 import { criticalPath } from './critical-path';
 import { requestBreakdown } from './request-breakdown';
 import { requestOf } from './request-of';
+import { isSessionRequest } from './request-totals';
 import { MAX_REQUESTS } from './list-spans';
 import { sessionTree, type CachedTree } from './tree-cache';
 
-/** GET /api/sessions/:id/spans/request: the request event `eventId` belongs to, its breakdown and critical path. */
+/** GET /api/sessions/:id/spans/timeline: the request event `eventId` belongs to, its breakdown and critical path. */
 export function requestTimeline(db: Database.Database, sessionId: string, eventId: number): RequestTimeline {
   const cached = sessionTree(db, sessionId);
   if (!cached) throw notFound(`session ${sessionId}`);
@@ -34,7 +35,8 @@ export function requestBreakdowns(db: Database.Database, sessionId: string): Req
   const { tree } = cached;
   const requests: RequestBreakdownList['requests'] = [];
   for (let i = 0; i < tree.nodes.length && requests.length < MAX_REQUESTS; i++) {
-    if (tree.nodes[i].entry.type !== 'user_message' || requestOf(tree, i) !== i) continue;
+    // the rows of the requests-only view (request-totals.ts): the session's own canonical requests
+    if (!isSessionRequest(tree, i)) continue;
     const b = requestBreakdown(tree, i);
     if (!b) continue;
     const { calls: _calls, callsTotal: _total, ...totals } = b;

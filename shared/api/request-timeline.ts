@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** GET /api/sessions/:id/spans/request?event=N: the request an event belongs to, where its time went, its critical path. */
+/** GET /api/sessions/:id/spans/timeline?event=N: the request an event belongs to, where its time went, its critical path. */
 export const RequestTimelineQuery = z.object({
   event: z.coerce.number().int().positive(),
 });

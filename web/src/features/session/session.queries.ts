@@ -69,7 +69,7 @@ export function seekSpan(id: string, view: SpanViewParams, from: number, dir: 'n
 export function requestTimelineOptions(id: string, event: number) {
   return queryOptions({
     queryKey: sessionViewKeys.request(id, event),
-    queryFn: ({ signal }) => getJson<RequestTimeline>(`/api/sessions/${encodeURIComponent(id)}/spans/request`, { event }, { signal }),
+    queryFn: ({ signal }) => getJson<RequestTimeline>(`/api/sessions/${encodeURIComponent(id)}/spans/timeline`, { event }, { signal }),
     placeholderData: keepPreviousData,
     staleTime: 60_000,
   });
