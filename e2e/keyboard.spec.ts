@@ -29,7 +29,7 @@ test('the slowest call opens from the Triage page with j and Enter only', async 
   await expect(first).toBeFocused();
 
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(slowest.sessionId)}\\?event=${slowest.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(slowest.sessionId)}\\?event=${slowest.id}(&zoom=[\\d.]+-[\\d.]+)?$`));
   const tree = page.getByRole('tree', { name: 'Spans of this session' });
   await expect(tree.getByRole('treeitem', { selected: true })).toHaveAttribute('data-event-id', String(slowest.id));
   // focus is on the tree, not the body: the tree's keys work at once

@@ -36,7 +36,7 @@ test('type a query, see sessions grouped by repository, open one at the matched 
   await box(page).press('Enter');
   const eventId = top.hits[0].eventId;
   expect(eventId).not.toBeNull();
-  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(top.id)}\\?event=${eventId}&from=q%3DReconnect$`));
+  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(top.id)}\\?event=${eventId}(&zoom=[\\d.]+-[\\d.]+)?&from=q%3DReconnect$`));
   await expect(page.locator(`[role="treeitem"][data-event-id="${eventId}"]`)).toHaveAttribute('aria-selected', 'true');
   const details = page.getByRole('complementary', { name: 'Event details' });
   await expect(details).toBeVisible();

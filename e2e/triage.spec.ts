@@ -37,7 +37,7 @@ test('filter by a model, click the slowest call, land on it in the session view'
   await expect(first).toContainText(model!);
 
   await first.click();
-  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(slowest.sessionId)}\\?event=${slowest.id}$`));
+  await expect(page).toHaveURL(new RegExp(`/session/${encodeURIComponent(slowest.sessionId)}\\?event=${slowest.id}(&zoom=[\\d.]+-[\\d.]+)?$`));
   // the session view selects that event
   const selected = page.getByRole('tree', { name: 'Spans of this session' }).getByRole('treeitem', { selected: true });
   await expect(selected).toHaveAttribute('data-event-id', String(slowest.id));

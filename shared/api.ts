@@ -12,3 +12,4 @@ export * from './api/search';
 export * from './api/usage';
 export * from './api/customizations';
 export * from './api/export';
+export * from './api/request-timeline';

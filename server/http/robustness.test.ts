@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CacheQuery, ChartQuery, CustomizationsQuery, ErrorGroupsQuery, EventDetail, EventDetailQuery, EventListQuery, ExportQuery, LatencyStatsQuery, LineageForestQuery, LineageTraceQuery, RepositoryListQuery, ScatterQuery, SearchQuery, SessionListQuery, SpanListQuery, SpanSeekQuery, SqlRequest, TimeseriesQuery, TriageCountsQuery, UsageQuery } from '../../shared/api';
+import { CacheQuery, ChartQuery, CustomizationsQuery, ErrorGroupsQuery, EventDetail, EventDetailQuery, EventListQuery, ExportQuery, LatencyStatsQuery, LineageForestQuery, LineageTraceQuery, RepositoryListQuery, ScatterQuery, SearchQuery, SessionListQuery, SpanListQuery, SpanSeekQuery, RequestTimelineQuery, SqlRequest, TimeseriesQuery, TriageCountsQuery, UsageQuery } from '../../shared/api';
 import { MAX_JSON_DEPTH, tooDeepMarker } from '../../shared/json-depth';
 import { createApp } from '../app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
@@ -75,6 +75,8 @@ const ROUTE_INPUTS: Record<string, { query?: z.ZodObject; json?: z.ZodObject; st
   'GET /api/sessions/:id/spans/overview': {},
   'GET /api/sessions/:id/spans/requests': {},
   'GET /api/sessions/:id/spans/seek': { query: SpanSeekQuery },
+  'GET /api/sessions/:id/spans/timeline': { query: RequestTimelineQuery },
+  'GET /api/sessions/:id/spans/breakdowns': {},
   'GET /api/events/:id': { query: EventDetailQuery },
   'GET /api/events': { query: EventListQuery },
   'GET /api/errors/groups': { query: ErrorGroupsQuery },

@@ -3,6 +3,7 @@ import type { SearchQuery } from '../../shared/api/search';
 import { searchSessions } from '../search/search-sessions';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview, type ListSpansInput, type SeekInput } from '../spans/list-spans';
+import { requestTimeline, requestBreakdowns } from '../spans/request-timeline';
 
 /**
  * What the read workers run: the requests whose work grows with what they read and that hold nothing the main
@@ -16,6 +17,8 @@ export const READ_OPS = {
   spanSeek: (db: Database.Database, a: { sessionId: string; query: SeekInput }) => seekSpan(db, a.sessionId, a.query),
   spanOverview: (db: Database.Database, a: { sessionId: string }) => spanOverview(db, a.sessionId),
   spanRequests: (db: Database.Database, a: { sessionId: string }) => listRequests(db, a.sessionId),
+  spanTimeline: (db: Database.Database, a: { sessionId: string; eventId: number }) => requestTimeline(db, a.sessionId, a.eventId),
+  spanBreakdowns: (db: Database.Database, a: { sessionId: string }) => requestBreakdowns(db, a.sessionId),
 };
 
 export type ReadOp = keyof typeof READ_OPS;

@@ -1,11 +1,12 @@
 import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { EventDetailQuery, SpanListQuery, SpanSeekQuery } from '../../shared/api';
+import { EventDetailQuery, RequestTimelineQuery, SpanListQuery, SpanSeekQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
 import { ApiError, notFound, validationHook } from '../http/errors';
 import { getEventDetail } from '../spans/event-detail';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview } from '../spans/list-spans';
+import { requestTimeline, requestBreakdowns } from '../spans/request-timeline';
 
 /** The session view: its span tree in windows, the overview beside it, seeking errors, and one event whole. */
 export function spanRoutes(ctx: AppContext) {
@@ -26,6 +27,14 @@ export function spanRoutes(ctx: AppContext) {
     .get('/sessions/:id/spans/seek', zValidator('query', SpanSeekQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };
       return c.json(ctx.readPool ? await ctx.readPool.run('spanSeek', a) : seekSpan(ctx.db, a.sessionId, a.query), 200);
+    })
+    .get('/sessions/:id/spans/timeline', zValidator('query', RequestTimelineQuery, validationHook), async (c) => {
+      const a = { sessionId: c.req.param('id'), eventId: c.req.valid('query').event };
+      return c.json(ctx.readPool ? await ctx.readPool.run('spanTimeline', a) : requestTimeline(ctx.db, a.sessionId, a.eventId), 200);
+    })
+    .get('/sessions/:id/spans/breakdowns', async (c) => {
+      const a = { sessionId: c.req.param('id') };
+      return c.json(ctx.readPool ? await ctx.readPool.run('spanBreakdowns', a) : requestBreakdowns(ctx.db, a.sessionId), 200);
     })
     .get('/events/:id', zValidator('query', EventDetailQuery, validationHook), (c) => {
       const id = Number(c.req.param('id'));

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { EventDetail } from '../../../../shared/api';
 import { ErrorInline } from '../../ui/ErrorInline';
@@ -24,6 +24,7 @@ export function ConnectedEventDetail({
   sessionStart,
   inferredParent,
   onClose,
+  breakdown,
 }: {
   eventId: number;
   pageSessionId: string;
@@ -31,6 +32,8 @@ export function ConnectedEventDetail({
   /** the row's SpanRow.inferredParent, when the row is loaded */
   inferredParent: boolean;
   onClose: () => void;
+  /** where the time of its request went (Breakdown), shown under the error */
+  breakdown?: ReactNode;
 }) {
   const [full, setFull] = useState(false);
   const q = useQuery(eventDetailOptions(eventId, full ? null : DETAIL_MAX_CHARS));
@@ -49,7 +52,7 @@ export function ConnectedEventDetail({
         </div>
       )}
       {q.isError && <ErrorInline error={q.error} what="the event" onRetry={() => void q.refetch()} />}
-      {q.data && <EventDetailView detail={q.data} pageSessionId={pageSessionId} sessionStart={sessionStart} inferredParent={inferredParent} onClose={onClose} onLoadAll={() => setFull(true)} onCopy={copy} />}
+      {q.data && <EventDetailView detail={q.data} pageSessionId={pageSessionId} sessionStart={sessionStart} inferredParent={inferredParent} onClose={onClose} onLoadAll={() => setFull(true)} onCopy={copy} breakdown={breakdown} />}
     </aside>
   );
 }
@@ -62,10 +65,11 @@ export interface EventDetailViewProps {
   onClose: () => void;
   onLoadAll: () => void;
   onCopy: () => Promise<void>;
+  breakdown?: ReactNode;
 }
 
 /** Every attr of one event, JSON pretty-printed and foldable, where it came from, its error up front. */
-export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferredParent = false, onClose, onLoadAll, onCopy }: EventDetailViewProps) {
+export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferredParent = false, onClose, onLoadAll, onCopy, breakdown }: EventDetailViewProps) {
   const [copied, setCopied] = useState(false);
   const markdown = useCopyMarkdown(pageSessionId, d.id);
   const failed = d.status === 'error';
@@ -111,6 +115,8 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferr
           <BoundedText text={errorText} fullLength={d.cut.error} />
         </div>
       )}
+
+      {breakdown}
 
       <dl className="kv event-facts">
         <dt>Started</dt>

@@ -15,6 +15,7 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useShortcuts } from '../../ui/keys/useShortcuts';
 import { liveStep, seenNewest, type LiveState } from '../../ui/live-growth';
 import { useStoredFlag } from '../../ui/useStoredFlag';
+import { Breakdown } from './Breakdown';
 import { ConnectedEventDetail } from './EventDetailPane';
 import { toggleFold, withOpened } from './keyboard';
 import { Minimap } from './Minimap';
@@ -26,6 +27,7 @@ import { SpanFilters } from './SpanFilters';
 import { SpanTable } from './SpanTable';
 import { SideLineage } from './SideLineage';
 import { pagesFor, useSpanWindow, type PageSpan } from './useSpanWindow';
+import { useRequestTimeline } from './useRequestTimeline';
 import { useTreeKeys } from './useTreeKeys';
 import { filterParams, hasFilters, useSessionViewState } from './url';
 import './session.css';
@@ -88,6 +90,8 @@ function SessionView({ id }: { id: string }) {
   const [live, setLive] = useState<LiveState>({ total: 0, viewKey, unseen: 0 });
 
   const [selected, setSelected] = useState<Selection | null>(view.event !== null ? { id: view.event, index: null } : null);
+  // The event a link brought the page to (on opening, or the URL's event changed from outside): it lands zoomed.
+  const [arrivedAt, setArrivedAt] = useState<number | null>(view.event);
   const [paneOpen, setPaneOpen] = useState(view.event !== null);
   // With no event open, the side shows where the session came from and what branched off it.
   const [lineageHidden, setLineageHidden] = useStoredFlag('chronoscope.session.hideLineage');
@@ -119,6 +123,7 @@ function SessionView({ id }: { id: string }) {
   useEffect(() => {
     if (view.event !== null && view.event !== selected?.id) {
       setSelected({ id: view.event, index: null });
+      setArrivedAt(view.event);
       setPaneOpen(true);
       setLocate({ event: view.event, nonce: Date.now() });
     }
@@ -245,6 +250,9 @@ function SessionView({ id }: { id: string }) {
   const zoom = useMemo<[number, number]>(() => view.zoom ?? [0, 1], [view.zoom]);
   const onZoom = useCallback((z: [number, number] | null) => setView({ zoom: z }), [setView]);
   const axis = overview.data?.axis ?? null;
+  // A zoom the user asked for by name (a key, a double-click) is a step Back undoes; the wheel's many are not.
+  const setZoom = useCallback((z: [number, number] | null, opts?: { push?: boolean }) => setView({ zoom: z }, { replace: !opts?.push }), [setView]);
+  const tl = useRequestTimeline({ sessionId: id, selectedId: selected?.id ?? null, axis, zoom: view.zoom, arrivedAt, setZoom });
 
   if (detail.isError) {
     return (
@@ -264,7 +272,8 @@ function SessionView({ id }: { id: string }) {
         <SessionHeader
           detail={detail.data}
           overview={overview.data}
-          onSelectEvent={(eventId) => setView({ event: eventId })}
+          // a link in the header lands zoomed on its call like any link to an event
+          onSelectEvent={(eventId) => setView({ event: eventId, zoom: null })}
           onShowErrors={() => setView({ status: 'error' })}
           from={view.from}
         />
@@ -284,7 +293,6 @@ function SessionView({ id }: { id: string }) {
         onSeekMatch={(dir) => void seek(dir, 'match')}
         onExpandAll={expandAll}
         onCollapseAll={filtering ? null : collapseAll}
-        onResetZoom={view.zoom ? () => onZoom(null) : null}
         requestsOnly={view.requests}
         onToggleRequests={toggleRequests}
       />
@@ -312,10 +320,24 @@ function SessionView({ id }: { id: string }) {
           {axis && overview.data && (
             <div className="span-minimap-row">
               <div className="span-minimap-label muted">
-                <span className="span-minimap-hint">{view.zoom ? 'Zoomed: drag to zoom again, double-click for all' : 'Drag on the timeline to zoom'}</span>
-                <label className="follow-live" title="Keep the newest row in view while the session grows">
-                  <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow live
-                </label>
+                {/* here rather than among the filters: a linked call lands zoomed, and at 1024 px the filters have no room */}
+                {view.zoom ? (
+                  <button type="button" className="btn btn-small" onClick={() => setZoom(null, { push: true })} title="Show the whole session (0)">
+                    Reset zoom
+                  </button>
+                ) : (
+                  <span className="span-minimap-hint" title="Zoom: drag on the timeline, double-click a bar, z (its request) or Z (the span), + and −, Ctrl/⌘ + wheel; 0 shows it all">
+                    Drag or z to zoom
+                  </span>
+                )}
+                <span className="timeline-tools">
+                  <label className="follow-live" title="The chain of spans that decided when the selected request ended (p)">
+                    <input type="checkbox" checked={tl.showCritical} onChange={(e) => tl.setShowCritical(e.target.checked)} /> Critical path
+                  </label>
+                  <label className="follow-live" title="Keep the newest row in view while the session grows">
+                    <input type="checkbox" checked={follow} onChange={(e) => setFollow(e.target.checked)} /> Follow live
+                  </label>
+                </span>
               </div>
               <Minimap axis={axis} histogram={overview.data.histogram} zoom={zoom} onZoom={onZoom} />
             </div>
@@ -345,6 +367,10 @@ function SessionView({ id }: { id: string }) {
               scrollTo={scrollTo}
               dataStamp={win.stamp}
               headerNote={<span className="muted span-head-count">{win.total.toLocaleString('en-US')} rows</span>}
+              critical={tl.critical}
+              requestBreakdowns={tl.totals}
+              onZoomToRow={tl.zoomToRow}
+              wheel={tl.wheel}
             />
           )}
           {live.unseen > 0 && (
@@ -363,6 +389,7 @@ function SessionView({ id }: { id: string }) {
               sessionStart={axis?.start ?? detail.data?.firstTs ?? null}
               inferredParent={(selected.index !== null && win.getRow(selected.index)?.id === selected.id && win.getRow(selected.index)?.inferredParent) || false}
               onClose={() => setPaneOpen(false)}
+              breakdown={tl.timeline && <Breakdown timeline={tl.timeline} eventId={selected.id} />}
             />
           </HighlightTermsProvider>
         ) : (

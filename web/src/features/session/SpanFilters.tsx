@@ -16,7 +16,6 @@ export interface SpanFiltersProps {
   onExpandAll: () => void;
   /** null while filtering: every match shows, folded or not */
   onCollapseAll: (() => void) | null;
-  onResetZoom: (() => void) | null;
   /** the requests-only view is shown instead of the tree */
   requestsOnly: boolean;
   onToggleRequests: () => void;
@@ -32,7 +31,7 @@ const DURATIONS: [string, number | null][] = [
 ];
 
 /** The in-session filters (all in the URL); a match keeps its ancestors visible, so context stays. */
-export function SpanFilters({ view, overview, onChange, matched, total, inputRef, onSeekMatch, onExpandAll, onCollapseAll, onResetZoom, requestsOnly, onToggleRequests }: SpanFiltersProps) {
+export function SpanFilters({ view, overview, onChange, matched, total, inputRef, onSeekMatch, onExpandAll, onCollapseAll, requestsOnly, onToggleRequests }: SpanFiltersProps) {
   const [text, setText] = useState(view.q);
   const lastSent = useRef(view.q);
   useEffect(() => {
@@ -142,11 +141,6 @@ export function SpanFilters({ view, overview, onChange, matched, total, inputRef
         </span>
       )}
       <span className="span-filter-actions">
-        {onResetZoom && (
-          <button type="button" className="btn btn-small" onClick={onResetZoom}>
-            Reset zoom
-          </button>
-        )}
         {onCollapseAll && (
           <button type="button" className="btn btn-small" onClick={onCollapseAll} title="Fold every branch: one row per request (Shift+E)">
             Collapse all

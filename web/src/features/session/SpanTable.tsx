@@ -1,11 +1,14 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { SpanRow, TimeAxis } from '../../../../shared/api';
+import type { CriticalStep, RequestBreakdownRow, SpanRow, TimeAxis } from '../../../../shared/api';
+import { RequestRowBar } from './Breakdown';
 import { formatDuration } from '../../ui/format';
 import { useFocusOnArrival } from '../../ui/keys/useFocusOnArrival';
 import { visibleText } from '../../ui/visible-text';
 import { spanKind, typeLabel } from './span-types';
-import { barGeometry, formatOffset, idleBands, rulerTicks, type IdleBand } from './time-axis';
+import { barGeometry, formatOffset, idleBands, layoutRulerLabels, rulerTicks, type IdleBand } from './time-axis';
+import { useTextMeasure } from './useTextMeasure';
+import { useWheelZoom, type WheelZoomHandlers } from './useWheelZoom';
 
 export const ROW_HEIGHT = 24;
 const HEADER_HEIGHT = 26;
@@ -31,6 +34,14 @@ export interface SpanTableProps {
   dataStamp: unknown;
   /** extra content in the tree column's header (counts) */
   headerNote?: ReactNode;
+  /** the critical path of the selected request, by event id, when highlighted */
+  critical?: ReadonlyMap<number, CriticalStep> | null;
+  /** each request's totals by its user_message id: the request rows show them */
+  requestBreakdowns?: ReadonlyMap<number, RequestBreakdownRow> | null;
+  /** a double-click on a row's bar: zoom to that span */
+  onZoomToRow?: (row: SpanRow) => void;
+  /** ctrl/⌘ + wheel over the waterfall, or the wheel over the ruler */
+  wheel?: WheelZoomHandlers;
 }
 
 /**
@@ -67,10 +78,14 @@ export function SpanTable(p: SpanTableProps) {
   const wfWidth = useWaterfallWidth(scrollRef);
   const ruler = useMemo(() => (p.axis ? rulerTicks(p.axis, p.zoom, Math.max(2, Math.floor(wfWidth / 90))) : null), [p.axis, p.zoom, wfWidth]);
   const idle = useMemo(() => (p.axis ? idleBands(p.axis, p.zoom) : []), [p.axis, p.zoom]);
+  const measure = useTextMeasure(scrollRef, '.span-ruler');
+  const labels = useMemo(() => layoutRulerLabels(ruler?.ticks ?? [], idle, wfWidth, measure), [ruler, idle, wfWidth, measure]);
+  useWheelZoom(scrollRef, p.wheel);
+  const critical = p.critical ?? null;
 
   return (
-    <div className="span-table" ref={scrollRef} role="tree" aria-label="Spans of this session" aria-multiselectable="false" tabIndex={0}>
-      <TableHeader note={p.headerNote} ruler={ruler} idle={idle} />
+    <div className={`span-table${critical ? ' has-critical' : ''}`} ref={scrollRef} role="tree" aria-label="Spans of this session" aria-multiselectable="false" tabIndex={0}>
+      <TableHeader note={p.headerNote} ruler={ruler} idle={idle} labels={labels} />
       <div className="span-table-body" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT }}>
         <GridLayer ruler={ruler} idle={idle} />
         {items.map((item) => {
@@ -90,6 +105,9 @@ export function SpanTable(p: SpanTableProps) {
               onSelect={p.onSelect}
               onOpen={p.onOpen}
               onToggle={p.onToggle}
+              critical={critical?.get(row.id) ?? null}
+              totals={p.requestBreakdowns?.get(row.id) ?? null}
+              onZoomToRow={p.onZoomToRow}
             />
           );
         })}
@@ -101,9 +119,10 @@ export function SpanTable(p: SpanTableProps) {
 const pct = (x: number) => `${(x * 100).toFixed(3)}%`;
 
 type Ruler = ReturnType<typeof rulerTicks> | null;
+type Labels = ReturnType<typeof layoutRulerLabels>;
 
 /** The column header and ruler: drawn again only when the axis, zoom or width change, not on every scroll. */
-const TableHeader = memo(function TableHeader({ note, ruler, idle }: { note: ReactNode; ruler: Ruler; idle: IdleBand[] }) {
+const TableHeader = memo(function TableHeader({ note, ruler, idle, labels }: { note: ReactNode; ruler: Ruler; idle: IdleBand[]; labels: Labels }) {
   return (
     <div className="span-table-header" style={{ height: HEADER_HEIGHT }}>
       <div className="span-tree-head">
@@ -113,12 +132,12 @@ const TableHeader = memo(function TableHeader({ note, ruler, idle }: { note: Rea
       <div className="span-ruler" aria-hidden="true">
         {idle.map((b, i) => (
           <div key={`idle-${i}`} className="span-idle-band" style={{ left: pct(b.x0), width: pct(b.x1 - b.x0) }} title={`idle ${formatDuration(b.ms)} (squeezed)`}>
-            {b.x1 - b.x0 > 0.04 && <span>idle {formatDuration(b.ms)}</span>}
+            {labels.idle[i] && <span className="span-ruler-label">{labels.idle[i]!.text}</span>}
           </div>
         ))}
-        {ruler?.ticks.map((t) => (
+        {ruler?.ticks.map((t, i) => (
           <div key={t.t} className="span-tick" style={{ left: pct(t.x) }}>
-            <span>{t.label}</span>
+            {labels.ticks[i] && <span className="span-ruler-label">{t.label}</span>}
           </div>
         ))}
       </div>
@@ -162,9 +181,12 @@ interface RowViewProps {
   onSelect: SpanTableProps['onSelect'];
   onOpen: SpanTableProps['onOpen'];
   onToggle: SpanTableProps['onToggle'];
+  critical: CriticalStep | null;
+  totals: RequestBreakdownRow | null;
+  onZoomToRow: SpanTableProps['onZoomToRow'];
 }
 
-const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected, axis, zoom, onSelect, onOpen, onToggle }: RowViewProps) {
+const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected, axis, zoom, onSelect, onOpen, onToggle, critical, totals, onZoomToRow }: RowViewProps) {
   const kind = spanKind(row.type, row.tool);
   const failed = row.status === 'error';
   const hasChildren = row.childCount > 0;
@@ -173,10 +195,10 @@ const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected
   const label = visibleText(row.label);
   return (
     <div
-      className={`span-row${selected ? ' is-selected' : ''}${row.match ? '' : ' is-context'}`}
+      className={`span-row${selected ? ' is-selected' : ''}${row.match ? '' : ' is-context'}${critical ? ' is-critical' : ''}`}
       style={{ transform: `translateY(${top}px)` }}
       role="treeitem"
-      aria-label={`${name}${label ? ` ${label}` : ''}${failed ? ' (failed)' : ''}`}
+      aria-label={`${name}${label ? ` ${label}` : ''}${failed ? ' (failed)' : ''}${critical ? ' (on the critical path)' : ''}`}
       aria-level={row.depth + 1}
       aria-setsize={total}
       aria-posinset={index + 1}
@@ -217,9 +239,23 @@ const SpanRowView = memo(function SpanRowView({ row, index, top, total, selected
             replay
           </span>
         )}
-        <span className="span-dur">{row.duration > 0 ? formatDuration(row.duration) : ''}</span>
+        {totals && row.duration === 0 ? <RequestRowBar totals={totals} /> : <span className="span-dur">{row.duration > 0 ? formatDuration(row.duration) : ''}</span>}
       </div>
-      <div className="span-wf-cell">{axis && <SpanBar row={row} kind={kind} axis={axis} zoom={zoom} />}</div>
+      <div
+        className="span-wf-cell"
+        onDoubleClick={
+          onZoomToRow &&
+          ((e) => {
+            // the bar's double-click zooms; the tree cell's opens the details
+            e.stopPropagation();
+            onSelect(row, index);
+            onZoomToRow(row);
+          })
+        }
+      >
+        {axis && <SpanBar row={row} kind={kind} axis={axis} zoom={zoom} />}
+        {axis && critical && <CriticalSegment step={critical} axis={axis} zoom={zoom} />}
+      </div>
     </div>
   );
 });
@@ -249,4 +285,11 @@ function SpanBar({ row, kind, axis, zoom }: { row: SpanRow; kind: string; axis: 
       )}
     </>
   );
+}
+
+/** The part of a span on the critical path, under its bar. */
+function CriticalSegment({ step, axis, zoom }: { step: CriticalStep; axis: TimeAxis; zoom: readonly [number, number] }) {
+  const g = barGeometry(axis, zoom, step.from, step.to);
+  if (g.left > 1 || g.left + g.width < 0) return null;
+  return <div className="span-critical-seg" style={{ left: pct(g.left), width: pct(g.width) }} title={`on the critical path for ${formatDuration(step.to - step.from)}`} />;
 }

@@ -1,5 +1,5 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { EventDetail, RequestListResponse, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
+import type { EventDetail, RequestBreakdownList, RequestListResponse, RequestTimeline, SessionDetail, SpanListResponse, SpanOverview, SpanSeekResponse } from '../../../../shared/api';
 import { getJson, type QueryParams } from '../../api/client';
 
 /** Rows per window request: a screenful or two around what is on screen. */
@@ -18,6 +18,9 @@ export const sessionViewKeys = {
   detail: (id: string) => [...sessionViewKeys.session(id), 'detail'] as const,
   overview: (id: string) => [...sessionViewKeys.session(id), 'overview'] as const,
   requests: (id: string) => [...sessionViewKeys.session(id), 'requests'] as const,
+  /** the request an event belongs to: its breakdown and critical path (grows with the session: under session(id)) */
+  request: (id: string, event: number) => [...sessionViewKeys.session(id), 'request', event] as const,
+  breakdowns: (id: string) => [...sessionViewKeys.session(id), 'breakdowns'] as const,
   spans: (id: string, view: SpanViewParams) => [...sessionViewKeys.session(id), 'spans', view] as const,
   page: (id: string, view: SpanViewParams, page: number) => [...sessionViewKeys.spans(id, view), page] as const,
   /** outside `session(id)` on purpose: a live refresh must not move the view back to a deep link */
@@ -61,6 +64,23 @@ export function spanLocateOptions(id: string, view: SpanViewParams, event: numbe
 
 export function seekSpan(id: string, view: SpanViewParams, from: number, dir: 'next' | 'prev', what: 'error' | 'match' = 'error') {
   return getJson<SpanSeekResponse>(`/api/sessions/${encodeURIComponent(id)}/spans/seek`, { ...view, from, dir, what });
+}
+
+export function requestTimelineOptions(id: string, event: number) {
+  return queryOptions({
+    queryKey: sessionViewKeys.request(id, event),
+    queryFn: ({ signal }) => getJson<RequestTimeline>(`/api/sessions/${encodeURIComponent(id)}/spans/timeline`, { event }, { signal }),
+    placeholderData: keepPreviousData,
+    staleTime: 60_000,
+  });
+}
+
+export function requestBreakdownsOptions(id: string) {
+  return queryOptions({
+    queryKey: sessionViewKeys.breakdowns(id),
+    queryFn: ({ signal }) => getJson<RequestBreakdownList>(`/api/sessions/${encodeURIComponent(id)}/spans/breakdowns`, undefined, { signal }),
+    placeholderData: keepPreviousData,
+  });
 }
 
 /** First this many characters of every string; "load all" asks again without a bound. */

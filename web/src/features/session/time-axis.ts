@@ -1,6 +1,7 @@
 // The waterfall's ruler on the session's squeezed time axis (TimeAxis from the server): tick positions and
 // labels for the zoomed range, and the idle bands. Pure functions; the components only draw them.
 import { axisTime, axisX, type TimeAxis } from '../../../../shared/api';
+import { formatDuration } from '../../ui/format';
 
 const S = 1000;
 const M = 60 * S;
@@ -120,3 +121,54 @@ export function barGeometry(axis: TimeAxis, zoom: readonly [number, number], sta
   const b = toView(axisX(axis, Math.max(start, end)), zoom);
   return { left: a, width: Math.max(0, b - a) };
 }
+
+/** A label's box on the ruler, in px from its left edge. */
+export interface LabelBox {
+  text: string;
+  left: number;
+  right: number;
+}
+
+/** How labels sit on the ruler (session.css `.span-tick span`, `.span-idle-band span`): keep the two in step. */
+export const TICK_LABEL_OFFSET = 4;
+export const IDLE_LABEL_PAD = 3;
+/** Room kept between two labels. */
+const LABEL_GAP = 6;
+
+/**
+ * Which ruler labels to draw at this width so that none overlaps another or runs past the ruler's edge (issue 18:
+ * "idle 1m 44s" over "5h 36m 30s"). Tick labels start just right of their tick and come first, left to right; an
+ * idle band's label is centred in the band and drawn only where it fits inside the band and clear of every tick
+ * label. A tick whose label is dropped keeps its line. `measure` gives a text's width in px (canvas in the
+ * browser, an estimate in tests).
+ */
+export function layoutRulerLabels(
+  ticks: readonly Tick[],
+  idle: readonly IdleBand[],
+  widthPx: number,
+  measure: (text: string) => number,
+): { ticks: (LabelBox | null)[]; idle: (LabelBox | null)[] } {
+  const kept: LabelBox[] = [];
+  const clear = (b: LabelBox) => kept.every((k) => b.right + LABEL_GAP <= k.left || b.left >= k.right + LABEL_GAP);
+  const tickBoxes = ticks.map((t) => {
+    const left = t.x * widthPx + TICK_LABEL_OFFSET;
+    const box = { text: t.label, left, right: left + measure(t.label) };
+    if (box.left < 0 || box.right > widthPx || !clear(box)) return null;
+    kept.push(box);
+    return box;
+  });
+  const idleBoxes = idle.map((b) => {
+    const text = idleLabel(b.ms);
+    const w = measure(text) + 2 * IDLE_LABEL_PAD;
+    const x0 = b.x0 * widthPx;
+    const x1 = b.x1 * widthPx;
+    if (x1 - x0 < w) return null;
+    const box = { text, left: (x0 + x1) / 2 - w / 2, right: (x0 + x1) / 2 + w / 2 };
+    if (box.left < 0 || box.right > widthPx || !clear(box)) return null;
+    kept.push(box);
+    return box;
+  });
+  return { ticks: tickBoxes, idle: idleBoxes };
+}
+
+export const idleLabel = (ms: number) => `idle ${formatDuration(ms)}`;

@@ -36,3 +36,11 @@ describe('session URL state', () => {
     expect(hasFilters({ ...EMPTY_VIEW, tool: 'grep_search' })).toBe(true);
   });
 });
+
+describe('zoom in the URL', () => {
+  it('keeps a narrow zoom exactly enough to reload it (no exponent notation)', () => {
+    const s = { ...EMPTY_VIEW, zoom: [0.0000012, 0.0000123] as [number, number] };
+    expect(serializeSessionSearch(s).toString()).toBe('zoom=0.0000012-0.0000123');
+    expect(parse(serializeSessionSearch(s).toString()).zoom).toEqual([0.0000012, 0.0000123]);
+  });
+});

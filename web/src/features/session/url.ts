@@ -56,7 +56,8 @@ export function parseSessionSearch(params: URLSearchParams): SessionViewState {
   };
 }
 
-const round = (x: number) => String(Math.round(x * 1e5) / 1e5);
+// 7 decimals: MIN_WIDTH (zoom.ts) is 1e-5 and must survive a reload
+const round = (x: number) => x.toFixed(7).replace(/\.?0+$/, '');
 
 /** Defaults are left out, so a plain session is just `/session/<id>`. */
 export function serializeSessionSearch(s: SessionViewState): URLSearchParams {
