@@ -39,6 +39,12 @@ export interface CachedTree {
 
 /** Trees kept per connection: a few sessions open in tabs; a 100k-event tree is some tens of MB. */
 const MAX_TREES = 3;
+/**
+ * Events in all the kept trees of a connection together, past which the least recently used go (the tree just
+ * asked for always stays): three of the largest families would otherwise hold hundreds of MB, and the largest
+ * family grows with the corpus (230k events at 1.6 GB).
+ */
+export const MAX_CACHED_EVENTS = 250_000;
 const caches = new WeakMap<Database.Database, Map<string, CachedTree>>();
 
 type EventRow = [number, number, string, string | null, string | null, string | null, number, number | null, number, string | null, string | null, number | null, number | null, number | null, number, number];
@@ -145,7 +151,7 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
  * events in scope): a windowed request then costs a visible-rows pass and the labels of its rows. When the
  * session grows (live), only the new rows are read and the tree is rebuilt in memory.
  */
-export function sessionTree(db: Database.Database, sessionId: string): CachedTree | null {
+export function sessionTree(db: Database.Database, sessionId: string, maxEvents = MAX_CACHED_EVENTS): CachedTree | null {
   let cache = caches.get(db);
   if (!cache) {
     cache = new Map();
@@ -165,7 +171,13 @@ export function sessionTree(db: Database.Database, sessionId: string): CachedTre
   const current = hit && hit.stamp.scopeKey === stamp.scopeKey && hit.stamp.count === stamp.count && hit.stamp.maxId === stamp.maxId ? hit : build(db, scope, stamp, hit);
   current.checkedAt = state;
   cache.set(sessionId, current);
-  while (cache.size > MAX_TREES) cache.delete(cache.keys().next().value as string);
+  let events = 0;
+  for (const t of cache.values()) events += t.entries.length;
+  while (cache.size > MAX_TREES || (cache.size > 1 && events > maxEvents)) {
+    const oldest = cache.keys().next().value as string;
+    events -= (cache.get(oldest) as CachedTree).entries.length;
+    cache.delete(oldest);
+  }
   return current;
 }
 
