@@ -82,16 +82,17 @@ function grow<T extends Column>(a: T, need: number): T {
 /**
  * Columns start as narrow as the values seen so far allow and widen, once, to the type that holds a value
  * exactly (never a rounded duration or token count): durations, TTFT and tokens are whole numbers below 2^24
- * in practice (4 bytes instead of 8), types, subjects and failure groups a few hundred or thousand values.
+ * in practice (4 bytes instead of 8), types, subjects and failure groups a few hundred or thousand values,
+ * session numbers a few thousand.
  */
 export type FloatColumn = Float32Array | Float64Array;
 export type IndexColumn = Uint8Array | Uint16Array | Int16Array | Int32Array;
 
-function holdFloat(a: FloatColumn, v: number): FloatColumn {
+export function holdFloat(a: FloatColumn, v: number): FloatColumn {
   return a instanceof Float64Array || Math.fround(v) === v || Number.isNaN(v) ? a : Float64Array.from(a);
 }
 
-function holdIndex(a: IndexColumn, v: number): IndexColumn {
+export function holdIndex(a: IndexColumn, v: number): IndexColumn {
   if (a instanceof Int32Array) return a;
   const fits = a instanceof Uint8Array ? v >= 0 && v < 256 : a instanceof Uint16Array ? v >= 0 && v < 65536 : v >= -32768 && v < 32768;
   return fits ? a : Int32Array.from(a);
@@ -142,7 +143,8 @@ export class TriageModel {
   cStatus = new Uint8Array(0);
   cType: IndexColumn = new Uint8Array(0);
   cSubject: IndexColumn = new Uint16Array(0);
-  cSession = new Int32Array(0);
+  /** sessions.num: below 65,536 for most indexes (17,524 sessions at 1.6 GB) */
+  cSession: IndexColumn = new Uint16Array(0);
   /** index into the l* columns for model calls, -1 otherwise */
   cLlm = new Int32Array(0);
   /** failure group, -1 when the event is not a failure */
@@ -306,7 +308,7 @@ export class TriageModel {
     this.cStatus = new Uint8Array(0);
     this.cType = new Uint8Array(0);
     this.cSubject = new Uint16Array(0);
-    this.cSession = new Int32Array(0);
+    this.cSession = new Uint16Array(0);
     this.cLlm = new Int32Array(0);
     this.cFail = new Int16Array(0);
     this.lId = new Uint32Array(0);
@@ -368,6 +370,7 @@ export class TriageModel {
     this.cDur = holdFloat(this.cDur, dur);
     this.cType = holdIndex(this.cType, code);
     this.cSubject = holdIndex(this.cSubject, subjectId);
+    this.cSession = holdIndex(this.cSession, session);
     this.cId[i] = id;
     this.cTs[i] = ts ?? NaN;
     this.cDur[i] = dur;
