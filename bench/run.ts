@@ -93,9 +93,14 @@ function missNotes(rows: Row[]): string[] {
         'Tried and dropped: a hard old-generation limit on the worker (64 MB: 306 MB at 0.25×, but one 60 MB line made V8 abort the ' +
         'whole process, not the worker), a 6 MB young generation (35% slower), a fixed main-thread semi-space (no change). What is ' +
         'left, from /proc/PID/smaps at 0.25×: 43 MB of node binary, ~50 MB main malloc arena (read connection), ~63 MB worker ' +
-        'arena (16 MB page cache, 16 MB FTS5 hash, statements, line buffers), ~135–170 MB of V8 heaps and typed arrays. The triage ' +
-        'model (typed arrays of every call, ~60 bytes each: ~100 MB at 1.5 M calls) grows with the corpus by design; a bound ' +
-        'independent of corpus size needs it on disk.',
+        'arena (16 MB page cache, 16 MB FTS5 hash, statements, line buffers), ~135–170 MB of V8 heaps and typed arrays. ' +
+        'Then (issue 19.3): the triage model\'s columns narrowed to what their values need (float32 while exact, 1–2 byte ' +
+        'indexes; 17.0 → 11.4 MB at 256 MB, 69.7 MB at 1.6 GB), the session directory and span-tree caches bounded, a collection ' +
+        'and shrink_memory when the backfill ends, a 16 MB young generation for the read worker, a 1 MB cache for quick_check. ' +
+        'What is left at 1.6 GB after the query rows (process.memoryUsage per thread): the read worker\'s span tree of the ' +
+        'largest session (254k events: 124 MB of live heap, +224 MB RSS when built), the triage model (70 MB, linear in the ' +
+        'corpus: a bound needs it on disk or paged, not done), three V8 heaps of 40–70 MB, ~200 MB of native memory (page caches ' +
+        'of 16 MB per connection, the FTS5 hash, glibc arenas that keep what they freed).',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
