@@ -19,6 +19,7 @@ import { jsonParseCeiling } from './measure/json-parse-ceiling';
 import { newestWeekProbe } from './measure/newest-week';
 import { queryClasses, type QueryClass } from './measure/query-classes';
 import { awaitBackfill, startServerProcess } from './measure/server-process';
+import { steadyRss } from './measure/steady-rss';
 import { fmtMs, renderReport, type Row } from './report';
 
 const { values } = parseArgs({
@@ -32,8 +33,13 @@ const { values } = parseArgs({
     'skip-browser': { type: 'boolean', default: false },
     'skip-live': { type: 'boolean', default: false },
     cache: { type: 'string', default: '.cache/bench' },
+    // `--only memory`: the backfill with its peak RSS at 1× and 0.25×, the steady-state RSS and the query
+    // rows (no ceilings, baselines, concurrency, live or browser rows): minutes instead of a quarter hour.
+    only: { type: 'string' },
   },
 });
+if (values.only !== undefined && values.only !== 'memory') throw new Error(`--only takes "memory", got "${values.only}"`);
+const memoryOnly = values.only === 'memory';
 
 const UNDER_LOAD_MS = 90_000;
 
@@ -87,9 +93,14 @@ function missNotes(rows: Row[]): string[] {
         'Tried and dropped: a hard old-generation limit on the worker (64 MB: 306 MB at 0.25×, but one 60 MB line made V8 abort the ' +
         'whole process, not the worker), a 6 MB young generation (35% slower), a fixed main-thread semi-space (no change). What is ' +
         'left, from /proc/PID/smaps at 0.25×: 43 MB of node binary, ~50 MB main malloc arena (read connection), ~63 MB worker ' +
-        'arena (16 MB page cache, 16 MB FTS5 hash, statements, line buffers), ~135–170 MB of V8 heaps and typed arrays. The triage ' +
-        'model (typed arrays of every call, ~60 bytes each: ~100 MB at 1.5 M calls) grows with the corpus by design; a bound ' +
-        'independent of corpus size needs it on disk.',
+        'arena (16 MB page cache, 16 MB FTS5 hash, statements, line buffers), ~135–170 MB of V8 heaps and typed arrays. ' +
+        'Then (issue 19.3): the triage model\'s columns narrowed to what their values need (float32 while exact, 1–2 byte ' +
+        'indexes; 17.0 → 11.4 MB at 256 MB, 69.7 MB at 1.6 GB), the session directory and span-tree caches bounded, a collection ' +
+        'and shrink_memory when the backfill ends, a 16 MB young generation for the read worker, a 1 MB cache for quick_check. ' +
+        'What is left at 1.6 GB after the query rows (process.memoryUsage per thread): the read worker\'s span tree of the ' +
+        'largest session (254k events: 124 MB of live heap, +224 MB RSS when built), the triage model (70 MB, linear in the ' +
+        'corpus: a bound needs it on disk or paged, not done), three V8 heaps of 40–70 MB, ~200 MB of native memory (page caches ' +
+        'of 16 MB per connection, the FTS5 hash, glibc arenas that keep what they freed).',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
@@ -222,10 +233,14 @@ async function main() {
   const files = manifest.files.map((f) => f.path);
   const corpusMb = manifest.bytes / 1e6;
 
-  log('ceiling: bare read + JSON.parse of every line');
-  const ceiling = jsonParseCeiling(files);
-  log('ceiling of a trigram FTS5 design: our line processing, then a bare FTS5 insert of the same text');
-  const fts = ftsCeiling(files, `${dbPath}.fts-ceiling`);
+  let ceiling = { mbPerSecond: NaN };
+  let fts = { parseSeconds: NaN, ftsSeconds: NaN, textBytes: NaN };
+  if (!memoryOnly) {
+    log('ceiling: bare read + JSON.parse of every line');
+    ceiling = jsonParseCeiling(files);
+    log('ceiling of a trigram FTS5 design: our line processing, then a bare FTS5 insert of the same text');
+    fts = ftsCeiling(files, `${dbPath}.fts-ceiling`);
+  }
 
   log('backfill through the server (fresh database)');
   removeDatabaseFiles(dbPath);
@@ -260,12 +275,12 @@ async function main() {
   rows.push({
     measurement: `backfill throughput (${round(corpusMb, 0)} MB, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.files} files)`,
     ours: `${round(mbps)} MB/s (${round(backfillS)} s)`,
-    baseline: `JSON.parse ceiling ${round(ceiling.mbPerSecond)} MB/s`,
-    ratio: `${round((100 * mbps) / ceiling.mbPerSecond, 0)}% of ceiling`,
+    baseline: memoryOnly ? '— (--only memory)' : `JSON.parse ceiling ${round(ceiling.mbPerSecond)} MB/s`,
+    ratio: memoryOnly ? '—' : `${round((100 * mbps) / ceiling.mbPerSecond, 0)}% of ceiling`,
     target: '≥ 50 MB/s and ≥ 40% of ceiling',
-    met: mbps >= 50 && mbps >= 0.4 * ceiling.mbPerSecond,
+    met: memoryOnly ? null : mbps >= 50 && mbps >= 0.4 * ceiling.mbPerSecond,
   });
-  rows.push({
+  if (!memoryOnly) rows.push({
     measurement: `the unavoidable part: our line processing, then a bare trigram FTS5 insert of its ${round(fts.textBytes / 1e6, 0)} MB of searchable text (one thread, nothing else stored)`,
     ours: `${round(mbps)} MB/s`,
     baseline: `${round(fts.parseSeconds)} s + ${round(fts.ftsSeconds)} s = ${round(corpusMb / (fts.parseSeconds + fts.ftsSeconds))} MB/s; the FTS5 insert alone ${round(corpusMb / fts.ftsSeconds)} MB/s`,
@@ -287,21 +302,27 @@ async function main() {
   const ul = summarize(underLoad);
   rows.push({ measurement: `queries during the backfill's first 90 s (${underLoad.length} requests: search, slow, sessions, errors)`, ours: `p50 ${fmtMs(ul.p50)} / p95 ${fmtMs(ul.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 100 ms', met: ul.p95 <= 100 });
 
+  const { classes, notes: classNotes } = queryClasses(dbPath, manifest, corpusDir);
+  notes.push(...classNotes);
+  log('steady-state RSS: idle, then under the query rows\' requests');
+  const steady = await steadyRss({ base: server.base, pid: server.child.pid as number, paths: classes.map((q) => q.path) });
+  const mib = (b: number) => `${round(b / 2 ** 20, 0)} MB`;
+  rows.push({ measurement: 'RSS of the server process tree after the backfill, idle (10 s, 5 s after it ended)', ours: `median ${mib(steady.idle.median)}, max ${mib(steady.idle.max)}`, baseline: `peak during backfill ${mib(peakRss)}`, ratio: '—', target: '≤ 300 MB', met: steady.idle.max <= 300 * 2 ** 20 });
+  rows.push({ measurement: `peak RSS after the backfill under query load (every query row's request in turn for 20 s, ${steady.underLoad.requests} requests)`, ours: mib(steady.underLoad.peak), baseline: `idle ${mib(steady.idle.median)}`, ratio: '—', target: '≤ 300 MB', met: steady.underLoad.peak <= 300 * 2 ** 20 });
+
   const quarterRss = await measureQuarterRss(loadClasses.slice(1));
   rows.push({
     measurement: `peak RSS at 0.25× the corpus (${round(quarterRss.mb, 0)} MB, same query load; backfill ${round(quarterRss.seconds)} s)`,
-    ours: `${round(quarterRss.peakRss / 2 ** 20, 0)} MB`,
-    baseline: `${round(peakRss / 2 ** 20, 0)} MB at 1×`,
+    ours: mib(quarterRss.peakRss),
+    baseline: `${mib(peakRss)} at 1×`,
     ratio: `${round(peakRss / quarterRss.peakRss, 2)}× at 4× the logs`,
-    target: '≤ 300 MB',
-    met: quarterRss.peakRss <= 300 * 2 ** 20,
+    target: '≤ 300 MB, and 1× ≤ 1.15× of it',
+    met: quarterRss.peakRss <= 300 * 2 ** 20 && peakRss <= 1.15 * quarterRss.peakRss,
   });
 
-  rows.push(...(await measureConcurrency(server.base, manifest)));
+  if (!memoryOnly) rows.push(...(await measureConcurrency(server.base, manifest)));
 
   const counts = (await timedGet(server.base, '/api/triage/counts')).body as { slow: { raw: number; unique: number }; errors: { raw: number; unique: number } } | null;
-  const { classes, notes: classNotes } = queryClasses(dbPath, manifest, corpusDir);
-  notes.push(...classNotes);
 
   log(`query latencies (${runs} runs each)`);
   const timings = await timeQueries(server.base, classes, runs);
@@ -310,8 +331,8 @@ async function main() {
   const jqCounts = new Map<string, number>();
   for (const q of classes) {
     const t = timings.get(q.name)!;
-    const usable = q.baseline && ((q.baseline.tool === 'rg' && haveRg) || (q.baseline.tool === 'jq' && haveJq));
-    log(`baseline for ${q.name}`);
+    const usable = !memoryOnly && q.baseline && ((q.baseline.tool === 'rg' && haveRg) || (q.baseline.tool === 'jq' && haveJq));
+    if (usable) log(`baseline for ${q.name}`);
     const base = usable ? await baseline(q, files) : { ms: NaN, count: NaN };
     const b = base.ms;
     if (q.baseline?.tool === 'jq') jqCounts.set(q.baseline.args[0], base.count);
@@ -319,7 +340,7 @@ async function main() {
     rows.push({
       measurement: q.name + (t.status !== 200 ? ` (HTTP ${t.status})` : ''),
       ours: `p50 ${fmtMs(t.p50)} / p95 ${fmtMs(t.p95)}`,
-      baseline: q.baseline ? (usable ? `${q.baseline.tool} ${fmtMs(b)}` : `${q.baseline.tool} not installed`) : '—',
+      baseline: q.baseline ? (usable ? `${q.baseline.tool} ${fmtMs(b)}` : memoryOnly ? '— (--only memory)' : `${q.baseline.tool} not installed`) : '—',
       ratio: ratio(t.p95, b),
       target: isTriage && q.baseline ? 'p95 ≤ 50 ms, ≥ 100× jq' : q.baseline?.tool === 'rg' ? 'p95 ≤ 50 ms, faster than rg' : `p95 ≤ ${q.target} ms`,
       met: t.status === 200 && t.p95 <= q.target && (!usable || (isTriage ? b / t.p95 >= 100 : b > t.p95)),
@@ -327,13 +348,13 @@ async function main() {
   }
   const slowJq = jqCounts.get('select(.dur > 5000)');
   const errJq = jqCounts.get('select(.status == "error")');
-  if (counts && slowJq !== undefined && errJq !== undefined) {
+  if (!memoryOnly && counts && slowJq !== undefined && errJq !== undefined) {
     rows.push({ measurement: 'count of slow events (dur > 5000) equals jq', ours: `${counts.slow.raw} (${counts.slow.unique} unique)`, baseline: `jq ${slowJq}`, ratio: '—', target: 'equal', met: counts.slow.raw === slowJq });
     rows.push({ measurement: 'count of errors (status error) equals jq', ours: `${counts.errors.raw} (${counts.errors.unique} unique)`, baseline: `jq ${errJq}`, ratio: '—', target: 'equal', met: counts.errors.raw === errJq });
   }
 
   let restoreCorpus = () => {};
-  if (!values['skip-live']) {
+  if (!values['skip-live'] && !memoryOnly) {
     log('idle CPU over 60 s');
     const pid = server.child.pid as number;
     const c0 = treeCpuSeconds(pid);
@@ -349,7 +370,7 @@ async function main() {
     rows.push({ measurement: `append → SSE \`indexed\` (${live.sse.runs} lines)`, ours: `p50 ${fmtMs(live.sse.p50)} / p95 ${fmtMs(live.sse.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 1 s', met: live.sse.p95 <= 1000 });
   }
 
-  if (!values['skip-browser']) {
+  if (!values['skip-browser'] && !memoryOnly) {
     log('browser: session view of the biggest session');
     try {
       const mod = (await import('./browser/session-view')) as { measureSessionView: (base: string, id: string) => Promise<{ ttiMs: number; fps: number; domRows: number }> };
@@ -383,7 +404,7 @@ async function main() {
     facts,
     corpus: `${round(corpusMb, 0)} MB in ${manifest.totals.files} files, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.sessions} sessions, ${manifest.workspaces.length} workspaces (seed ${seed}, \`${corpusDir}\`)`,
     when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-    command: `npm run bench -- --size ${values.size}`,
+    command: `npm run bench -- --size ${values.size}${memoryOnly ? ' --only memory' : ''}`,
     rows,
     notes,
     seconds: (performance.now() - startedAt) / 1000,

@@ -48,6 +48,7 @@ const GC_EVERY_BYTES = 32 * 1024 * 1024;
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 let collectedAt = 0;
+let settled = false;
 
 /** Opens the database and rebuilds derived tables if needed; on a full disk waits and tries again (no crash loop). */
 async function openIndex() {
@@ -89,6 +90,13 @@ async function main() {
         if (p.bytesDone - collectedAt >= GC_EVERY_BYTES) {
           collectedAt = p.bytesDone;
           collectGarbage();
+        }
+        // The backfill is over: what it parsed is garbage and its pages are cold. Live appends need neither, and
+        // an idle server keeps whatever it holds now (issue 19.3: steady-state RSS).
+        if (p.state === 'idle' && !settled) {
+          settled = true;
+          collectGarbage();
+          db.pragma('shrink_memory');
         }
       },
       damaged: (cause) => post({ type: 'damaged', cause }),

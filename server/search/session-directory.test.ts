@@ -36,4 +36,21 @@ describe('sessionDirectory', () => {
       read.close();
     }
   });
+
+  it('starts a new directory between searches once it holds more than its bound', async () => {
+    fx = await fixtureDb({ [`${A}/main.jsonl`]: msg(A, 1000, 'first question'), [`${B}/main.jsonl`]: msg(B, 2000, 'second question') });
+    const read = openReadDb(fx.dbPath);
+    try {
+      const dir = sessionDirectory(read, 1);
+      dir.loadIds([A]);
+      expect(sessionDirectory(read, 1)).toBe(dir); // 1 session: within the bound
+      dir.loadIds([B]);
+      expect(dir.size).toBe(2);
+      const next = sessionDirectory(read, 1);
+      expect(next).not.toBe(dir);
+      expect(next.size).toBe(0);
+    } finally {
+      read.close();
+    }
+  });
 });

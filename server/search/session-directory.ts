@@ -67,6 +67,11 @@ export class SessionDirectory {
     }
   }
 
+  /** sessions held (ancestors included) */
+  get size(): number {
+    return this.byNum.size;
+  }
+
   get(num: number): SessionInfo | undefined {
     return this.byNum.get(num);
   }
@@ -96,14 +101,21 @@ export class SessionDirectory {
 const directories = new WeakMap<Database.Database, { state: string; dir: SessionDirectory }>();
 
 /**
+ * Past this many sessions the next search starts a new directory: on an idle server nothing is committed, and
+ * searches over the whole index (depth=all, later pages) would otherwise keep every session of it, a number that
+ * grows with the corpus (17,524 at 1.6 GB). One search may load more; the bound applies between searches.
+ */
+export const MAX_DIRECTORY_SESSIONS = 5_000;
+
+/**
  * The connection's directory, kept from one search to the next while nothing is committed: searches typed one
  * after another touch mostly the same sessions, and loading them cost a fifth of a common identifier's search.
- * At most every session of the index (a few MB); a commit by the indexer starts a new one.
+ * A commit by the indexer, or more than `maxSessions` held, starts a new one.
  */
-export function sessionDirectory(db: Database.Database): SessionDirectory {
+export function sessionDirectory(db: Database.Database, maxSessions = MAX_DIRECTORY_SESSIONS): SessionDirectory {
   const state = dbState(db);
   const hit = directories.get(db);
-  if (hit && hit.state === state) return hit.dir;
+  if (hit && hit.state === state && hit.dir.size <= maxSessions) return hit.dir;
   const dir = new SessionDirectory(db);
   directories.set(db, { state, dir });
   return dir;

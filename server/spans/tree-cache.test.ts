@@ -45,4 +45,25 @@ describe('sessionTree cache', () => {
     await fx.reindex();
     expect(sessionTree(fx.db, S)?.entries.length).toBe(2);
   });
+
+  it('keeps trees while their events together stay within the bound, the one just asked for always', async () => {
+    const T = 'bbbbbbbb-2222-4222-8222-222222222222';
+    const U = 'cccccccc-3333-4333-8333-333333333333';
+    const of = (sid: string, n: number) =>
+      Array.from({ length: n }, (_, i) => line({ ts: 1000 + i, dur: 5, sid, type: 'tool_call', name: 'tool_call', spanId: `t${i + 1}`, status: 'ok', attrs: {} })).join('');
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: of(S, 2), [`${T}/main.jsonl`]: of(T, 2), [`${U}/main.jsonl`]: of(U, 5) });
+    const read = openReadDb(fx.dbPath);
+    try {
+      const s = sessionTree(read, S, 4);
+      const t = sessionTree(read, T, 4);
+      expect(sessionTree(read, S, 4)).toBe(s); // 2 + 2 events: both kept
+      expect(sessionTree(read, T, 4)).toBe(t);
+      const u = sessionTree(read, U, 4); // 5 events alone pass the bound: it stays, the others go
+      expect(u?.entries.length).toBe(5);
+      expect(sessionTree(read, U, 4)).toBe(u);
+      expect(sessionTree(read, S, 4)).not.toBe(s);
+    } finally {
+      read.close();
+    }
+  });
 });

@@ -63,17 +63,39 @@ export function subjectOf(type: string, name: string | null, model: string | nul
   return name ?? '';
 }
 
+type Column = Float64Array | Float32Array | Int32Array | Int16Array | Uint32Array | Uint16Array | Uint8Array;
+
 /**
- * A column with room for `need` rows. Grows by half, not double: the model is the largest thing the server
- * holds (tens of bytes a call, millions of calls), and doubling left up to half of it empty.
+ * A column with room for `need` rows. Grows by a quarter, not double: the model is the largest thing the server
+ * holds (tens of bytes a call, millions of calls), doubling left up to half of it empty, and the old column is
+ * garbage only after the copy (a quarter is also the largest moment of two copies at once).
  */
-function grow<T extends Float64Array | Int32Array | Uint32Array | Uint8Array | Uint16Array>(a: T, need: number): T {
+function grow<T extends Column>(a: T, need: number): T {
   if (need <= a.length) return a;
   let cap = a.length || 1024;
-  while (cap < need) cap = Math.ceil(cap * 1.5);
+  while (cap < need) cap = Math.ceil(cap * 1.25);
   const b = new (a.constructor as new (n: number) => T)(cap);
   b.set(a);
   return b;
+}
+
+/**
+ * Columns start as narrow as the values seen so far allow and widen, once, to the type that holds a value
+ * exactly (never a rounded duration or token count): durations, TTFT and tokens are whole numbers below 2^24
+ * in practice (4 bytes instead of 8), types, subjects and failure groups a few hundred or thousand values,
+ * session numbers a few thousand.
+ */
+export type FloatColumn = Float32Array | Float64Array;
+export type IndexColumn = Uint8Array | Uint16Array | Int16Array | Int32Array;
+
+export function holdFloat(a: FloatColumn, v: number): FloatColumn {
+  return a instanceof Float64Array || Math.fround(v) === v || Number.isNaN(v) ? a : Float64Array.from(a);
+}
+
+export function holdIndex(a: IndexColumn, v: number): IndexColumn {
+  if (a instanceof Int32Array) return a;
+  const fits = a instanceof Uint8Array ? v >= 0 && v < 256 : a instanceof Uint16Array ? v >= 0 && v < 65536 : v >= -32768 && v < 32768;
+  return fits ? a : Int32Array.from(a);
 }
 
 /** A growable list of row indexes. */
@@ -117,15 +139,16 @@ export class TriageModel {
   /** event ids are line ids, which stay far below 2^32 (4 billion archived lines), so 4 bytes each */
   cId = new Uint32Array(0);
   cTs = new Float64Array(0); // NaN when the line had no ts
-  cDur = new Float64Array(0);
+  cDur: FloatColumn = new Float32Array(0);
   cStatus = new Uint8Array(0);
-  cType = new Uint16Array(0);
-  cSubject = new Int32Array(0);
-  cSession = new Int32Array(0);
+  cType: IndexColumn = new Uint8Array(0);
+  cSubject: IndexColumn = new Uint16Array(0);
+  /** sessions.num: below 65,536 for most indexes (17,524 sessions at 1.6 GB) */
+  cSession: IndexColumn = new Uint16Array(0);
   /** index into the l* columns for model calls, -1 otherwise */
   cLlm = new Int32Array(0);
   /** failure group, -1 when the event is not a failure */
-  cFail = new Int32Array(0);
+  cFail: IndexColumn = new Int16Array(0);
 
   /** the rows of each subject and of each type (indexes into the columns above, ascending), for filtered passes */
   readonly bySubject: RowList[] = [];
@@ -134,10 +157,10 @@ export class TriageModel {
   // Model calls: the columns only they have. NaN = absent.
   ln = 0;
   lId = new Uint32Array(0);
-  lTtft = new Float64Array(0);
-  lIn = new Float64Array(0);
-  lOut = new Float64Array(0);
-  lCached = new Float64Array(0);
+  lTtft: FloatColumn = new Float32Array(0);
+  lIn: FloatColumn = new Float32Array(0);
+  lOut: FloatColumn = new Float32Array(0);
+  lCached: FloatColumn = new Float32Array(0);
 
   // Failures: their row and event id, in id order.
   fn = 0;
@@ -278,6 +301,32 @@ export class TriageModel {
     this.maxSessionNum = -1;
     this.bySubject.length = 0;
     this.byType.length = 0;
+    // back to the narrow columns: a rebuilt index may no longer hold the value that widened one
+    this.cId = new Uint32Array(0);
+    this.cTs = new Float64Array(0);
+    this.cDur = new Float32Array(0);
+    this.cStatus = new Uint8Array(0);
+    this.cType = new Uint8Array(0);
+    this.cSubject = new Uint16Array(0);
+    this.cSession = new Uint16Array(0);
+    this.cLlm = new Int32Array(0);
+    this.cFail = new Int16Array(0);
+    this.lId = new Uint32Array(0);
+    this.lTtft = new Float32Array(0);
+    this.lIn = new Float32Array(0);
+    this.lOut = new Float32Array(0);
+    this.lCached = new Float32Array(0);
+    this.fRow = new Int32Array(0);
+    this.fId = new Uint32Array(0);
+  }
+
+  /** Bytes held by the columns and row lists (what grows with the corpus). */
+  bytes(): number {
+    const columns = [this.cId, this.cTs, this.cDur, this.cStatus, this.cType, this.cSubject, this.cSession, this.cLlm, this.cFail, this.lId, this.lTtft, this.lIn, this.lOut, this.lCached, this.fRow, this.fId];
+    let n = 0;
+    for (const c of columns) n += c.byteLength;
+    for (const l of [...this.bySubject, ...this.byType]) if (l) n += l.rows.byteLength;
+    return n;
   }
 
   private load(hi: number): void {
@@ -318,6 +367,10 @@ export class TriageModel {
     const subjectId = this.intern(subject);
     (this.bySubject[subjectId] ??= new RowList()).push(i);
     (this.byType[code] ??= new RowList()).push(i);
+    this.cDur = holdFloat(this.cDur, dur);
+    this.cType = holdIndex(this.cType, code);
+    this.cSubject = holdIndex(this.cSubject, subjectId);
+    this.cSession = holdIndex(this.cSession, session);
     this.cId[i] = id;
     this.cTs[i] = ts ?? NaN;
     this.cDur[i] = dur;
@@ -335,6 +388,10 @@ export class TriageModel {
         this.lOut = grow(this.lOut, need);
         this.lCached = grow(this.lCached, need);
       }
+      this.lTtft = holdFloat(this.lTtft, ttft ?? NaN);
+      this.lIn = holdFloat(this.lIn, tin ?? NaN);
+      this.lOut = holdFloat(this.lOut, tout ?? NaN);
+      this.lCached = holdFloat(this.lCached, tcached ?? NaN);
       this.lId[j] = id;
       this.lTtft[j] = ttft ?? NaN;
       this.lIn[j] = tin ?? NaN;
@@ -355,6 +412,7 @@ export class TriageModel {
       this.failGroups.push({ type, kind: failureKind(type), subject, signature: fail });
       this.failGroupIds.set(key, g);
     }
+    this.cFail = holdIndex(this.cFail, g);
     this.cFail[i] = g;
     const k = this.fn++;
     if (k >= this.fId.length) {

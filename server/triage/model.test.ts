@@ -1,0 +1,55 @@
+import fs from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { latencyStats } from './latency';
+import { holdFloat, holdIndex, triageModel } from './model';
+
+const S = '11111111-1111-4111-8111-111111111111';
+const T0 = Date.now() - 3_600_000;
+let seq = 0;
+const call = (dur: number, inputTokens: number) =>
+  line({ ts: T0 + ++seq, dur, sid: S, type: 'llm_request', name: 'chat:gpt-4.1', spanId: `span-${seq}`, parentSpanId: 'R', status: 'ok', attrs: { model: 'gpt-4.1', inputTokens, outputTokens: 10, ttft: 100 } });
+
+let fx: FixtureDb | null = null;
+afterEach(() => {
+  fx?.cleanup();
+  fx = null;
+});
+
+describe('triage model columns', () => {
+  it('are 4 bytes a duration and token count while the values fit, and widen to hold a value that does not exactly', async () => {
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: call(6000, 1000) + call(2000, 1500) });
+    let m = triageModel(fx.db);
+    expect([m.cDur.constructor.name, m.lIn.constructor.name, m.cType.constructor.name, m.cSubject.constructor.name, m.cSession.constructor.name, m.cFail.constructor.name]).toEqual([
+      'Float32Array',
+      'Float32Array',
+      'Uint8Array',
+      'Uint16Array',
+      'Uint16Array',
+      'Int16Array',
+    ]);
+
+    // 2^24 + 1 (ms: a 4.7-hour call; tokens) has no float32: rounding it would change a percentile or a sum
+    fs.appendFileSync(`${fx.logsDir()}/${S}/main.jsonl`, call(2 ** 24 + 1, 2 ** 24 + 1));
+    await fx.reindex();
+    m = triageModel(fx.db);
+    expect([m.cDur.constructor.name, m.lIn.constructor.name, m.lOut.constructor.name]).toEqual(['Float64Array', 'Float64Array', 'Float32Array']);
+    expect([...m.cDur.subarray(0, m.n)]).toEqual([6000, 2000, 2 ** 24 + 1]);
+    const row = latencyStats(fx.db, { by: 'model', window: 'all' }).rows[0];
+    expect([row.count, row.tokensIn, row.dur?.p50, row.dur?.max]).toEqual([3, 1000 + 1500 + 2 ** 24 + 1, 6000, 2 ** 24 + 1]);
+  });
+
+  it('widen an index column to 4 bytes past its range, keeping the values', () => {
+    const widened = (a: Parameters<typeof holdIndex>[0], v: number) => {
+      const b = holdIndex(a, v);
+      return [b.constructor.name, [...b]];
+    };
+    expect(widened(Uint8Array.of(1, 255), 255)).toEqual(['Uint8Array', [1, 255]]);
+    expect(widened(Uint8Array.of(1, 255), 256)).toEqual(['Int32Array', [1, 255]]);
+    expect(widened(Uint16Array.of(7, 65535), 65536)).toEqual(['Int32Array', [7, 65535]]);
+    expect(widened(Int16Array.of(-1, 32767), -1)).toEqual(['Int16Array', [-1, 32767]]);
+    expect(widened(Int16Array.of(-1, 32767), 32768)).toEqual(['Int32Array', [-1, 32767]]);
+    expect(holdFloat(Float32Array.of(1.5), NaN).constructor.name).toBe('Float32Array');
+    expect(holdFloat(Float32Array.of(1.5), 0.1).constructor.name).toBe('Float64Array');
+  });
+});
