@@ -35,10 +35,12 @@ const { values } = parseArgs({
     cache: { type: 'string', default: '.cache/bench' },
     // `--only memory`: the backfill with its peak RSS at 1× and 0.25×, the steady-state RSS and the query
     // rows (no ceilings, baselines, concurrency, live or browser rows): minutes instead of a quarter hour.
+    // `--only concurrency`: just the concurrency rows, on the cached database when it exists (backfilled once
+    // otherwise): a before/after of a scheduling change in minutes instead of the whole run.
     only: { type: 'string' },
   },
 });
-if (values.only !== undefined && values.only !== 'memory') throw new Error(`--only takes "memory", got "${values.only}"`);
+if (values.only !== undefined && values.only !== 'memory' && values.only !== 'concurrency') throw new Error(`--only takes "memory" or "concurrency", got "${values.only}"`);
 const memoryOnly = values.only === 'memory';
 
 const UNDER_LOAD_MS = 90_000;
@@ -207,6 +209,7 @@ async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[
   await done;
   await second.stop();
   removeDatabaseFiles(cdb);
+  notes.push(`The ${BURST} concurrent mixed queries by path: ${[...b.byPath].map(([p, t]) => `\`${p.length > 60 ? p.slice(0, 57) + '…' : p}\` p50 ${fmtMs(t.p50)} / p95 ${fmtMs(t.p95)}`).join('; ')}.`);
   out.push({
     measurement: `${BURST} concurrent mixed queries during the backfill (search, slow, errors, spans; ${b.bursts} bursts, ${b.queries.runs} requests, ${b.failed} 5xx)`,
     ours: `p50 ${fmtMs(b.queries.p50)} / p95 ${fmtMs(b.queries.p95)}`,
@@ -226,10 +229,28 @@ async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[
   return out;
 }
 
+/** `--only concurrency`: the server on the cached database (catching up, or backfilling it when there is none). */
+async function onlyConcurrency(manifest: CorpusManifest): Promise<void> {
+  if (!fs.existsSync(dbPath)) log(`no database at ${dbPath}: backfilling it first`);
+  const server = await startServerProcess({ roots: [corpusDir], dbPath, port: Number(values.port) });
+  await awaitBackfill(server.base, performance.now(), { loadPaths: [], loadMs: 0 });
+  try {
+    rows.push(...(await measureConcurrency(server.base, manifest)));
+  } finally {
+    await server.stop();
+  }
+  notes.push(...missNotes(rows));
+}
+
 async function main() {
   const facts = machineFacts();
   if (!fs.existsSync('dist/server/main.js')) throw new Error('run `npm run build` first (npm run bench does)');
   const manifest = await ensureCorpus();
+  if (values.only === 'concurrency') {
+    await onlyConcurrency(manifest);
+    writeReport(facts, manifest);
+    return;
+  }
   const files = manifest.files.map((f) => f.path);
   const corpusMb = manifest.bytes / 1e6;
 
@@ -399,12 +420,15 @@ async function main() {
   await server.stop();
   restoreCorpus();
   notes.push(...missNotes(rows));
+  writeReport(facts, manifest);
+}
 
+function writeReport(facts: ReturnType<typeof machineFacts>, manifest: CorpusManifest): void {
   const report = renderReport({
     facts,
-    corpus: `${round(corpusMb, 0)} MB in ${manifest.totals.files} files, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.sessions} sessions, ${manifest.workspaces.length} workspaces (seed ${seed}, \`${corpusDir}\`)`,
+    corpus: `${round(manifest.bytes / 1e6, 0)} MB in ${manifest.totals.files} files, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.sessions} sessions, ${manifest.workspaces.length} workspaces (seed ${seed}, \`${corpusDir}\`)`,
     when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-    command: `npm run bench -- --size ${values.size}${memoryOnly ? ' --only memory' : ''}`,
+    command: `npm run bench -- --size ${values.size}${values.only ? ` --only ${values.only}` : ''}`,
     rows,
     notes,
     seconds: (performance.now() - startedAt) / 1000,

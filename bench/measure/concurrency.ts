@@ -81,19 +81,22 @@ export async function healthDuringLongSearches(base: string, query: string, o: {
  * Bursts of BURST requests at once, cycling through `paths`, one burst after another until `done()` (the
  * backfill is over) or `maxBursts`; /api/health sampled throughout. Every request of every burst counts.
  */
-export async function burstsDuring(base: string, paths: string[], o: { done: () => boolean; maxBursts: number }): Promise<{ queries: Timing; health: Timing; bursts: number; failed: number }> {
+export async function burstsDuring(base: string, paths: string[], o: { done: () => boolean; maxBursts: number }): Promise<{ queries: Timing; byPath: Map<string, Timing>; health: Timing; bursts: number; failed: number }> {
   const ms: number[] = [];
+  const byPath = new Map<string, number[]>(paths.map((p) => [p, []]));
   let failed = 0;
   let bursts = 0;
   const health = sampleHealth(base);
   while (!o.done() && bursts < o.maxBursts) {
     const results = await Promise.all(Array.from({ length: BURST }, (_, i) => timedGet(base, paths[i % paths.length])));
-    for (const r of results) {
+    for (const [i, r] of results.entries()) {
       ms.push(r.ms);
+      byPath.get(paths[i % paths.length])!.push(r.ms);
       // a 404 is fair early in a backfill (the session of a spans request is not indexed yet); a 5xx is not
       if (r.status >= 500) failed++;
     }
     bursts++;
   }
-  return { queries: summarize(ms), health: summarize(await health.stop()), bursts, failed };
+  const perPath = new Map([...byPath].map(([p, t]) => [p, summarize(t)]));
+  return { queries: summarize(ms), byPath: perPath, health: summarize(await health.stop()), bursts, failed };
 }
