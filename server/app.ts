@@ -5,6 +5,7 @@ import type { AppContext } from './app-context';
 import { isCorruption } from './db/damaged-index';
 import { errorBody, handleError } from './http/errors';
 import { queryTurns } from './http/query-turns';
+import { responseCache } from './http/response-cache';
 import { securityMiddleware } from './http/security';
 import { serveUi } from './http/static-ui';
 import { fileRoutes } from './routes/files';
@@ -22,6 +23,11 @@ import { triageRoutes } from './routes/triage';
 
 export const MAX_BODY_BYTES = 256 * 1024;
 const UNQUEUED = /^\/api\/(health|ready|stream|sql|import)$/;
+/**
+ * Answers that depend on more than the database, the clock and the URL (the server's own status, log files read
+ * from disk, a download, a body), or that stream: never shared between requests (response-cache.ts).
+ */
+const NOT_CACHED = /^\/api\/(health|ready|stream|sql|import|files\/[^/]+|sessions\/[^/]+\/export)$/;
 /** what server/read-pool/read-ops.ts runs, when the server has a read worker */
 const IN_READ_WORKER = /^\/api\/(search|sessions\/[^/]+\/spans(\/overview|\/seek)?)$/;
 
@@ -56,6 +62,9 @@ export function createApp(ctx: AppContext) {
   // (search and span trees in the read worker when the server has one, the SQL console in its own process), or
   // waits for its body (an import: up to 50 MB, no database read): a turn held while it waits would stall
   // every other query.
+  // Before the turns: a request answered from the cache, or by the same request already running, takes none.
+  const cached = responseCache(() => ctx.db);
+  app.use('/api/*', (c, next) => (NOT_CACHED.test(c.req.path) ? next() : cached(c, next)));
   const turns = queryTurns();
   app.use('/api/*', (c, next) => (UNQUEUED.test(c.req.path) || (ctx.readPool && IN_READ_WORKER.test(c.req.path)) ? next() : turns(c, next)));
   app.route('/api', apiRoutes(ctx));

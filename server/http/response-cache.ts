@@ -1,0 +1,122 @@
+import type Database from 'better-sqlite3';
+import type { MiddlewareHandler } from 'hono';
+import { dbState } from '../db/db-state';
+
+/**
+ * How long a cached answer may be reused at most, even while nothing was committed: answers also depend on the
+ * clock (a '24h' window, search's recency ranking), and a second moves them by nothing a reader could see.
+ */
+export const MAX_AGE_MS = 1000;
+/** Characters of response bodies kept at most (~32 MB as UTF-16 strings, about half of that on the wire). */
+export const MAX_CACHED_CHARS = 16 * 2 ** 20;
+/** A body above this share of the budget is answered but not kept: it would push out everything else. */
+const MAX_ENTRY_SHARE = 8;
+
+interface Limits {
+  maxAgeMs: number;
+  maxChars: number;
+}
+
+interface Answer {
+  status: number;
+  headers: [string, string][];
+  body: string;
+}
+
+interface Entry extends Answer {
+  state: string;
+  at: number;
+}
+
+/** The answers of one connection (a rebuilt index is a new connection, with nothing cached for it). */
+class AnswerCache {
+  constructor(private readonly limits: Limits) {}
+  /** insertion order is use order: the first key is the least recently used */
+  private readonly entries = new Map<string, Entry>();
+  private chars = 0;
+  /** requests being answered now, by key and database state: the same request arriving meanwhile waits for it */
+  readonly inFlight = new Map<string, Promise<Answer>>();
+
+  get(key: string, state: string, now: number): Entry | undefined {
+    const e = this.entries.get(key);
+    if (!e) return undefined;
+    this.entries.delete(key);
+    if (e.state !== state || now - e.at > this.limits.maxAgeMs) {
+      this.chars -= e.body.length;
+      return undefined;
+    }
+    this.entries.set(key, e);
+    return e;
+  }
+
+  set(key: string, e: Entry): void {
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.chars -= old.body.length;
+    }
+    if (e.body.length > this.limits.maxChars / MAX_ENTRY_SHARE) return;
+    this.entries.set(key, e);
+    this.chars += e.body.length;
+    for (const [k, v] of this.entries) {
+      if (this.chars <= this.limits.maxChars) break;
+      this.entries.delete(k);
+      this.chars -= v.body.length;
+    }
+  }
+}
+
+const toResponse = (a: Answer, hit: string) => {
+  const res = new Response(a.body, { status: a.status, headers: a.headers });
+  res.headers.set('X-Chronoscope-Cache', hit);
+  return res;
+};
+
+/**
+ * GET answers computed from the database, computed once per database state. The same request while it is being
+ * answered waits for that answer instead of running again (a burst of identical requests, a page's queries
+ * asked by two tabs), and a 200 is reused until anything is committed (PRAGMA data_version, db-state.ts) or
+ * MAX_AGE_MS passes. The key is the whole path and query string, so only requests whose answer depends on the
+ * database, the clock and their URL alone may come through here (app.ts says which).
+ */
+export function responseCache(db: () => Database.Database, o: Partial<Limits> & { clock?: () => number } = {}): MiddlewareHandler {
+  const limits = { maxAgeMs: o.maxAgeMs ?? MAX_AGE_MS, maxChars: o.maxChars ?? MAX_CACHED_CHARS };
+  const clock = o.clock ?? Date.now;
+  // per middleware and connection: two apps over one connection (tests) keep their own
+  const caches = new WeakMap<Database.Database, AnswerCache>();
+  return async (c, next) => {
+    if (c.req.method !== 'GET') return next();
+    const conn = db();
+    let cache = caches.get(conn);
+    if (!cache) caches.set(conn, (cache = new AnswerCache(limits)));
+    const url = new URL(c.req.url);
+    const key = url.pathname + url.search;
+    const state = dbState(conn);
+    const hit = cache.get(key, state, clock());
+    if (hit) {
+      c.res = toResponse(hit, 'hit');
+      return;
+    }
+    const flightKey = `${state}|${key}`;
+    const running = cache.inFlight.get(flightKey);
+    if (running) {
+      c.res = toResponse(await running, 'shared');
+      return;
+    }
+    const started = clock();
+    const answer = (async (): Promise<Answer> => {
+      await next();
+      const body = await c.res.text();
+      const a: Answer = { status: c.res.status, headers: [...c.res.headers], body };
+      c.res = toResponse(a, 'miss');
+      return a;
+    })();
+    cache.inFlight.set(flightKey, answer);
+    try {
+      const a = await answer;
+      if (a.status === 200) cache.set(key, { ...a, state, at: started });
+    } finally {
+      cache.inFlight.delete(flightKey);
+    }
+  };
+}
