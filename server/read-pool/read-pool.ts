@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../http/errors';
+import { onePerTurn } from '../http/one-per-turn';
 import type { ReadArgs, ReadOp, ReadResult } from './read-ops';
 
 /**
@@ -56,9 +57,12 @@ export class ReadPool {
   private readonly load = new Map<Worker, number>();
   private nextId = 1;
   private closed = false;
-  /** answers waiting to be handed out, one per turn of the event loop (see deliver) */
-  private readonly answers: (() => void)[] = [];
-  private delivering = false;
+  /**
+   * Answers are handed out one per turn of the event loop. A worker's messages arrive in a batch, and each
+   * answer's JSON and socket write run on the event loop as soon as it is handed out (a 200-row span window: a
+   * few ms): a hundred at once would hold the loop like one long query.
+   */
+  private readonly handOut = onePerTurn();
 
   constructor(
     private readonly dbPath: string,
@@ -100,24 +104,6 @@ export class ReadPool {
     return this.workers[best]!;
   }
 
-  /**
-   * Hands out one answer per check phase. A worker's messages arrive in a batch, and each answer's JSON and
-   * socket write run on the event loop as soon as it is handed out (a 200-row span window: a few ms): a hundred
-   * at once would hold the loop like one long query. (Bursts of 200 on this shared machine could not tell the
-   * two apart: health p95 600–700 ms either way at a load average of 15.)
-   */
-  private deliver(answer: () => void): void {
-    this.answers.push(answer);
-    if (this.delivering) return;
-    this.delivering = true;
-    const next = () => {
-      this.answers.shift()!();
-      if (this.answers.length > 0) setImmediate(next);
-      else this.delivering = false;
-    };
-    setImmediate(next);
-  }
-
   private start(): Worker {
     const w = new Worker(readWorkerScript(), { workerData: { dbPath: this.dbPath }, resourceLimits: READ_RESOURCE_LIMITS });
     // An idle pool never keeps the process alive (the CLI, tests); a pending request's socket does.
@@ -127,7 +113,7 @@ export class ReadPool {
       if (!p) return;
       this.pending.delete(r.id);
       this.load.set(w, (this.load.get(w) ?? 1) - 1);
-      this.deliver(() => {
+      void this.handOut().then(() => {
         if (r.ok) p.resolve(r.result);
         else if ('api' in r) p.reject(new ApiError(r.api.status, r.api.code, r.api.message, r.api.details));
         else p.reject(Object.assign(new Error(r.failure.message), { code: r.failure.code }));
