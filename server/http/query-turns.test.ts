@@ -26,6 +26,10 @@ async function start(maxWaiting?: number): Promise<string> {
     busyFor(30);
     return c.json({ ok: true }, 200);
   });
+  app.get('/q/quick', (c) => {
+    busyFor(1);
+    return c.json({ ok: true }, 200);
+  });
   app.get('/health', (c) => c.json({ ok: true }, 200));
   app.onError(handleError);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -68,7 +72,44 @@ function load(base: string, n: number, healthAfterMs: number): Promise<{ slow: T
   });
 }
 
+// Requests sent at the given delays (ms), each answered with its time and status, in the order sent.
+const TIMED_CLIENT = `
+const http = require('node:http');
+const [base, plan] = JSON.parse(process.argv[1]);
+const get = (p) => new Promise((resolve) => {
+  const t = performance.now();
+  http.get(base + p, { agent: false }, (res) => {
+    res.resume();
+    res.on('end', () => resolve({ path: p, ms: performance.now() - t, status: res.statusCode }));
+  });
+});
+Promise.all(plan.map(([p, at]) => new Promise((r) => setTimeout(r, at)).then(() => get(p)))).then((r) => process.stdout.write(JSON.stringify(r)));
+`;
+
+function timedPlan(base: string, plan: [string, number][]): Promise<{ path: string; ms: number; status: number }[]> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', TIMED_CLIENT, JSON.stringify([base, plan])], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.once('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`client exited ${code}`))));
+  });
+}
+
 describe('queries take turns with the rest of the server', () => {
+  it('gives the next turn to the route that has been quickest, not to whoever came first', async () => {
+    const base = await start();
+    // one of each first, one after the other: the turns learn that /q/slow takes 30 ms and /q/quick 1 ms
+    await timedPlan(base, [['/q/slow', 0]]);
+    await timedPlan(base, [['/q/quick', 0]]);
+    // 20 slow ones (600 ms back to back), then 5 quick ones 100 ms in, behind ~16 slow ones still waiting
+    const r = await timedPlan(base, [...Array.from({ length: 20 }, () => ['/q/slow', 0] as [string, number]), ...Array.from({ length: 5 }, () => ['/q/quick', 100] as [string, number])]);
+    expect(r.every((x) => x.status === 200)).toBe(true);
+    const quick = r.filter((x) => x.path === '/q/quick').map((x) => x.ms);
+    expect(Math.max(...r.filter((x) => x.path === '/q/slow').map((x) => x.ms))).toBeGreaterThan(500);
+    // first come, first served they took ~450 ms; now the one slow query running and their own 5 ms
+    expect(Math.max(...quick)).toBeLessThan(200);
+  });
+
   it('answers an unqueued request while 20 slow queries wait (600 ms of them back to back)', async () => {
     const base = await start();
     // health is asked 100 ms in: the slow ones have arrived, about 500 ms of them are still to run
