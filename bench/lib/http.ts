@@ -1,7 +1,10 @@
 import http from 'node:http';
 
-/** GET a path and return the parsed JSON body and the time it took (ms), keep-alive off to time whole requests. */
-export function timedGet(base: string, path: string): Promise<{ ms: number; status: number; body: unknown }> {
+/**
+ * GET a path and return the parsed JSON body (null with `parse: false`) and the time it took (ms) to its last
+ * byte, keep-alive off to time whole requests.
+ */
+export function timedGet(base: string, path: string, o: { parse?: boolean } = {}): Promise<{ ms: number; status: number; body: unknown }> {
   const start = performance.now();
   return new Promise((resolve, reject) => {
     const req = http.get(base + path, { agent: false }, (res) => {
@@ -11,7 +14,7 @@ export function timedGet(base: string, path: string): Promise<{ ms: number; stat
         const ms = performance.now() - start;
         let body: unknown = null;
         try {
-          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+          if (o.parse !== false) body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
         } catch {
           body = null;
         }
