@@ -7,5 +7,6 @@ import { plucked } from './statements';
  * connection). While it stays the same, whatever a reader derived from the database is still current.
  */
 export function dbState(db: Database.Database): string {
-  return `${db.pragma('data_version', { simple: true })}:${plucked(db, 'SELECT total_changes()').get()}`;
+  // prepared once (db.pragma() prepares on every call): this runs on every cached GET answer
+  return `${plucked(db, 'PRAGMA data_version').get()}:${plucked(db, 'SELECT total_changes()').get()}`;
 }
