@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { RECENT_BAD_LINES, recentProblems } from './health';
+import fs from 'node:fs';
+import path from 'node:path';
+import { testContext } from '../test-support/test-app';
+import { getHealth, RECENT_BAD_LINES, recentProblems } from './health';
 
 // /api/health runs on every poll of the UI and the CLI: it must not read the archive line by line.
 let fx: FixtureDb;
@@ -24,6 +27,22 @@ describe('recent problems in /api/health', () => {
       { lineNo: 4, byteOffset: first + 'garbage that is not JSON\n'.length + first, kind: 'bad_line' },
       { lineNo: 2, byteOffset: first, kind: 'bad_line' },
     ]);
+  });
+});
+
+describe('what health reads from the database', () => {
+  it('is read once per database state, and again as soon as anything was committed', async () => {
+    const ctx = testContext(fx.db, fx.dbPath);
+    const facts = () => {
+      const h = getHealth(ctx);
+      return { events: h.events, badLines: h.badLines, problems: h.problems.length };
+    };
+    const before = facts();
+    expect(before).toEqual({ events: 3, badLines: 2, problems: 2 });
+    expect(facts()).toEqual(before);
+    fs.appendFileSync(path.join(fx.logsDir(), 'h1/main.jsonl'), 'more garbage\n' + line({ ts: 1_700_000_000_004, dur: 0, sid: 'h1', type: 'user_message', name: 'user_message', spanId: '0000000000000004', status: 'ok', attrs: { content: 'm4' } }));
+    await fx.reindex();
+    expect(facts()).toEqual({ events: 4, badLines: 3, problems: 3 });
   });
 });
 
