@@ -36,9 +36,9 @@ afterEach(() => {
 });
 
 /** An app whose /events answers after `delayMs` with what the reading connection sees. */
-function app(o: { maxAgeMs?: number; maxChars?: number; delayMs?: number } = {}) {
+function app(o: { maxAgeMs?: number; maxBytes?: number; delayMs?: number } = {}) {
   const a = new Hono();
-  a.use('*', responseCache(() => reader, { maxAgeMs: o.maxAgeMs ?? 3_600_000, maxChars: o.maxChars, clock: () => now }));
+  a.use('*', responseCache(() => reader, { maxAgeMs: o.maxAgeMs ?? 3_600_000, maxBytes: o.maxBytes, clock: () => now }));
   a.get('/events', async (c) => {
     computed++;
     await new Promise((r) => setTimeout(r, o.delayMs ?? 0));
@@ -97,9 +97,9 @@ describe('responseCache: one computation per request and database state', () => 
     expect(computed).toBe(4);
   });
 
-  it('drops the least recently used answer past its budget of characters', async () => {
-    // each body is 44 characters: 18 fit in 800, the 19th pushes out the one used longest ago
-    const a = app({ maxChars: 800 });
+  it('drops the least recently used answer past its budget of bytes', async () => {
+    // each body is 44 bytes: 18 fit in 800, the 19th pushes out the one used longest ago
+    const a = app({ maxBytes: 800 });
     const pad = (p: string) => `/events?pad=${p.repeat(15)}`;
     for (const p of 'abcdefghijklmnopqrs') await a.request(pad(p));
     expect(computed).toBe(19);

@@ -8,20 +8,21 @@ import { onePerTurn } from './one-per-turn';
  * clock (a '24h' window, search's recency ranking), and a second moves them by nothing a reader could see.
  */
 export const MAX_AGE_MS = 1000;
-/** Characters of response bodies kept at most (~32 MB as UTF-16 strings, about half of that on the wire). */
-export const MAX_CACHED_CHARS = 16 * 2 ** 20;
+/** Bytes of response bodies kept at most. */
+export const MAX_CACHED_BYTES = 32 * 2 ** 20;
 /** A body above this share of the budget is answered but not kept: it would push out everything else. */
 const MAX_ENTRY_SHARE = 8;
 
 interface Limits {
   maxAgeMs: number;
-  maxChars: number;
+  maxBytes: number;
 }
 
 interface Answer {
   status: number;
   headers: [string, string][];
-  body: string;
+  /** encoded once: a reused answer is written as it is, not encoded again per request */
+  body: ArrayBuffer;
 }
 
 interface Entry extends Answer {
@@ -34,7 +35,7 @@ class AnswerCache {
   constructor(private readonly limits: Limits) {}
   /** insertion order is use order: the first key is the least recently used */
   private readonly entries = new Map<string, Entry>();
-  private chars = 0;
+  private bytes = 0;
   /** requests being answered now, by key and database state: the same request arriving meanwhile waits for it */
   readonly inFlight = new Map<string, Promise<Answer>>();
 
@@ -43,7 +44,7 @@ class AnswerCache {
     if (!e) return undefined;
     this.entries.delete(key);
     if (e.state !== state || now - e.at > this.limits.maxAgeMs) {
-      this.chars -= e.body.length;
+      this.bytes -= e.body.byteLength;
       return undefined;
     }
     this.entries.set(key, e);
@@ -54,15 +55,15 @@ class AnswerCache {
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);
-      this.chars -= old.body.length;
+      this.bytes -= old.body.byteLength;
     }
-    if (e.body.length > this.limits.maxChars / MAX_ENTRY_SHARE) return;
+    if (e.body.byteLength > this.limits.maxBytes / MAX_ENTRY_SHARE) return;
     this.entries.set(key, e);
-    this.chars += e.body.length;
+    this.bytes += e.body.byteLength;
     for (const [k, v] of this.entries) {
-      if (this.chars <= this.limits.maxChars) break;
+      if (this.bytes <= this.limits.maxBytes) break;
       this.entries.delete(k);
-      this.chars -= v.body.length;
+      this.bytes -= v.body.byteLength;
     }
   }
 }
@@ -81,7 +82,7 @@ const toResponse = (a: Answer, hit: string) => {
  * database, the clock and their URL alone may come through here (app.ts says which).
  */
 export function responseCache(db: () => Database.Database, o: Partial<Limits> & { clock?: () => number } = {}): MiddlewareHandler {
-  const limits = { maxAgeMs: o.maxAgeMs ?? MAX_AGE_MS, maxChars: o.maxChars ?? MAX_CACHED_CHARS };
+  const limits = { maxAgeMs: o.maxAgeMs ?? MAX_AGE_MS, maxBytes: o.maxBytes ?? MAX_CACHED_BYTES };
   const clock = o.clock ?? Date.now;
   // per middleware and connection: two apps over one connection (tests) keep their own
   const caches = new WeakMap<Database.Database, AnswerCache>();
@@ -113,7 +114,7 @@ export function responseCache(db: () => Database.Database, o: Partial<Limits> & 
     const started = clock();
     const answer = (async (): Promise<Answer> => {
       await next();
-      const body = await c.res.text();
+      const body = await c.res.arrayBuffer();
       const a: Answer = { status: c.res.status, headers: [...c.res.headers], body };
       c.res = toResponse(a, 'miss');
       return a;
