@@ -109,12 +109,15 @@ function missNotes(rows: Row[]): string[] {
       'Concurrency (issues 14.6, 19.4): done: a long phrase is looked up by up to 8 pieces of 12 characters and verified against the ' +
         'archived text (a 1,998-character phrase on a 512 MB corpus: 2.6–3.5 s in one FTS5 call before, 140 ms for the whole search after, ' +
         'partial and marked so when verification runs past the budget); search and span trees run in a worker thread with its own connection; the other ' +
-        'queries take turns, one per turn of the event loop, so health waits for one query, not for all that arrived before it. Compare ' +
-        'each health row with its baseline (health alone on the same machine in the same run): on a shared two-core machine the scheduler ' +
-        'alone can cost more than the target. What is left for 200 at once: they are served one after another on two cores that the backfill ' +
-        'shares (one read worker, one main thread), so p95 is close to the sum of their service times; meeting 300 ms needs ~1.5 ms a ' +
-        'query. Not tried: coalescing identical requests in flight (the bench repeats four paths, users rarely do), more read workers ' +
-        '(no third core; a connection and a session directory each against the 300 MB RSS target).',
+        'queries take turns, one per turn of the event loop, the quickest route first, so health waits for one query, not for all that arrived before it; ' +
+        'identical GET requests in flight are computed once and a 200 is reused until the next commit or for 1 s (server/http/response-cache.ts), ' +
+        'reused answers handed out one per turn; health reads its database facts once per commit; the bench samples health from a process of its ' +
+        'own (in the burst client\'s process its timings held that client\'s event loop). Compare each health row with its baseline (health alone on ' +
+        'the same machine in the same run): on a shared two-core machine the scheduler alone can cost more than the target. What is left for 200 at ' +
+        'once: with the answers reused, a burst costs its 200 HTTP exchanges on the main thread (~0.4–1 ms of CPU each, a third of it writev of ' +
+        '20–90 kB bodies), beside the backfill on the other core; distinct queries are still served one after another (one read worker, one main ' +
+        'thread). Not tried: more read workers (no third core; a connection and a session directory each against the 300 MB RSS target), ' +
+        'shortest-first order inside the read worker.',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);
