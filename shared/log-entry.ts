@@ -60,4 +60,23 @@ export interface NormalizedEvent {
   creditsNano: number | null;
   error: string | null;
   attrs: Record<string, unknown>;
+  /**
+   * A Copilot CLI event (INTEROP §3): what the store must look up in the session's earlier events to complete it
+   * (the start a completion merges with, the turn a model call's duration runs from). Absent for debug-log entries.
+   */
+  cli?: CliLink;
+}
+
+/**
+ * How a CLI line joins what came before it. `start`: a completion (tool, subagent, hook) takes the ts, name and
+ * parent of the start line with this span id. `turn`: a model call's duration runs from the turn start with this
+ * span id. `underCurrent`: with no parent of its own, the line hangs under the current user message (or, for a
+ * tool, the current model call) of its agent.
+ */
+export interface CliLink {
+  rawType: string;
+  agentId: string | null;
+  start?: { spanId: string; type: string };
+  turn?: string;
+  underCurrent?: 'user' | 'assistant';
 }

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { processLine, LINE_EVENT } from '../ingest/process-line';
+import { lineFormatOf, processLine, LINE_EVENT } from '../ingest/process-line';
 import { rawLines } from './raw-lines';
 import { recreateDerived, setMeta } from './schema';
 import { indexCompanion } from '../ingest/companions';
@@ -27,7 +27,7 @@ export function rebuildDerived(db: Database.Database, store: IngestStore, onProg
       for (const r of rows) {
         const bytes = raw.bytes(r.id);
         if (!bytes) continue;
-        const p = processLine({ bytes, byteOffset: r.byte_offset, tooLong: false });
+        const p = processLine({ bytes, byteOffset: r.byte_offset, tooLong: false }, lineFormatOf(file.kind));
         if (p.kind === LINE_EVENT) store.rederive(r.id, file, p);
         else {
           // The rules of what is an entry changed since the line was archived (an object without a type used to be

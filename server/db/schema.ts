@@ -11,7 +11,7 @@ import type Database from 'better-sqlite3';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 14;
+export const SCHEMA_VERSION = 15;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -167,6 +167,12 @@ CREATE INDEX events_link_span ON events (span_id, session_num) WHERE type IN ('t
 -- The other way: the children a session's tool calls started (the ref's and the subagent entry's parentSpanId),
 -- read per session of the folder.
 CREATE INDEX events_start_span ON events (session_num, parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
+-- Copilot CLI sessions (INTEROP §3): a completion finds its start and a model call its turn start by span id in
+-- its session (server/ingest/cli/link-cli.ts), once per line, so a lookup must not scan the session.
+CREATE INDEX events_cli_spans ON events (session_num, span_id)
+  WHERE type IN ('tool.execution_start', 'subagent.started', 'hook.start', 'turn_start');
+-- A CLI session's facts read on every refresh (cli-session-facts.ts): its session.start and latest shutdown.
+CREATE INDEX events_cli_session ON events (session_num) WHERE type IN ('session_start', 'session.shutdown');
 `;
 
 export const DERIVED_TABLES = [

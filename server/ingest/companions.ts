@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
+import type { CompanionKind } from './log-paths';
 import { VALUE_SEPARATOR, cjkTokens, foldWhitespace, hasCjk, valueStrings } from '../search/indexed-text';
 
 export const MAX_COMPANION_BYTES = 32 * 1024 * 1024;
@@ -9,8 +10,8 @@ export const MAX_COMPANION_BYTES = 32 * 1024 * 1024;
  * `content`; a tools file's `content`, which is a JSON *string* holding the array, so it is parsed twice
  * and pretty-printed (kept as-is when OTel cut it and it no longer parses).
  */
-export function companionContent(kind: 'models' | 'system_prompt' | 'tools', text: string): string {
-  if (kind === 'models') return text;
+export function companionContent(kind: CompanionKind, text: string): string {
+  if (kind !== 'system_prompt' && kind !== 'tools') return text;
   let outer: unknown;
   try {
     outer = JSON.parse(text);
@@ -31,7 +32,7 @@ export function companionContent(kind: 'models' | 'system_prompt' | 'tools', tex
 export function storeCompanion(
   db: Database.Database,
   file: string,
-  info: { folderSessionId: string; name: string; companion: 'models' | 'system_prompt' | 'tools'; index: number | null },
+  info: { folderSessionId: string; name: string; companion: CompanionKind; index: number | null },
 ): void {
   let text: string;
   let stat: fs.Stats;

@@ -11,7 +11,8 @@ import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full'
 import { FolderWatch } from './folder-watch';
 import { MissingRoots } from './missing-roots';
 import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
-import { classifyLogPath } from './log-paths';
+import { classifyCliPath, classifyLogPath } from './log-paths';
+import { SESSION_STATE, workspaceOfSessionState } from './discover/layout';
 import { makeSessionRefresher } from './refresh-session';
 import { IngestStore } from './store';
 import { tailFile, type FileIdentity } from './tail-file';
@@ -188,16 +189,16 @@ export class Indexer {
     }
     // A debug-logs folder that appeared after start (a new workspace): adopt it.
     const m = file.split(path.sep);
-    const at = m.lastIndexOf('debug-logs');
+    const at = Math.max(m.lastIndexOf('debug-logs'), m.lastIndexOf(SESSION_STATE));
     return at > 0 ? m.slice(0, at + 1).join(path.sep) : null;
   }
 
   private identityOf(file: string): FileIdentity | 'companion' | null {
     const logs = this.debugLogsDirOf(file);
     if (!logs) return null;
-    const c = classifyLogPath(logs, file);
-    if (c.kind === 'ignored') return null;
     const ws = this.workspaceOfLogs.get(logs);
+    const c = ws?.cli || path.basename(logs) === SESSION_STATE ? classifyCliPath(logs, file) : classifyLogPath(logs, file);
+    if (c.kind === 'ignored') return null;
     if (c.kind === 'companion') {
       storeCompanion(this.db, file, c);
       return 'companion';
@@ -397,7 +398,9 @@ export class Indexer {
   /** Reads one file into the open group and commits the group when it is due; returns it when a backfill must read on. */
   private async indexFile(file: string, backfill: boolean): Promise<string | null> {
     const logs = this.debugLogsDirOf(file);
-    if (logs && !this.workspaceOfLogs.has(logs)) await this.registerWorkspace(workspaceOfDebugLogs(logs));
+    if (logs && !this.workspaceOfLogs.has(logs)) {
+      await this.registerWorkspace(path.basename(logs) === SESSION_STATE ? workspaceOfSessionState(logs) : workspaceOfDebugLogs(logs));
+    }
     this.beginGroup();
     const g = this.group!;
     const identity = this.identityOf(file);

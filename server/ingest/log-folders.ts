@@ -20,6 +20,9 @@ export function isInteresting(p: string): boolean {
   };
   const logs = below('debug-logs');
   if (logs >= 0) return logs <= 2 && !p.endsWith('.tmp');
+  // Copilot CLI: session-state/<id>/{events.jsonl, workspace.yaml, vscode.metadata.json} (checkpoints/ below: no)
+  const cli = below('session-state');
+  if (cli >= 0) return cli <= 1 || (cli === 2 && CLI_SESSION_FILES.has(parts[parts.length - 1]));
   const ws = below('workspaceStorage');
   if (ws >= 0) return ws <= 1 || (ws === 2 && isCopilotChat(parts[parts.length - 1]));
   const gs = below('globalStorage');
@@ -31,13 +34,23 @@ export function isInteresting(p: string): boolean {
   return true; // a watch target above the layout (an ancestor root)
 }
 
+/** The files of a CLI session folder that are read (INTEROP §3). */
+export const CLI_SESSION_FILES: ReadonlySet<string> = new Set(['events.jsonl', 'workspace.yaml', 'vscode.metadata.json']);
+
+/** The folder a log folder hangs off: `debug-logs`, or a Copilot CLI `session-state`. */
+function logsIndex(parts: string[]): number {
+  return Math.max(parts.lastIndexOf('debug-logs'), parts.lastIndexOf('session-state'));
+}
+
+const isLogsDirName = (name: string) => name === 'debug-logs' || name === 'session-state';
+
 /**
  * A path inside a debug-logs folder that is not itself a session folder: a file of a session folder, or a file
  * directly in debug-logs (legacy flat logs, `.tmp` files). Decided by the name, since chokidar asks before it stats.
  */
 export function isInsideLogFolder(p: string): boolean {
   const parts = p.split(/[\\/]/);
-  const logs = parts.lastIndexOf('debug-logs');
+  const logs = logsIndex(parts);
   if (logs < 0) return false;
   const below = parts.length - 1 - logs;
   return below >= 2 || (below === 1 && /\.(jsonl|json|tmp)$/i.test(p));
@@ -54,10 +67,11 @@ function safeReaddir(dir: string): fs.Dirent[] {
 /** Every log and companion file of one debug-logs folder (session folders one level down, legacy files at top). */
 export function listLogFiles(debugLogsDir: string): string[] {
   const out: string[] = [];
+  const cli = path.basename(debugLogsDir) === 'session-state';
   for (const e of safeReaddir(debugLogsDir)) {
     const p = path.join(debugLogsDir, e.name);
     if (e.isDirectory()) {
-      for (const c of safeReaddir(p)) if (c.isFile() && !c.name.endsWith('.tmp')) out.push(path.join(p, c.name));
+      for (const c of safeReaddir(p)) if (c.isFile() && !c.name.endsWith('.tmp') && !(cli && !CLI_SESSION_FILES.has(c.name))) out.push(path.join(p, c.name));
     } else if (e.isFile() && e.name.endsWith('.jsonl')) {
       out.push(p);
     }
@@ -77,9 +91,9 @@ function nestedDebugLogs(dir: string): string | null {
 /** The folders whose files must be watched at or below `dir`: debug-logs folders and their session folders. */
 export function logFoldersBelow(dir: string): string[] {
   const inLogs = (logs: string) => [logs, ...safeReaddir(logs).filter((e) => e.isDirectory()).map((e) => path.join(logs, e.name))];
-  if (path.basename(dir) === 'debug-logs') return inLogs(dir);
+  if (isLogsDirName(path.basename(dir))) return inLogs(dir);
   const parts = dir.split(path.sep);
-  if (parts[parts.length - 2] === 'debug-logs') return [dir];
+  if (isLogsDirName(parts[parts.length - 2])) return [dir];
   const nested = nestedDebugLogs(dir);
   if (nested) return inLogs(nested);
   const logs = path.join(dir, 'debug-logs');
@@ -87,11 +101,12 @@ export function logFoldersBelow(dir: string): string[] {
 }
 
 export function listLogFilesBelow(dir: string): string[] {
-  if (path.basename(dir) === 'debug-logs') return listLogFiles(dir);
+  if (isLogsDirName(path.basename(dir))) return listLogFiles(dir);
   const parts = dir.split(path.sep);
-  if (parts[parts.length - 2] === 'debug-logs') {
+  if (isLogsDirName(parts[parts.length - 2])) {
+    const cli = parts[parts.length - 2] === 'session-state';
     return safeReaddir(dir)
-      .filter((c) => c.isFile() && !c.name.endsWith('.tmp'))
+      .filter((c) => c.isFile() && !c.name.endsWith('.tmp') && !(cli && !CLI_SESSION_FILES.has(c.name)))
       .map((c) => path.join(dir, c.name));
   }
   const nested = nestedDebugLogs(dir);

@@ -1,10 +1,14 @@
 import path from 'node:path';
 
+/** Companion files: a debug-log session's (FORMAT §2.2) and a CLI session's metadata (INTEROP §3). */
+export type CompanionKind = 'models' | 'system_prompt' | 'tools' | 'cli_workspace' | 'cli_vscode_metadata';
+
 export type LogPathKind =
   | { kind: 'main'; folderSessionId: string; sessionId: string; label: null }
   | { kind: 'child'; folderSessionId: string; sessionId: string; label: string }
   | { kind: 'legacy'; folderSessionId: string; sessionId: string; label: null }
-  | { kind: 'companion'; folderSessionId: string; name: string; companion: 'models' | 'system_prompt' | 'tools'; index: number | null }
+  | { kind: 'cli'; folderSessionId: string; sessionId: string; label: null }
+  | { kind: 'companion'; folderSessionId: string; name: string; companion: CompanionKind; index: number | null }
   | { kind: 'ignored'; reason: string };
 
 const UUID_TAIL = /^(.+)-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -45,5 +49,18 @@ export function classifyLogPath(debugLogsDir: string, file: string): LogPathKind
   if (name === 'models.json') return { kind: 'companion', folderSessionId: folder, name, companion: 'models', index: null };
   const m = /^(system_prompt|tools)_(\d+)\.json$/.exec(name);
   if (m) return { kind: 'companion', folderSessionId: folder, name, companion: m[1] as 'system_prompt' | 'tools', index: Number(m[2]) };
+  return { kind: 'ignored', reason: 'unknown file' };
+}
+
+/** What a path under a Copilot CLI `session-state` folder is (INTEROP §3): `<sessionId>/events.jsonl` and its metadata. */
+export function classifyCliPath(sessionStateDir: string, file: string): LogPathKind {
+  const rel = path.relative(sessionStateDir, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return { kind: 'ignored', reason: 'outside session-state' };
+  const parts = rel.split(path.sep);
+  if (parts.length !== 2) return { kind: 'ignored', reason: parts.length === 1 ? 'not a session entry' : 'nested too deep' };
+  const [id, name] = parts;
+  if (name === 'events.jsonl') return { kind: 'cli', folderSessionId: id, sessionId: id, label: null };
+  if (name === 'workspace.yaml') return { kind: 'companion', folderSessionId: id, name, companion: 'cli_workspace', index: null };
+  if (name === 'vscode.metadata.json') return { kind: 'companion', folderSessionId: id, name, companion: 'cli_vscode_metadata', index: null };
   return { kind: 'ignored', reason: 'unknown file' };
 }

@@ -1,4 +1,5 @@
 import { EVENT_TYPES, type EventType, type NormalizedEvent, type RawLogEntry } from '../../shared/log-entry';
+import { isCliEnvelope, normalizeCliEvent } from './cli/normalize-cli';
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 
@@ -19,6 +20,9 @@ function num(v: unknown): number | null {
  * `unknown` with their raw type. Attributes are kept whole; only the columns below are lifted out.
  */
 export function normalizeEntry(raw: RawLogEntry): NormalizedEvent {
+  // A Copilot CLI line (INTEROP §3) has its own envelope; debug-log entries never carry `data` and `timestamp`.
+  // Decided by the line alone, so search (snippets, verify-candidates) reads an archived line as the indexer did.
+  if (isCliEnvelope(raw)) return normalizeCliEvent(raw);
   const rawType = typeof raw.type === 'string' ? raw.type : '';
   const type: EventType = KNOWN.has(rawType) ? (rawType as EventType) : 'unknown';
   const attrs = raw.attrs !== null && typeof raw.attrs === 'object' && !Array.isArray(raw.attrs) ? raw.attrs : {};

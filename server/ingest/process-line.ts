@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { MAX_INDEXED_CHARS, cjkTokens, eventStrings, hasCjk, promptStrings, textOfStrings } from '../search/indexed-text';
+import { cliEnvelopeProblem } from './cli/normalize-cli';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
 import type { RawLine } from './read-lines';
@@ -34,8 +35,13 @@ export function promptHash(text: string): Buffer {
   return createHash('sha1').update(text).digest().subarray(0, 8);
 }
 
+/** Which writer's file a line comes from: a debug log, or a Copilot CLI events.jsonl (INTEROP §3). */
+export type LineFormat = 'debug-log' | 'cli';
+
+export const lineFormatOf = (fileKind: string): LineFormat => (fileKind === 'cli' ? 'cli' : 'debug-log');
+
 /** Decode, parse, normalize and extract the searchable text of one complete line. Never throws. */
-export function processLine(line: RawLine): ProcessedLine {
+export function processLine(line: RawLine, format: LineFormat = 'debug-log'): ProcessedLine {
   const base = { byteOffset: line.byteOffset, bytes: line.bytes, event: null, text: '', cjk: '', prompts: [], said: [] };
   if (line.tooLong) return { ...base, kind: LINE_BAD, reason: 'line longer than 64 MiB (skipped)' };
   const parsed = parseLine(decodeLine(line.bytes));
@@ -43,6 +49,10 @@ export function processLine(line: RawLine): ProcessedLine {
   // Every entry the logger writes has a type (FORMAT §3); an object without one is not an entry, and counting it
   // would make a session's events differ from what `jq 'select(.type)'` counts in the same file.
   if (typeof parsed.entry.type !== 'string' || parsed.entry.type === '') return { ...base, kind: LINE_BAD, reason: 'a JSON object with no "type"' };
+  if (format === 'cli') {
+    const problem = cliEnvelopeProblem(parsed.entry);
+    if (problem !== null) return { ...base, kind: LINE_BAD, reason: problem };
+  }
   let event: NormalizedEvent;
   let text: string;
   let prompts: string[];

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { visibleText } from '../../shared/visible-text';
 import { makeEdgeDeriver } from '../lineage/derive-edges';
+import { makeCliFactsReader } from './cli/cli-session-facts';
 
 const TITLE_MAX = 120;
 
@@ -19,7 +20,7 @@ export function cleanTitle(text: string | null | undefined): string | null {
  */
 export function makeSessionRefresher(db: Database.Database) {
   const st = {
-    session: db.prepare('SELECT num, id, label, is_child, parent_id, log_deleted FROM sessions WHERE id = ?'),
+    session: db.prepare('SELECT num, id, label, is_child, parent_id, log_deleted, source FROM sessions WHERE id = ?'),
     aggregate: db.prepare(
       `SELECT count(*) n, sum(status) errors, min(ts) first_ts, max(ts + dur) last_ts,
               sum(coalesce(tokens_in, 0)) tin, sum(coalesce(tokens_out, 0)) tout, sum(coalesce(tokens_cached, 0)) tcached,
@@ -49,11 +50,12 @@ export function makeSessionRefresher(db: Database.Database) {
        ORDER BY w.repository IS NOT NULL DESC, coalesce(w.kind, 'none') != 'none' DESC, coalesce(f.mtime, 0) DESC, f.id DESC LIMIT 1`,
     ),
     setWorkspace: db.prepare('UPDATE sessions SET workspace_dir = @dir, repository = @repository, branch = @branch, cwd = @folder WHERE num = @num'),
+    setCliPlace: db.prepare('UPDATE sessions SET repository = @repository, branch = @branch, cwd = @cwd WHERE num = @num'),
     update: db.prepare(
       `UPDATE sessions SET event_count = @n, error_count = @errors, first_ts = @first_ts, last_ts = @last_ts,
          created_at = @created_at, updated_at = @updated_at, tokens_in = @tin, tokens_out = @tout, tokens_cached = @tcached,
          model_ms = @model_ms, credits_nano = @credits_nano, credited_calls = @credited_calls, counts = @counts, models = @models, slowest_event = @slowest, title = @title, summary = @summary,
-         child_count = @children, log_deleted = @log_deleted, refreshed_at = @now
+         child_count = @children, log_deleted = @log_deleted, usage_complete = @usage_complete, refreshed_at = @now
        WHERE num = @num`,
     ),
     // Chronicle's FTS row of a turn has rowid = turns.id, so a refresh rewrites only the turns whose text grew
@@ -72,11 +74,20 @@ export function makeSessionRefresher(db: Database.Database) {
   };
 
   const deriveEdges = makeEdgeDeriver(db);
+  const cliFacts = makeCliFactsReader(db);
 
   return function refreshSession(id: string): void {
-    const s = st.session.get(id) as { num: number; id: string; label: string | null; parent_id: string | null } | undefined;
+    const s = st.session.get(id) as { num: number; id: string; label: string | null; parent_id: string | null; source: string } | undefined;
     if (!s) return;
     const agg = st.aggregate.get(s.num) as Record<string, number | null>;
+    // A CLI session names its own folder and repository; input, cache and credits exist only as its shutdown's
+    // totals (INTEROP §3), and without a shutdown they are unknown, not 0 (usage_complete = 0).
+    const cli = s.source === 'cli' ? cliFacts(id, s.num) : null;
+    if (cli?.shutdown) {
+      agg.tin = cli.shutdown.inputTokens;
+      agg.tcached = cli.shutdown.cacheReadTokens;
+      agg.credits_nano = cli.shutdown.creditsNano;
+    }
     // fromEntries defines own keys: assigning counts['__proto__'] (a type in the log) would drop it
     const counts = Object.fromEntries((st.byType.all(s.num) as { type: string; n: number }[]).map((r) => [r.type, r.n]));
     const models = (st.models.all(s.num) as { model: string }[]).map((r) => r.model).sort();
@@ -85,11 +96,12 @@ export function makeSessionRefresher(db: Database.Database) {
     const first = st.firstMessage.get(id) as { m: string } | undefined;
     // A child with no user message of its own (a title or summarize request) is named by its answer.
     const answer = titleRow || first ? undefined : (st.firstAnswer.get(id) as { r: string } | undefined);
-    const title = cleanTitle(titleRow?.r) ?? cleanTitle(first?.m) ?? cleanTitle(answer?.r) ?? (s.label ? cleanTitle(s.label) : null);
+    const title = cleanTitle(cli?.title) ?? cleanTitle(titleRow?.r) ?? cleanTitle(first?.m) ?? cleanTitle(answer?.r) ?? (s.label ? cleanTitle(s.label) : null);
     const files = st.filesAlive.get(id) as { total: number; deleted: number | null };
     // A child known only from a ref (no file of its own yet) keeps the workspace of the log that named it.
     const copy = st.workspaceOfCopies.get(id) as { dir: string | null; repository: string | null; branch: string | null; folder: string | null } | undefined;
-    if (copy) st.setWorkspace.run({ ...copy, num: s.num });
+    if (cli) st.setCliPlace.run({ repository: cli.repository, branch: cli.branch, cwd: cli.cwd, num: s.num });
+    else if (copy) st.setWorkspace.run({ ...copy, num: s.num });
     const firstTs = agg.first_ts ?? null;
     const lastTs = agg.last_ts ?? null;
     st.update.run({
@@ -114,6 +126,7 @@ export function makeSessionRefresher(db: Database.Database) {
       summary: title === null ? null : title.length > 100 ? `${title.slice(0, 97)}...` : title,
       children: (st.childCount.get(id) as { n: number }).n,
       log_deleted: files.total > 0 && files.deleted === files.total ? 1 : 0,
+      usage_complete: cli && !cli.shutdown ? 0 : 1,
       now: Date.now(),
     });
     for (const t of st.staleTurns.all(id) as { id: number; turn_index: number; content: string | null }[]) {

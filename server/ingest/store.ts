@@ -4,6 +4,7 @@ import type { NormalizedEvent } from '../../shared/log-entry';
 import { cjkTokens, hasCjk, promptText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
+import { makeCliLinker, type CliLinker } from './cli/link-cli';
 import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
@@ -14,7 +15,8 @@ export interface FileRow {
   workspace_dir: string | null;
   folder_session_id: string | null;
   session_id: string;
-  kind: 'main' | 'child' | 'legacy';
+  /** 'cli': a Copilot CLI session's events.jsonl (INTEROP §3) */
+  kind: 'main' | 'child' | 'legacy' | 'cli';
   label: string | null;
   dev: number | null;
   ino: number | null;
@@ -50,6 +52,8 @@ export interface SessionSeed {
   label: string | null;
   workspaceDir: string | null;
   folderSessionId: string | null;
+  /** which product wrote it; a session found through a ref is the product of the log naming it */
+  source?: 'vscode' | 'cli';
 }
 
 interface SessionState {
@@ -88,8 +92,10 @@ export class IngestStore {
   /** sessions whose facts must be recomputed (refreshSession) */
   readonly dirty = new Set<string>();
   private st;
+  private cli: CliLinker;
 
   constructor(readonly db: Database.Database) {
+    this.cli = makeCliLinker(db);
     this.nextNum = ((db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
     this.st = {
       fileByPath: db.prepare('SELECT * FROM files WHERE path = ?'),
@@ -124,9 +130,9 @@ export class IngestStore {
       insertCopyKey: db.prepare('INSERT INTO copy_keys (key, file_id) VALUES (?, ?)'),
       sessionById: db.prepare('SELECT num FROM sessions WHERE id = ?'),
       insertSession: db.prepare(
-        `INSERT INTO sessions (id, num, host_type, is_child, parent_id, relation, label, workspace_dir, folder_session_id,
+        `INSERT INTO sessions (id, num, host_type, source, is_child, parent_id, relation, label, workspace_dir, folder_session_id,
            repository, branch, cwd)
-         VALUES (@id, @num, 'vscode', @is_child, @parent_id, @relation, @label, @workspace_dir, @folder_session_id,
+         VALUES (@id, @num, @source, @source, @is_child, @parent_id, @relation, @label, @workspace_dir, @folder_session_id,
            @repository, @branch, @cwd)`,
       ),
       workspace: db.prepare('SELECT repository, branch, folder FROM workspaces WHERE storage_dir = ?'),
@@ -196,6 +202,7 @@ export class IngestStore {
         cwd: ws?.folder ?? null,
         id: seed.id,
         num,
+        source: seed.source ?? 'vscode',
         is_child: seed.isChild ? 1 : 0,
         parent_id: seed.parentId,
         relation: seed.parentId ? 'child' : null,
@@ -221,6 +228,7 @@ export class IngestStore {
   /** Forget cached per-session state (after a rebuild of the derived tables, or a rolled-back group). */
   resetCaches(): void {
     this.sessions.clear();
+    this.cli.reset();
     this.known = { num: -1, strings: new Set(), chars: 0 }; // a rolled-back group took its prompt rows with it
     this.nextNum = ((this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
   }
@@ -316,13 +324,15 @@ export class IngestStore {
       label: file.label,
       workspaceDir: file.workspace_dir,
       folderSessionId: file.folder_session_id,
+      source: file.kind === 'cli' ? 'cli' : 'vscode',
     };
   }
 
   private writeEvent(id: number, file: FileRow, session: SessionState, l: ProcessedLine): void {
-    const ev = l.event as NormalizedEvent;
+    const ev = l.event?.cli ? this.cli.link(session.num, l.event) : (l.event as NormalizedEvent);
     let dup = 0;
-    const key = copyKey(ev);
+    // CLI events carry UUIDs and are never copied into other sessions (INTEROP §3).
+    const key = ev.cli ? null : copyKey(ev);
     if (key !== null) {
       const first = this.st.copyOf.get(key) as { file_id: number } | undefined;
       if (first) dup = first.file_id === file.id ? 2 : 1;
@@ -370,7 +380,14 @@ export class IngestStore {
     const when = iso(ev.ts);
     switch (ev.type) {
       case 'session_start': {
-        const parent = typeof a.parentSessionId === 'string' ? a.parentSessionId : typeof a.parentSession === 'string' ? a.parentSession : null;
+        const parent =
+          typeof a.parentSessionId === 'string'
+            ? a.parentSessionId
+            : typeof a.parentSession === 'string'
+              ? a.parentSession
+              : typeof a.detachedFromSpawningParentSessionId === 'string' && a.detachedFromSpawningParentSessionId !== ''
+                ? a.detachedFromSpawningParentSessionId
+                : null;
         this.st.sessionStart.run({
           id: session.id,
           copilot: typeof a.copilotVersion === 'string' ? a.copilotVersion : null,
@@ -420,6 +437,14 @@ export class IngestStore {
         const turn = this.turnFor(session, ev.parentSpanId, when, id);
         this.st.appendResponse.run(text, text, session.id, turn);
         this.insertRefs(session, refsInText(text), turn, when, id);
+        break;
+      }
+      case 'llm_request': {
+        // A CLI model call carries its answer (assistant.message content); a debug log writes it as agent_response.
+        if (!ev.cli || typeof a.content !== 'string' || a.content === '') break;
+        const turn = this.turnFor(session, ev.parentSpanId, when, id);
+        this.st.appendResponse.run(a.content, a.content, session.id, turn);
+        this.insertRefs(session, refsInText(a.content), turn, when, id);
         break;
       }
       case 'tool_call': {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { processLine, LINE_FRAGMENT, type ProcessedLine } from './process-line';
+import { lineFormatOf, processLine, LINE_FRAGMENT, type ProcessedLine } from './process-line';
 import { readLines } from './read-lines';
 import { forgetReconciliation, hashBytes, reconciliationOf } from './reconcile';
 import type { FileProgress, FileRow, IngestStore } from './store';
@@ -87,7 +87,7 @@ export function tailFile(store: IngestStore, identity: FileIdentity, maxBytes = 
       r.lines.forEach((line, i) => {
         const verdict = reconciliation ? reconciliation.classify(line) : 'new';
         if (verdict === 'archived') return;
-        const p = processLine(line);
+        const p = processLine(line, lineFormatOf(row.kind));
         processed.push(verdict === 'fragment' ? { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` } : p);
         lineNos.push(nextLine + i);
       });
@@ -135,7 +135,7 @@ function progressOf(fd: number, stat: fs.Stats, offset: number, generation: numb
  * something that looks like an id). Adopted on the first batch, before anything of the file is written.
  */
 function adoptSessionId(store: IngestStore, row: FileRow, processed: ProcessedLine[]): FileRow {
-  if (row.offset !== 0 || row.generation !== 0 || row.kind === 'main') return row;
+  if (row.offset !== 0 || row.generation !== 0 || row.kind === 'main' || row.kind === 'cli') return row;
   const sid = processed.find((p) => p.event?.sid)?.event?.sid;
   if (!sid || sid === row.session_id) return row;
   // The name is `<label>-<sid>.jsonl`: with the real id known, the label is what precedes it.

@@ -8,7 +8,7 @@ import { foldWhitespace } from './indexed-text';
  * here, so a pasted identifier or path finds what grep finds.
  */
 
-export const FILTER_KEYS = ['repo', 'branch', 'type', 'tool', 'model', 'status', 'file', 'ref'] as const;
+export const FILTER_KEYS = ['repo', 'branch', 'type', 'tool', 'model', 'status', 'file', 'ref', 'source'] as const;
 export type FilterKey = (typeof FILTER_KEYS)[number];
 
 /** `type:` values and the event types (or failures) each stands for. */
@@ -48,6 +48,8 @@ export interface ParsedQuery {
   status: ('error' | 'ok')[];
   file: string[];
   ref: RefFilter[];
+  /** which product wrote the session: VS Code (debug logs) or the Copilot CLI */
+  source: ('vscode' | 'cli')[];
 }
 
 /** A query that cannot run; the message says what to change. */
@@ -137,6 +139,12 @@ function addFilter(q: ParsedQuery, key: FilterKey, rawValue: string): void {
         if (!q.status.includes(st)) q.status.push(st);
         break;
       }
+      case 'source': {
+        const src = v.toLowerCase();
+        if (src !== 'cli' && src !== 'vscode') throw new QuerySyntaxError(`source:${v} is not a source: use source:cli (Copilot CLI) or source:vscode.`);
+        if (!q.source.includes(src)) q.source.push(src);
+        break;
+      }
       case 'ref': {
         const ref = parseRefValue(v);
         if (ref.value === '') throw new QuerySyntaxError(`ref:${v} names no reference: use e.g. ref:1234, ref:pr#1234 or ref:3f2a9c1.`);
@@ -151,7 +159,7 @@ function addFilter(q: ParsedQuery, key: FilterKey, rawValue: string): void {
 
 /** Parses the query text. Throws QuerySyntaxError with a message that says what to fix. */
 export function parseQuery(input: string): ParsedQuery {
-  const q: ParsedQuery = { terms: [], repo: [], branch: [], type: [], tool: [], model: [], status: [], file: [], ref: [] };
+  const q: ParsedQuery = { terms: [], repo: [], branch: [], type: [], tool: [], model: [], status: [], file: [], ref: [], source: [] };
   if (input.includes('\u0000')) throw new QuerySyntaxError(`${NUL_REFUSAL[0].toUpperCase()}${NUL_REFUSAL.slice(1)}.`);
   const s = input;
   let i = 0;
@@ -202,6 +210,7 @@ function filterExample(key: FilterKey): string {
     status: 'status:error',
     file: 'file:src/retry.ts',
     ref: 'ref:1234',
+    source: 'source:cli',
   }[key];
 }
 

@@ -135,6 +135,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   const sessionPasses = (root: SessionInfo): boolean =>
     (q.repo.length === 0 || q.repo.some((v) => contains(root.repository, v))) &&
     (q.branch.length === 0 || q.branch.some((v) => contains(root.branch, v))) &&
+    (q.source.length === 0 || q.source.includes(root.source === 'cli' ? 'cli' : 'vscode')) &&
     (fileRoots === null || fileRoots.has(root.num)) &&
     (refRoots === null || refRoots.has(root.num));
   const sideInWindow = (root: SessionInfo) => since === null || (root.lastTs !== null && root.lastTs >= since);
@@ -410,6 +411,7 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
     title: m.root.title,
     repository: m.root.repository,
     branch: m.root.branch,
+    source: m.root.source === 'cli' ? 'cli' : 'vscode',
     lastActivity: m.root.lastTs,
     eventCount,
     kinds,

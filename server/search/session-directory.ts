@@ -12,9 +12,10 @@ export interface SessionInfo {
   title: string | null;
   label: string | null;
   lastTs: number | null;
+  source: string;
 }
 
-const COLUMNS = `num, id, parent_id AS parentId, is_child AS isChild, repository, branch, title, label, last_ts AS lastTs`;
+const COLUMNS = `num, id, parent_id AS parentId, is_child AS isChild, repository, branch, title, label, last_ts AS lastTs, source`;
 
 /** Nesting deeper than this (subagents of subagents of …) is cut: the deepest ancestor found stands as the root. */
 const MAX_DEPTH = 8;

@@ -5,7 +5,7 @@ export const LISTED_SESSION = '(s.event_count > 0 OR s.log_deleted = 1)';
 
 /** The columns of `sessions` that make a SessionSummary; selected with the `s` alias. */
 export const SESSION_SUMMARY_COLUMNS = `s.id, s.title, s.repository, s.branch, s.cwd, s.first_ts, s.last_ts, s.event_count, s.error_count,
-  s.is_child, s.parent_id, s.label, s.log_deleted, s.models, s.tokens_in, s.tokens_out, s.credits_nano, s.child_count, s.num, s.workspace_dir`;
+  s.is_child, s.parent_id, s.label, s.log_deleted, s.models, s.tokens_in, s.tokens_out, s.credits_nano, s.child_count, s.num, s.workspace_dir, s.source, s.usage_complete`;
 
 export interface SessionRow {
   id: string;
@@ -28,6 +28,8 @@ export interface SessionRow {
   child_count: number;
   num: number;
   workspace_dir: string | null;
+  source: string;
+  usage_complete: number;
 }
 
 /** `eventCount` is SessionEventCount (shared/counts.ts), from sessionEventCounts: not the row's own event_count. */
@@ -52,5 +54,7 @@ export function toSessionSummary(r: SessionRow, eventCount: number): SessionSumm
     credits: creditsOf(r.credits_nano),
     childCount: r.child_count,
     imported: r.workspace_dir !== null && r.workspace_dir.replace(/\\/g, '/').split('/').pop() === IMPORTED_WORKSPACE,
+    source: r.source === 'cli' ? 'cli' : 'vscode',
+    usageComplete: r.usage_complete === 1,
   };
 }

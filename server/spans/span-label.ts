@@ -68,6 +68,18 @@ function responseSummary(response: string): string {
   return m ? m[1].replace(/\\n/g, ' ').replace(/\\"/g, '"') : response;
 }
 
+function cliResult(a: Record<string, unknown>): string {
+  const r = a.result;
+  if (r !== null && typeof r === 'object' && !Array.isArray(r)) return str((r as Record<string, unknown>).content) ?? '';
+  return str(r) ?? '';
+}
+
+function cliArgs(a: Record<string, unknown>): string {
+  const args = a.arguments;
+  if (args !== null && typeof args === 'object') return argsSummary(JSON.stringify(args));
+  return str(args) ?? str(a.agentDescription) ?? str(a.hookType) ?? '';
+}
+
 /** The short text a row shows after its name: what the event was about, in a glance. */
 export function spanLabel(e: SpanEntry, attrs: Record<string, unknown> | null): string {
   const a = attrs ?? {};
@@ -85,7 +97,13 @@ export function spanLabel(e: SpanEntry, attrs: Record<string, unknown> | null): 
     case 'agent_response':
       return shortText(responseSummary(str(a.response) ?? ''));
     case 'tool_call':
-      return shortText(error ?? argsSummary(str(a.args) ?? ''));
+      // A CLI completion carries the result; its arguments are on its start line (normalize-cli.ts).
+      return shortText(error ?? argsSummary(str(a.args) ?? '') ?? '') || shortText(cliResult(a));
+    case 'tool.execution_start':
+    case 'subagent.started':
+    case 'hook.start':
+      // Its completion would have replaced it in the tree: still running, or it never finished.
+      return shortText(['running (no completion yet)', cliArgs(a)].filter(Boolean).join(' · '));
     case 'subagent':
       return shortText(error ?? str(a.description) ?? str(a.agentName) ?? '');
     case 'hook':

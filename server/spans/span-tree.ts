@@ -51,6 +51,8 @@ export interface SpanTreeStats {
   roots: number;
   orphans: number;
   hiddenRepeats: number;
+  /** Copilot CLI starts (tool, subagent, hook) folded into their completion: one span per call */
+  mergedStarts: number;
   replays: number;
   errors: number;
   maxDepth: number;
@@ -110,8 +112,29 @@ export function turnAgentSpan(spanId: string | null): string | null {
 }
 
 /**
+ * Copilot CLI writes a tool call, a subagent and a hook as two lines, a start and a completion with the same
+ * span id (normalize-cli.ts); the completion is the span (status, result, duration from the start). A start
+ * without its completion stays: the call is still running, or never finished.
+ */
+const CLI_COMPLETION_OF: Readonly<Record<string, string>> = { 'tool.execution_start': 'tool_call', 'subagent.started': 'subagent', 'hook.start': 'hook' };
+
+export function isCliStart(type: string): boolean {
+  return Object.hasOwn(CLI_COMPLETION_OF, type);
+}
+
+function completedStarts(entries: readonly SpanEntry[]): (e: SpanEntry) => boolean {
+  const done = new Set<string>();
+  let any = false;
+  for (const e of entries) if (isCliStart(e.type)) any = true;
+  if (!any) return () => false;
+  for (const e of entries) if (e.spanId !== null && e.dup < 2) done.add(`${e.sessionId}\u0000${e.type}\u0000${e.spanId}`);
+  return (e) => e.spanId !== null && isCliStart(e.type) && done.has(`${e.sessionId}\u0000${CLI_COMPLETION_OF[e.type]}\u0000${e.spanId}`);
+}
+
+/**
  * Builds the span tree (FORMAT §3.5). Parent of an entry, first rule that applies:
- *  1. `dup = 2` (a repeat inside one file): left out, counted in `hiddenRepeats`.
+ *  1. `dup = 2` (a repeat inside one file): left out, counted in `hiddenRepeats`; a CLI start whose completion
+ *     is there: left out (the completion is the span), counted in `mergedStarts`.
  *  2. `turn_start`/`turn_end`: the agent span named inside their spanId (their parentSpanId is the agent's
  *     *parent*, FORMAT §3.2).
  *  3. a `user_message` whose span is a real span of another entry (the subagent's invoke_agent): that entry.
@@ -134,14 +157,23 @@ export function turnAgentSpan(spanId: string | null): string | null {
  */
 export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions = {}): SpanTree {
   // Line order (id) breaks ties between equal starts: index order must be id order.
-  const live = entries.filter((e) => e.dup < 2);
+  const merged = completedStarts(entries);
+  let mergedStarts = 0;
+  const live = entries.filter((e) => {
+    if (e.dup >= 2) return false;
+    if (merged(e)) {
+      mergedStarts++;
+      return false;
+    }
+    return true;
+  });
   for (let i = 1; i < live.length; i++) {
     if (live[i].id < live[i - 1].id) {
       live.sort((a, b) => a.id - b.id);
       break;
     }
   }
-  const hiddenRepeats = entries.length - live.length;
+  const hiddenRepeats = entries.length - live.length - mergedStarts;
   const n = live.length;
   const rootSessionId = opts.rootSessionId ?? live[0]?.sessionId ?? '';
 
@@ -337,7 +369,7 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     rootSessionId,
     nodes,
     indexOf,
-    stats: { events: nodes.length, roots: rootCount, orphans, hiddenRepeats, replays, errors, maxDepth, sessions: sessions.size },
+    stats: { events: nodes.length, roots: rootCount, orphans, hiddenRepeats, mergedStarts, replays, errors, maxDepth, sessions: sessions.size },
   };
 }
 

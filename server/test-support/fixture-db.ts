@@ -12,6 +12,8 @@ export interface FixtureDb {
   root: string;
   /** absolute path of debug-logs for workspace `ws` (default 'ws1') */
   logsDir(ws?: string): string;
+  /** absolute path of the Copilot CLI's session-state folder (`<root>/.copilot/session-state`) */
+  sessionStateDir: string;
   dbPath: string;
   /** index again (after changing files) */
   reindex(): Promise<void>;
@@ -27,8 +29,17 @@ export const line = (o: object): string => JSON.stringify(o) + '\n';
  * content; prefix a key with `wsName:` to put it in another workspace. Each workspace gets a workspace.json
  * pointing at a folder named after it (no git), so its repository is that name.
  */
-export async function fixtureDb(files: Record<string, string>): Promise<FixtureDb> {
+export async function fixtureDb(files: Record<string, string>, opts: { cli?: Record<string, string> } = {}): Promise<FixtureDb> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-fx-'));
+  // Copilot CLI sessions (opts.cli: `<sessionId>/events.jsonl`, `<sessionId>/workspace.yaml` … → content)
+  const copilotHome = path.join(root, '.copilot');
+  const sessionStateDir = path.join(copilotHome, 'session-state');
+  for (const [rel, content] of Object.entries(opts.cli ?? {})) {
+    const file = path.join(sessionStateDir, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  const roots = opts.cli ? [path.join(root, 'Code'), copilotHome] : [path.join(root, 'Code')];
   const logsDir = (ws = 'ws1') => path.join(root, 'Code', 'User', 'workspaceStorage', ws, 'GitHub.copilot-chat', 'debug-logs');
   for (const [key, content] of Object.entries(files)) {
     const [ws, rel] = key.includes(':') ? (key.split(':', 2) as [string, string]) : ['ws1', key];
@@ -45,14 +56,15 @@ export async function fixtureDb(files: Record<string, string>): Promise<FixtureD
   const dbPath = path.join(root, 'index.db');
   const db = openWriteDb(dbPath);
   ensureSchema(db);
-  await indexOnce(db, [path.join(root, 'Code')]);
+  await indexOnce(db, roots);
   return {
     db,
     root,
     logsDir,
+    sessionStateDir,
     dbPath,
     reindex: async () => {
-      await indexOnce(db, [path.join(root, 'Code')]);
+      await indexOnce(db, roots);
     },
     cleanup: () => {
       db.close();

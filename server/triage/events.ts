@@ -26,6 +26,7 @@ interface Row {
   session_id: string;
   title: string | null;
   repository: string | null;
+  source: string;
 }
 
 /** A trigram FTS5 phrase for a substring: the whole text quoted, quotes doubled (never raw FTS5 syntax). */
@@ -112,7 +113,7 @@ export function eventFilter(q: EventListParams, now: number): { where: string[];
 }
 
 const ROW_COLUMNS = `e.id, e.type, e.name, e.model, e.tool, e.status, e.ts, e.dur, e.ttft, e.tokens_in, e.tokens_out, e.tokens_cached,
-  substr(e.error, 1, 500) error, e.fail, s.id session_id, s.title, s.repository`;
+  substr(e.error, 1, 500) error, e.fail, s.id session_id, s.title, s.repository, s.source`;
 
 /**
  * Whether a partial index drives this list in SQL with LIMIT stopping the scan early: a signature (events_fail),
@@ -198,6 +199,7 @@ function toTriageEvent(r: Row): TriageEvent {
     sessionId: r.session_id,
     sessionTitle: r.title,
     repository: r.repository,
+    source: r.source === 'cli' ? 'cli' : 'vscode',
     type: r.type,
     name: r.name,
     model: r.model,

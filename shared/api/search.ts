@@ -4,7 +4,7 @@ import { MAX_PAGE_SIZE, SessionSource, TimeWindow } from './common';
 
 /**
  * GET /api/search. `q` is the query language of docs (whitespace = AND, "exact phrase", -exclude,
- * repo: branch: type: tool: model: status: file: ref:); the other parameters shape the answer.
+ * repo: branch: type: tool: model: status: file: ref: source:); the other parameters shape the answer.
  */
 export const SearchQuery = z.object({
   q: z.string().max(2000, 'a query is at most 2,000 characters'),

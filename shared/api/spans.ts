@@ -89,6 +89,8 @@ export const SpanStats = z.object({
   orphans: z.number(),
   /** dup = 2 lines: a repeat of an event in the same file, hidden */
   hiddenRepeats: z.number(),
+  /** Copilot CLI starts folded into their completion (a tool call, subagent or hook is one span) */
+  mergedStarts: z.number(),
   replays: z.number(),
   errors: z.number(),
   maxDepth: z.number(),

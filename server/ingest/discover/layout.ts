@@ -14,6 +14,19 @@ export interface WorkspaceLogs {
   debugLogsDir: string;
   /** set on the no-workspace roots: their sessions belong to no workspace */
   noWorkspace?: true;
+  /**
+   * A Copilot CLI `session-state` folder (INTEROP §3): `debugLogsDir` is that folder, one folder per session with
+   * its events.jsonl; each session names its own folder and repository (workspace.yaml, session.start).
+   */
+  cli?: true;
+}
+
+export const SESSION_STATE = 'session-state';
+
+/** `<copilot home>/session-state` as a workspace of CLI sessions. */
+export function workspaceOfSessionState(sessionStateDir: string): WorkspaceLogs {
+  const workspaceId = createHash('md5').update(sessionStateDir).digest('hex');
+  return { storageDir: sessionStateDir, workspaceId, debugLogsDir: sessionStateDir, noWorkspace: true, cli: true };
 }
 
 export const DEBUG_LOGS = 'debug-logs';

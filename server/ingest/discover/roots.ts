@@ -6,6 +6,7 @@ import {
   DEBUG_LOGS,
   GLOBAL_STORAGE,
   PROFILES,
+  SESSION_STATE,
   USER_DIR,
   WORKSPACE_STORAGE,
   type WorkspaceLogs,
@@ -19,6 +20,7 @@ import {
   workspacesInStorage,
   workspacesOfStorageDir,
   workspaceOfDebugLogs,
+  workspaceOfSessionState,
 } from './layout';
 
 export type { WorkspaceLogs } from './layout';
@@ -71,6 +73,11 @@ export async function resolveRoot(input: string): Promise<Resolved> {
 async function classifyExisting(abs: string): Promise<Resolved> {
   const name = path.basename(abs);
   if (name === DEBUG_LOGS) return found(abs, 'debug-logs', [workspaceOfDebugLogs(abs)]);
+  // Copilot CLI (INTEROP §3): a session-state folder, the copilot home holding one (~/.copilot, $COPILOT_HOME),
+  // or one session's folder (its siblings come with it: they share the watcher of their session-state folder).
+  if (name === SESSION_STATE) return found(abs, 'debug-logs', [workspaceOfSessionState(abs)]);
+  if (await isDirectory(path.join(abs, SESSION_STATE))) return found(abs, 'debug-logs', [workspaceOfSessionState(path.join(abs, SESSION_STATE))]);
+  if (path.basename(path.dirname(abs)) === SESSION_STATE) return found(abs, 'debug-logs', [workspaceOfSessionState(path.dirname(abs))]);
   if (isCopilotChatDirName(name)) {
     const debugLogsDir = path.join(abs, DEBUG_LOGS);
     return found(abs, 'debug-logs', (await isDirectory(debugLogsDir)) ? [workspaceOfDebugLogs(debugLogsDir)] : []);

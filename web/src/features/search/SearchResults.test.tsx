@@ -8,7 +8,7 @@ import { hitLabel, SearchResults } from './SearchResults';
 const hit = (o: Partial<SearchHit>): SearchHit => ({ kind: 'tool', eventId: 7, sessionId: 's', inSubagent: false, eventType: 'tool_call', name: null, ts: 1, snippet: null, ...o });
 
 function session(o: Partial<SearchSession>): SearchSession {
-  return { id: 's', title: null, repository: null, branch: null, lastActivity: 1, eventCount: 3, kinds: [], subagentHits: 0, score: 1, hits: [], ...o };
+  return { id: 's', title: null, repository: null, branch: null, source: 'vscode', lastActivity: 1, eventCount: 3, kinds: [], subagentHits: 0, score: 1, hits: [], ...o };
 }
 
 describe('SearchResults: log text shown as visible text', () => {

@@ -7,6 +7,7 @@ const session = (id: string): SearchSession => ({
   title: id,
   repository: 'r',
   branch: null,
+  source: 'vscode',
   lastActivity: null,
   eventCount: 1,
   kinds: [],

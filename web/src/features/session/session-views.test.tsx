@@ -44,6 +44,8 @@ function sessionDetail(): SessionDetail {
     tokensOut: 1,
     credits: null,
     imported: false,
+    source: 'vscode',
+    usageComplete: true,
     childCount: 0,
     countsByType: {},
     tokensCached: 0,

@@ -26,6 +26,8 @@ function session(over: Partial<SessionSummary> & { id: string }): SessionSummary
     tokensOut: 0,
     credits: null,
     imported: false,
+    source: 'vscode',
+    usageComplete: true,
     childCount: 0,
     ...over,
   };

@@ -22,6 +22,8 @@ function session(id: string, repository: string | null, updatedAt: number): Sess
     tokensOut: 0,
     credits: null,
     imported: false,
+    source: 'vscode',
+    usageComplete: true,
     childCount: 0,
   };
 }

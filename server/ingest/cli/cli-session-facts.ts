@@ -1,0 +1,110 @@
+import type Database from 'better-sqlite3';
+import { parse as parseYaml } from 'yaml';
+import { rawLines } from '../../db/raw-lines';
+
+/** What a CLI session says about itself (INTEROP §3), beside what its events add up to. */
+export interface CliSessionFacts {
+  cwd: string | null;
+  repository: string | null;
+  branch: string | null;
+  /** vscode.metadata.json `customTitle`: the name the user gave the session in VS Code */
+  title: string | null;
+  /** session.shutdown totals; null while the session runs or after a crash (no shutdown written) */
+  shutdown: ShutdownTotals | null;
+}
+
+/** Per-session totals of `session.shutdown` (INTEROP §3): the only place input, cache and credits are written. */
+export interface ShutdownTotals {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  /** AI credits × 10⁹; null when the shutdown carries none */
+  creditsNano: number | null;
+  premiumRequests: number | null;
+  apiDurationMs: number | null;
+}
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+/** workspace.yaml as an object; anything unreadable (cut, not YAML, not a mapping) is empty. */
+export function parseWorkspaceYaml(text: string | null): Obj {
+  if (text === null) return {};
+  try {
+    const v: unknown = parseYaml(text);
+    return isObject(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+function parseJsonObject(text: string | null): Obj {
+  if (text === null) return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+/** `session.shutdown` data summed over its models (`modelMetrics`), with the session-wide credit total preferred. */
+export function shutdownTotals(data: Obj): ShutdownTotals {
+  const t: ShutdownTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, creditsNano: null, premiumRequests: null, apiDurationMs: null };
+  let modelNano: number | null = null;
+  const metrics = isObject(data.modelMetrics) ? data.modelMetrics : {};
+  for (const m of Object.values(metrics)) {
+    if (!isObject(m)) continue;
+    const u = isObject(m.usage) ? m.usage : {};
+    t.inputTokens += num(u.inputTokens) ?? 0;
+    t.outputTokens += num(u.outputTokens) ?? 0;
+    t.cacheReadTokens += num(u.cacheReadTokens) ?? 0;
+    t.cacheWriteTokens += num(u.cacheWriteTokens) ?? 0;
+    const nano = num(m.totalNanoAiu);
+    if (nano !== null) modelNano = (modelNano ?? 0) + nano;
+  }
+  t.creditsNano = num(data.totalNanoAiu) ?? modelNano;
+  t.premiumRequests = num(data.totalPremiumRequests);
+  t.apiDurationMs = num(data.totalApiDurationMs);
+  return t;
+}
+
+/**
+ * Reads a CLI session's folder, repository, branch and title: vscode.metadata.json first (what VS Code shows),
+ * then workspace.yaml (`cwd`), then session.start's `context`; and its latest session.shutdown. Everything from
+ * the archive (companions, archived lines), so a rebuild or a deleted session folder gives the same facts.
+ */
+export function makeCliFactsReader(db: Database.Database) {
+  const st = {
+    companion: db.prepare('SELECT content FROM companions WHERE session_id = ? AND kind = ? ORDER BY id DESC LIMIT 1'),
+    // both through the partial index events_cli_session
+    start: db.prepare("SELECT id FROM events WHERE session_num = ? AND type = 'session_start' ORDER BY id LIMIT 1"),
+    shutdown: db.prepare("SELECT id FROM events WHERE session_num = ? AND type = 'session.shutdown' ORDER BY id DESC LIMIT 1"),
+  };
+  const raw = rawLines(db);
+  const dataOf = (id: number | undefined): Obj | null => {
+    if (id === undefined) return null;
+    const line = raw.json(id) as Obj | null;
+    return line && isObject(line.data) ? line.data : null;
+  };
+
+  return function cliSessionFacts(sessionId: string, sessionNum: number): CliSessionFacts {
+    const companion = (kind: string) => (st.companion.get(sessionId, kind) as { content: string | null } | undefined)?.content ?? null;
+    const ws = parseWorkspaceYaml(companion('cli_workspace'));
+    const meta = parseJsonObject(companion('cli_vscode_metadata'));
+    const start = dataOf((st.start.get(sessionNum) as { id: number } | undefined)?.id);
+    const context = start && isObject(start.context) ? start.context : {};
+    const shutdown = dataOf((st.shutdown.get(sessionNum) as { id: number } | undefined)?.id);
+    const metaFolder = str(meta.workspaceFolder) ?? (isObject(meta.workspaceFolder) ? str(meta.workspaceFolder.path) : null);
+    return {
+      cwd: metaFolder ?? str(ws.cwd) ?? str(context.cwd) ?? str(context.gitRoot),
+      repository: str(meta.repository) ?? (isObject(meta.repository) ? str(meta.repository.name) : null) ?? str(context.repository),
+      branch: str(meta.branch) ?? str(context.branch),
+      title: str(meta.customTitle),
+      shutdown: shutdown ? shutdownTotals(shutdown) : null,
+    };
+  };
+}
