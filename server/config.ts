@@ -25,6 +25,8 @@ export const Options = z
     command: z.string(),
     positionals: z.array(z.string()),
     logs: z.array(z.string()),
+    /** the Copilot CLI's home (--copilot-home); null: $COPILOT_HOME, else ~/.copilot, read when it exists */
+    copilotHome: z.string().nullable(),
     db: z.string().nullable(),
     port: z.coerce.number().int().min(0).max(65535, 'a port is at most 65535'),
     host: z.string().min(1),
@@ -39,7 +41,7 @@ export const Options = z
     if (o.token !== null && (o.token.length < MIN_TOKEN_LENGTH || /\s/.test(o.token))) {
       ctx.addIssue({ code: 'custom', path: ['token'], message: `a token is at least ${MIN_TOKEN_LENGTH} characters without spaces (try \`openssl rand -hex 16\`)` });
     }
-    if (o.demo && (o.db !== null || o.logs.length > 0)) {
+    if (o.demo && (o.db !== null || o.logs.length > 0 || o.copilotHome !== null)) {
       // The demo never writes into a database the user named, nor mixes with real logs.
       ctx.addIssue({ code: 'custom', path: ['demo'], message: 'the demo corpus has its own database (demo.db in the state folder): drop --logs and --db, or drop --demo' });
     }
@@ -64,6 +66,7 @@ export function parseOptions(argv: string[]): Options {
       strict: true,
       options: {
         logs: { type: 'string', multiple: true },
+        'copilot-home': { type: 'string' },
         db: { type: 'string' },
         port: { type: 'string' },
         host: { type: 'string' },
@@ -104,6 +107,7 @@ export function parseOptions(argv: string[]): Options {
     command: v.help ? 'help' : command,
     positionals,
     logs: v.logs ?? [],
+    copilotHome: v['copilot-home'] ?? null,
     db: v.db ?? null,
     port: v.port ?? (process.env.CHRONOSCOPE_PORT || DEFAULT_PORT),
     host: v.host ?? '127.0.0.1',

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { defaultStateDir, type Options } from '../config';
 import { importsRoot } from '../import/write-imported';
-import { defaultEnv, defaultUserDataDirs } from '../ingest/discover';
+import { defaultCopilotHome, defaultEnv, defaultUserDataDirs } from '../ingest/discover';
 import { CliError } from './cli-error';
 
 export function resolveDbPath(opts: Options): string {
@@ -15,18 +15,22 @@ export function demoCorpusDir(): string {
 }
 
 /**
- * --logs when given; otherwise every VS Code user-data folder that exists on this machine. The database's own
+ * --logs when given; otherwise every VS Code user-data folder that exists on this machine and the Copilot CLI's
+ * home ($COPILOT_HOME or ~/.copilot) when it exists. --copilot-home is read in either case. The database's own
  * imports tree (`chronoscope import`) is read too, whichever it is. `roots` holds only the user's logs (what
  * decides "no logs found"); `withImports` adds the imports tree when it exists.
  */
 export async function resolveRoots(opts: Options): Promise<{ roots: string[]; fromDefaults: boolean; withImports: string[] }> {
   const imports = importsRoot(resolveDbPath(opts));
   const add = (roots: string[]) => (fs.existsSync(imports) ? [...roots, imports] : roots);
+  const env = defaultEnv();
+  const explicitHome = opts.copilotHome === null ? [] : [path.resolve(opts.copilotHome)];
   if (opts.logs.length > 0) {
-    const roots = opts.logs.map((p) => path.resolve(p));
+    const roots = [...opts.logs.map((p) => path.resolve(p)), ...explicitHome];
     return { roots, fromDefaults: false, withImports: add(roots) };
   }
-  const dirs = defaultUserDataDirs(defaultEnv()).filter((d) => fs.existsSync(d));
+  const home = explicitHome.length > 0 ? explicitHome : [defaultCopilotHome(env)].filter((d) => fs.existsSync(d));
+  const dirs = [...defaultUserDataDirs(env).filter((d) => fs.existsSync(d)), ...home];
   return { roots: dirs, fromDefaults: true, withImports: add(dirs) };
 }
 
@@ -54,6 +58,11 @@ export function logsFolderProblem(dir: string): string | null {
 /** The roots of `index` and the query commands: a --logs folder that is missing or unreadable is bad input. */
 export async function requireRoots(opts: Options): Promise<{ roots: string[]; fromDefaults: boolean; withImports: string[] }> {
   const resolved = await resolveRoots(opts);
+  if (opts.copilotHome !== null) {
+    const home = path.resolve(opts.copilotHome);
+    const problem = logsFolderProblem(home);
+    if (problem) throw new CliError('bad_logs', `--copilot-home ${home}: ${problem.startsWith(home) ? problem.slice(home.length + 1) : problem}`);
+  }
   if (!resolved.fromDefaults) {
     for (const r of resolved.roots) {
       const problem = logsFolderProblem(r);

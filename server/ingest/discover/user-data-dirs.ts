@@ -40,6 +40,15 @@ export function defaultUserDataDirs(e: DiscoverEnv): string[] {
   return [...new Set(dirs)];
 }
 
+/**
+ * The Copilot CLI's home (INTEROP §3): `$COPILOT_HOME` moves `~/.copilot`. Its `session-state` folder holds one
+ * folder per CLI session (and VS Code's agent-host sessions).
+ */
+export function defaultCopilotHome(e: DiscoverEnv): string {
+  const p = e.platform === 'win32' ? path.win32 : path.posix;
+  return nonEmpty(e.env.COPILOT_HOME) ?? p.join(e.homedir, '.copilot');
+}
+
 function platformAppData(e: DiscoverEnv): string {
   if (e.platform === 'win32') {
     return (
