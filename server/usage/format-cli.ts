@@ -22,5 +22,10 @@ export function formatUsage(r: UsageResponse): string {
     r.totals.callsWithoutCredits > 0
       ? `${n(r.totals.callsWithoutCredits)} model calls carry no credit data (copilotUsageNanoAiu): counted apart, not estimated.\n`
       : '';
-  return `Usage, ${r.window === 'all' ? 'all time' : `last ${r.window}`}, by ${r.by} (1 credit = US$0.01)\n\n${table(head, rows, right)}${note}`;
+  const t = r.totals;
+  const estimates = t.estimated
+    ? `Estimated (Copilot CLI session totals split over their calls by output tokens): ${n(t.tokensInEstimated)} tokens in, ${n(t.tokensCachedEstimated)} cached, ${t.creditsEstimated} credits.\n`
+    : '';
+  const incomplete = t.sessionsWithoutUsage > 0 ? `${n(t.sessionsWithoutUsage)} Copilot CLI sessions have no session.shutdown (running or crashed): only their output tokens are known.\n` : '';
+  return `Usage, ${r.window === 'all' ? 'all time' : `last ${r.window}`}, by ${r.by} (1 credit = US$0.01)\n\n${table(head, rows, right)}${note}${estimates}${incomplete}`;
 }

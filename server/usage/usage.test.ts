@@ -60,6 +60,10 @@ describe('usage', () => {
       creditsEstimated: 0,
       usd: 1.734567898 * 0.01,
       callsWithoutCredits: 1,
+      estimated: false,
+      tokensInEstimated: 0,
+      tokensCachedEstimated: 0,
+      sessionsWithoutUsage: 0,
     });
   });
 
@@ -88,8 +92,8 @@ describe('usage', () => {
 
   it('the daily series for the chart, per day and model', () => {
     expect(usage(fx.db, q({ window: '7d' }), NOW).daily).toEqual([
-      { day: '2026-11-29', model: 'gpt-4.1', credits: 1.234567898, tokensIn: 22_000, tokensOut: 300, modelCalls: 2 },
-      { day: '2026-12-01', model: 'gpt-4o-mini', credits: 0, tokensIn: 500, tokensOut: 20, modelCalls: 1 },
+      { day: '2026-11-29', model: 'gpt-4.1', credits: 1.234567898, tokensIn: 22_000, tokensOut: 300, modelCalls: 2, estimated: false },
+      { day: '2026-12-01', model: 'gpt-4o-mini', credits: 0, tokensIn: 500, tokensOut: 20, modelCalls: 1, estimated: false },
     ]);
   });
 
@@ -167,4 +171,39 @@ describe('chronoscope usage on a generated corpus', () => {
     }).toEqual(want);
     expect(Math.abs(r.totals.credits - want.creditsNano / 1e9)).toBeLessThan(1e-9);
   }, 120_000);
+});
+
+describe('Copilot CLI sessions: shutdown totals split over calls, marked estimated', () => {
+  it('splits each model’s input, cache and credits over its calls by output tokens; a session without shutdown adds only output tokens', async () => {
+    const { cliTree } = await import('../ingest/cli/cli-fixture');
+    const cli = await fixtureDb({}, { cli: cliTree() });
+    try {
+      const r = usage(cli.db, q({ window: 'all', by: 'model' }), NOW);
+      // MAIN: sonnet 9,000 in / 4,000 cached / 2.0 credits over its calls (120 and 40 output tokens), haiku 1,000 /
+      // 500 / 0.3 over its one call; CRASHED has no shutdown: 55 output tokens, nothing else.
+      expect(r.totals).toMatchObject({
+        modelCalls: 5,
+        tokensIn: 10_000,
+        tokensCached: 4500,
+        tokensOut: 230,
+        creditsNano: 2_300_000_000,
+        creditsEstimated: 2.3,
+        tokensInEstimated: 10_000,
+        tokensCachedEstimated: 4500,
+        estimated: true,
+        callsWithoutCredits: 2,
+        sessionsWithoutUsage: 1,
+      });
+      const row = (k: string) => r.rows.find((x) => x.key === k);
+      expect(row('claude-sonnet-4.5')).toMatchObject({ modelCalls: 2, tokensIn: 9000, tokensCached: 4000, creditsNano: 2_000_000_000, estimated: true });
+      expect(row('claude-haiku-4.5')).toMatchObject({ modelCalls: 1, tokensIn: 1000, creditsNano: 300_000_000, estimated: true });
+      expect(row('gpt-5')).toMatchObject({ modelCalls: 2, tokensIn: 0, tokensOut: 55, creditsNano: 0, estimated: false, callsWithoutCredits: 2 });
+      // by day: the sonnet calls' shares (3/4 and 1/4 of 9,000) land on their day
+      const day = usage(cli.db, q({ window: 'all', by: 'day' }), NOW);
+      expect(day.rows.map((x) => ({ key: x.key, tokensIn: x.tokensIn, estimated: x.estimated }))).toEqual([{ key: '2026-11-30', tokensIn: 10_000, estimated: true }]);
+      expect(day.daily.find((d) => d.model === 'claude-sonnet-4.5')).toMatchObject({ tokensIn: 9000, credits: 2, estimated: true });
+    } finally {
+      cli.cleanup();
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { creditsOf, NANO_PER_CREDIT, USD_PER_CREDIT, WINDOW_MS, type UsageParams, type UsageResponse, type UsageRow, type UsageTotals } from '../../shared/api';
+import { cliCallShares, type CliCallShare } from './cli-usage';
 
 interface Agg {
   key: string | null;
@@ -11,16 +12,41 @@ interface Agg {
   credited: number;
 }
 
+/** Estimated parts (CLI shutdown totals split over calls), summed exactly and rounded once. */
+interface Estimate {
+  tin: number;
+  tcached: number;
+  nano: number;
+  /** calls whose credits are a split */
+  credited: number;
+  sessionsWithoutUsage: number;
+}
+
+const NO_ESTIMATE: Estimate = { tin: 0, tcached: 0, nano: 0, credited: 0, sessionsWithoutUsage: 0 };
+
+function estimateOf(shares: readonly CliCallShare[], sessionsWithoutUsage = 0): Estimate {
+  const e = { ...NO_ESTIMATE, sessionsWithoutUsage };
+  for (const s of shares) {
+    e.tin += s.tokensIn;
+    e.tcached += s.tokensCached;
+    if (s.creditsNano !== null) {
+      e.nano += s.creditsNano;
+      e.credited++;
+    }
+  }
+  return { ...e, tin: Math.round(e.tin), tcached: Math.round(e.tcached), nano: Math.round(e.nano) };
+}
+
 const KEY_SQL = {
   model: 'e.model',
   repository: 's.repository',
   day: "strftime('%Y-%m-%d', e.ts / 1000, 'unixepoch')",
 } as const;
 
-function totalsOf(a: Omit<Agg, 'key'>, requests: number): UsageTotals {
-  const tokensIn = a.tin ?? 0;
-  const tokensCached = a.tcached ?? 0;
-  const credits = creditsOf(a.nano ?? 0)!;
+function totalsOf(a: Omit<Agg, 'key'>, requests: number, est: Estimate = NO_ESTIMATE): UsageTotals {
+  const tokensIn = (a.tin ?? 0) + est.tin;
+  const tokensCached = (a.tcached ?? 0) + est.tcached;
+  const nano = (a.nano ?? 0) + est.nano;
   return {
     requests,
     modelCalls: a.calls,
@@ -28,11 +54,15 @@ function totalsOf(a: Omit<Agg, 'key'>, requests: number): UsageTotals {
     tokensOut: a.tout ?? 0,
     tokensCached,
     cacheHitRatio: tokensIn > 0 ? tokensCached / tokensIn : null,
-    credits,
-    creditsNano: a.nano ?? 0,
-    creditsEstimated: 0,
-    usd: (a.nano ?? 0) / (NANO_PER_CREDIT / USD_PER_CREDIT),
-    callsWithoutCredits: a.calls - a.credited,
+    credits: creditsOf(nano)!,
+    creditsNano: nano,
+    creditsEstimated: creditsOf(est.nano)!,
+    usd: nano / (NANO_PER_CREDIT / USD_PER_CREDIT),
+    callsWithoutCredits: a.calls - a.credited - est.credited,
+    estimated: est.tin > 0 || est.tcached > 0 || est.nano > 0,
+    tokensInEstimated: est.tin,
+    tokensCachedEstimated: est.tcached,
+    sessionsWithoutUsage: est.sessionsWithoutUsage,
   };
 }
 
@@ -56,15 +86,32 @@ export function usage(db: Database.Database, q: UsageParams, now = Date.now()): 
       : `SELECT ${key} key, count(*) n FROM events e JOIN sessions s ON s.num = e.session_num WHERE e.type = 'user_message' AND ${where.join(' AND ')} GROUP BY 1`;
 
   const total = db.prepare(`SELECT ${sums} ${calls}`).get(params) as Agg;
-  const requests = (db.prepare(requestsBy(null)).get(params) as { n: number }).n;
   const key = KEY_SQL[q.by];
+  const cli = cliCallShares(db, 'FROM events e JOIN sessions s ON s.num = e.session_num', where.join(' AND '), params, key, KEY_SQL.day);
+  const sharesBy = (pick: (s: CliCallShare) => string) => {
+    const m = new Map<string, CliCallShare[]>();
+    for (const s of cli.shares) {
+      const k = pick(s);
+      const list = m.get(k);
+      if (list) list.push(s);
+      else m.set(k, [s]);
+    }
+    return m;
+  };
+  const keyOf = (k: string | null) => (k === null ? '\u0000null' : `=${k}`);
+  const sharesByKey = sharesBy((s) => keyOf(s.key));
+  const sharesByDay = sharesBy((s) => `${s.day}\u0000${keyOf(s.model)}`);
+  const requests = (db.prepare(requestsBy(null)).get(params) as { n: number }).n;
   const groups = db.prepare(`SELECT ${key} key, ${sums} ${calls} GROUP BY 1`).all(params) as Agg[];
   // A request has no model: per model, requests are 0 and only the totals count them.
   const reqByKey = new Map<string | null, number>();
   if (q.by !== 'model') for (const r of db.prepare(requestsBy(key)).all(params) as { key: string | null; n: number }[]) reqByKey.set(r.key, r.n);
   const keys = new Set<string | null>([...groups.map((g) => g.key), ...reqByKey.keys()]);
   const byKey = new Map(groups.map((g) => [g.key, g]));
-  const rows: UsageRow[] = [...keys].map((k) => ({ key: k, ...totalsOf(byKey.get(k) ?? { calls: 0, tin: 0, tout: 0, tcached: 0, nano: 0, credited: 0 }, reqByKey.get(k) ?? 0) }));
+  const rows: UsageRow[] = [...keys].map((k) => ({
+    key: k,
+    ...totalsOf(byKey.get(k) ?? { calls: 0, tin: 0, tout: 0, tcached: 0, nano: 0, credited: 0 }, reqByKey.get(k) ?? 0, estimateOf(sharesByKey.get(keyOf(k)) ?? [])),
+  }));
   rows.sort(q.by === 'day' ? (a, b) => String(b.key).localeCompare(String(a.key)) : (a, b) => b.credits - a.credits || b.modelCalls - a.modelCalls || String(a.key).localeCompare(String(b.key)));
 
   const daily = (
@@ -76,7 +123,18 @@ export function usage(db: Database.Database, q: UsageParams, now = Date.now()): 
       tout: number | null;
       calls: number;
     }[]
-  ).map((d) => ({ day: d.day, model: d.model, credits: creditsOf(d.nano ?? 0)!, tokensIn: d.tin ?? 0, tokensOut: d.tout ?? 0, modelCalls: d.calls }));
+  ).map((d) => {
+    const est = estimateOf(sharesByDay.get(`${d.day}\u0000${keyOf(d.model)}`) ?? []);
+    return {
+      day: d.day,
+      model: d.model,
+      credits: creditsOf((d.nano ?? 0) + est.nano)!,
+      tokensIn: (d.tin ?? 0) + est.tin,
+      tokensOut: d.tout ?? 0,
+      modelCalls: d.calls,
+      estimated: est.tin > 0 || est.tcached > 0 || est.nano > 0,
+    };
+  });
 
-  return { window: q.window, by: q.by, totals: totalsOf(total, requests), rows, daily };
+  return { window: q.window, by: q.by, totals: totalsOf(total, requests, estimateOf(cli.shares, cli.sessionsWithoutUsage)), rows, daily };
 }

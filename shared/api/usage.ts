@@ -10,6 +10,11 @@ import { TimeWindow } from './common';
 // - Requests are canonical user messages; model calls are canonical `llm_request` events; tokens are their
 //   inputTokens / outputTokens / cachedTokens as written (cached tokens are part of the input tokens).
 // - A day is a UTC calendar day of the call's start time.
+// - Copilot CLI sessions (INTEROP §3) write per call only output tokens; input, cache and credits are their
+//   `session.shutdown` totals per model, split over that model's calls by output tokens (server/usage/cli-usage.ts).
+//   Those splits are estimates: `estimated` is true and `tokensInEstimated`, `tokensCachedEstimated` and
+//   `creditsEstimated` say how much of each figure they are. Split calls are not in `callsWithoutCredits`. A CLI
+//   session without a shutdown (running, crashed) adds nothing but its output tokens: `sessionsWithoutUsage`.
 
 export const NANO_PER_CREDIT = 1_000_000_000;
 export const USD_PER_CREDIT = 0.01;
@@ -48,6 +53,11 @@ export const UsageTotals = z.object({
   callsWithoutCredits: z.number(),
   /** true when part of these figures is CLI session totals split over calls or days (INTEROP §3): marked "estimated" */
   estimated: z.boolean().optional(),
+  /** how much of tokensIn / tokensCached is such a split (creditsEstimated says it for credits) */
+  tokensInEstimated: z.number(),
+  tokensCachedEstimated: z.number(),
+  /** CLI sessions with calls here and no session.shutdown: their input, cache and credits are unknown */
+  sessionsWithoutUsage: z.number(),
 });
 export type UsageTotals = z.infer<typeof UsageTotals>;
 
@@ -63,7 +73,9 @@ export const UsageResponse = z.object({
   totals: UsageTotals,
   rows: z.array(UsageRow),
   /** credits and tokens per UTC day and model, for the stacked chart */
-  daily: z.array(z.object({ day: z.string(), model: z.string().nullable(), credits: z.number(), tokensIn: z.number(), tokensOut: z.number(), modelCalls: z.number() })),
+  daily: z.array(
+    z.object({ day: z.string(), model: z.string().nullable(), credits: z.number(), tokensIn: z.number(), tokensOut: z.number(), modelCalls: z.number(), estimated: z.boolean() }),
+  ),
 });
 export type UsageResponse = z.infer<typeof UsageResponse>;
 

@@ -23,6 +23,14 @@ export interface ShutdownTotals {
   creditsNano: number | null;
   premiumRequests: number | null;
   apiDurationMs: number | null;
+  /** the same per model (`modelMetrics` keys) */
+  byModel: Map<string, ModelTotals>;
+}
+
+export interface ModelTotals {
+  inputTokens: number;
+  cacheReadTokens: number;
+  creditsNano: number | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -53,12 +61,22 @@ function parseJsonObject(text: string | null): Obj {
 
 /** `session.shutdown` data summed over its models (`modelMetrics`), with the session-wide credit total preferred. */
 export function shutdownTotals(data: Obj): ShutdownTotals {
-  const t: ShutdownTotals = { inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, creditsNano: null, premiumRequests: null, apiDurationMs: null };
+  const t: ShutdownTotals = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    creditsNano: null,
+    premiumRequests: null,
+    apiDurationMs: null,
+    byModel: new Map(),
+  };
   let modelNano: number | null = null;
   const metrics = isObject(data.modelMetrics) ? data.modelMetrics : {};
-  for (const m of Object.values(metrics)) {
+  for (const [model, m] of Object.entries(metrics)) {
     if (!isObject(m)) continue;
     const u = isObject(m.usage) ? m.usage : {};
+    t.byModel.set(model, { inputTokens: num(u.inputTokens) ?? 0, cacheReadTokens: num(u.cacheReadTokens) ?? 0, creditsNano: num(m.totalNanoAiu) });
     t.inputTokens += num(u.inputTokens) ?? 0;
     t.outputTokens += num(u.outputTokens) ?? 0;
     t.cacheReadTokens += num(u.cacheReadTokens) ?? 0;
@@ -72,6 +90,17 @@ export function shutdownTotals(data: Obj): ShutdownTotals {
   return t;
 }
 
+/** The latest session.shutdown of a CLI session, summed (null when it has none: running or crashed). */
+export function makeShutdownReader(db: Database.Database) {
+  const shutdown = db.prepare("SELECT id FROM events WHERE session_num = ? AND type = 'session.shutdown' ORDER BY id DESC LIMIT 1");
+  const raw = rawLines(db);
+  return (sessionNum: number): ShutdownTotals | null => {
+    const row = shutdown.get(sessionNum) as { id: number } | undefined;
+    const line = row ? (raw.json(row.id) as Obj | null) : null;
+    return line && isObject(line.data) ? shutdownTotals(line.data) : null;
+  };
+}
+
 /**
  * Reads a CLI session's folder, repository, branch and title: vscode.metadata.json first (what VS Code shows),
  * then workspace.yaml (`cwd`), then session.start's `context`; and its latest session.shutdown. Everything from
@@ -80,10 +109,10 @@ export function shutdownTotals(data: Obj): ShutdownTotals {
 export function makeCliFactsReader(db: Database.Database) {
   const st = {
     companion: db.prepare('SELECT content FROM companions WHERE session_id = ? AND kind = ? ORDER BY id DESC LIMIT 1'),
-    // both through the partial index events_cli_session
+    // through the partial index events_cli_session, like the shutdown
     start: db.prepare("SELECT id FROM events WHERE session_num = ? AND type = 'session_start' ORDER BY id LIMIT 1"),
-    shutdown: db.prepare("SELECT id FROM events WHERE session_num = ? AND type = 'session.shutdown' ORDER BY id DESC LIMIT 1"),
   };
+  const shutdownOf = makeShutdownReader(db);
   const raw = rawLines(db);
   const dataOf = (id: number | undefined): Obj | null => {
     if (id === undefined) return null;
@@ -97,14 +126,13 @@ export function makeCliFactsReader(db: Database.Database) {
     const meta = parseJsonObject(companion('cli_vscode_metadata'));
     const start = dataOf((st.start.get(sessionNum) as { id: number } | undefined)?.id);
     const context = start && isObject(start.context) ? start.context : {};
-    const shutdown = dataOf((st.shutdown.get(sessionNum) as { id: number } | undefined)?.id);
     const metaFolder = str(meta.workspaceFolder) ?? (isObject(meta.workspaceFolder) ? str(meta.workspaceFolder.path) : null);
     return {
       cwd: metaFolder ?? str(ws.cwd) ?? str(context.cwd) ?? str(context.gitRoot),
       repository: str(meta.repository) ?? (isObject(meta.repository) ? str(meta.repository.name) : null) ?? str(context.repository),
       branch: str(meta.branch) ?? str(context.branch),
       title: str(meta.customTitle),
-      shutdown: shutdown ? shutdownTotals(shutdown) : null,
+      shutdown: shutdownOf(sessionNum),
     };
   };
 }
