@@ -185,3 +185,60 @@ describe('the file count of the index is one number', () => {
     expect(JSON.parse(out.join(''))).toMatchObject({ files: t.files, companions: t.companions, sessions: t.sessions, events: t.events });
   });
 });
+
+describe('Copilot CLI sessions beside VS Code ones (issue 20)', () => {
+  it('list, header, search, index totals, health and `index` agree, and a CLI session counts its envelope-valid lines', async () => {
+    const { cliTree, MAIN, CRASHED, DETACHED } = await import('../ingest/cli/cli-fixture');
+    const { isCliEnvelope } = await import('../ingest/cli/normalize-cli');
+    const { fixtureDb, line } = await import('../test-support/fixture-db');
+    const fx = await fixtureDb(
+      { 'vs1/main.jsonl': line({ v: 1, ts: T, sid: 'vs1', type: 'user_message', name: 'user_message', spanId: '0000000000000001', status: 'ok', attrs: { content: 'the VS Code side' } }) + 'garbage\n' },
+      { cli: cliTree() },
+    );
+    try {
+      const envelopeLines = (id: string) =>
+        fs
+          .readFileSync(path.join(fx.sessionStateDir, id, 'events.jsonl'), 'utf8')
+          .split('\n')
+          .slice(0, -1) // the last piece has no newline: a line still being written
+          .filter((l) => {
+            try {
+              return isCliEnvelope(JSON.parse(l) as Record<string, unknown>);
+            } catch {
+              return false;
+            }
+          }).length;
+      const want: Record<string, number> = { vs1: 1, [MAIN]: envelopeLines(MAIN), [CRASHED]: envelopeLines(CRASHED), [DETACHED]: envelopeLines(DETACHED) };
+      expect(want).toEqual({ vs1: 1, [MAIN]: 28, [CRASHED]: 9, [DETACHED]: 2 });
+      const list = listSessions(fx.db, { window: 'all', children: '0', limit: 100 });
+      const search = searchSessions(fx.db, SearchQuery.parse({ q: 'the', depth: 'all', perGroup: 100, limit: 100 }));
+      const found = new Map(search.groups.flatMap((g) => g.sessions).map((s) => [s.id, s.eventCount]));
+      for (const s of list.sessions) {
+        expect({ id: s.id, list: s.eventCount, header: getSessionDetail(fx.db, s.id)!.eventCount, search: found.get(s.id) }).toEqual({
+          id: s.id,
+          list: want[s.id],
+          header: want[s.id],
+          search: want[s.id],
+        });
+      }
+      const t = indexTotals(fx.db);
+      const total = Object.values(want).reduce((a, b) => a + b, 0);
+      // the three events.jsonl and the VS Code main.jsonl; workspace.yaml and vscode.metadata.json are companions
+      expect(t).toMatchObject({ files: 4, companions: 3, sessions: 4, events: total });
+      const health = getHealth(testContext(fx.db, fx.dbPath));
+      expect({ files: health.files, companions: health.companions, sessions: health.sessions, events: health.events }).toEqual({ files: 4, companions: 3, sessions: 4, events: total });
+      const out: string[] = [];
+      const write = vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
+      const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+      try {
+        expect(await runIndex(parseOptions(['index', '--logs', path.join(fx.root, 'Code'), '--copilot-home', path.join(fx.root, '.copilot'), '--db', path.join(fx.root, 'cli.db'), '--json']))).toBe(0);
+      } finally {
+        write.mockRestore();
+        err.mockRestore();
+      }
+      expect(JSON.parse(out.join(''))).toMatchObject({ files: 4, companions: 3, sessions: 4, events: total });
+    } finally {
+      fx.cleanup();
+    }
+  });
+});
