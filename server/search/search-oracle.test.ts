@@ -8,6 +8,7 @@ import { SearchQuery, type SearchResponse } from '../../shared/api/search';
 import { openWriteDb } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { indexOnce } from '../ingest/index-once';
+import { cliTree } from '../ingest/cli/cli-fixture';
 import { line } from '../test-support/fixture-db';
 import { foldWhitespace } from './indexed-text';
 import { classifyTerm } from './query-parser';
@@ -16,7 +17,8 @@ import { searchSessions } from './search-sessions';
 // The oracle (issue 13, Deliver 8): on a generated corpus plus hand-written lines carrying every field the
 // writer has (userRequest, debugName, requestOptions, reasoning, model names, discovery details, hook input and
 // output, inputMessages whole and OTel-cut, companions), 300 random substrings (3+ characters, any script) of
-// random string values of random lines of every file kind (main logs, child logs, companion files) are searched
+// random string values of random lines of every file kind (main logs, child logs, companion files, Copilot CLI
+// events.jsonl: every tenth pick) are searched
 // as the UI sends a phrase, and checked against the files themselves — never against the index's own text:
 // - no false negative: every session whose files hold the substring in a string value is found;
 // - no false positive: every session found holds it in its files.
@@ -31,7 +33,7 @@ let db: Database.Database;
 
 interface Value {
   root: string;
-  fileKind: 'main' | 'child' | 'companion';
+  fileKind: 'main' | 'child' | 'companion' | 'cli';
   text: string;
 }
 /** every string value of every file, with the top-level session it rolls up to */
@@ -80,6 +82,13 @@ function decodeToken(body: string): string {
 
 function entryStrings(entry: Record<string, unknown>): string[] {
   const out: string[] = [];
+  // A Copilot CLI line (INTEROP §3): the strings of its data; a model call is named chat:<model> like a debug log's
+  if (typeof entry.timestamp === 'string' && typeof entry.id === 'string' && entry.data !== null && typeof entry.data === 'object' && !Array.isArray(entry.data)) {
+    const data = entry.data as Record<string, unknown>;
+    if (entry.type === 'assistant.message' && typeof data.model === 'string' && data.model !== '') out.push(`chat:${data.model}`);
+    stringsOf(data, out);
+    return out;
+  }
   const type = typeof entry.type === 'string' ? entry.type : '';
   const name = entry.name;
   if (typeof name === 'string' && name !== type && type !== 'turn_start' && type !== 'turn_end') out.push(name);
@@ -223,7 +232,14 @@ beforeAll(async () => {
   handWritten(manifest.userDataDirs[0]);
   db = openWriteDb(path.join(dir, 'index.db'));
   ensureSchema(db);
-  await indexOnce(db, manifest.userDataDirs);
+  // Copilot CLI sessions beside them (issue 20): the hand-written tree of server/ingest/cli/cli-fixture.ts
+  const copilotHome = path.join(dir, '.copilot');
+  for (const [rel, content] of Object.entries(cliTree())) {
+    const file = path.join(copilotHome, 'session-state', rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, content);
+  }
+  await indexOnce(db, [...manifest.userDataDirs, copilotHome]);
 
   // Which top-level session a file rolls up to: the product's roll-up (a child belongs to its parent), read
   // from the files table and the sessions' parents, not from any search table.
@@ -241,7 +257,7 @@ beforeAll(async () => {
   const sessionOfFile = new Map((db.prepare('SELECT path, session_id FROM files').all() as { path: string; session_id: string }[]).map((f) => [f.path, f.session_id]));
   const folderOfCompanion = new Map((db.prepare('SELECT path, session_id FROM companions').all() as { path: string; session_id: string }[]).map((c) => [c.path, c.session_id]));
 
-  for (const ud of manifest.userDataDirs) {
+  for (const ud of [...manifest.userDataDirs, copilotHome]) {
     for (const file of listFiles(ud)) {
       const base = path.basename(file);
       const isLog = sessionOfFile.has(file);
@@ -252,7 +268,7 @@ beforeAll(async () => {
       let t = textByRoot.get(root);
       if (!t) textByRoot.set(root, (t = { values: [], raw: [] }));
       t.raw.push(text.toLowerCase());
-      const fileKind = isCompanion ? 'companion' : base === 'main.jsonl' || !base.includes('-') || base.startsWith(`${root}.`) ? 'main' : 'child';
+      const fileKind = isCompanion ? 'companion' : base === 'events.jsonl' ? 'cli' : base === 'main.jsonl' || !base.includes('-') || base.startsWith(`${root}.`) ? 'main' : 'child';
       const strings: string[] = [];
       if (isCompanion) strings.push(...companionStrings(file, text));
       else {
@@ -318,13 +334,15 @@ function picks(count: number, seed: number): Pick[] {
   const rnd = seeded(seed);
   const byKind = { main: values.filter((v) => v.fileKind === 'main'), child: values.filter((v) => v.fileKind === 'child'), companion: values.filter((v) => v.fileKind === 'companion') };
   const hand = values.filter((v) => v.root === HAND);
+  const cli = values.filter((v) => v.fileKind === 'cli');
   const kinds = ['main', 'child', 'companion'] as const;
   const out: Pick[] = [];
   const seen = new Set<string>();
   let guard = 0;
   while (out.length < count && guard++ < count * 100) {
     // every tenth pick is from the hand-written session, whose fields the generator does not all write
-    const pool = out.length % 10 === 9 ? hand : byKind[kinds[out.length % 3]];
+    // and every tenth (another one) from the Copilot CLI sessions
+    const pool = out.length % 10 === 9 ? hand : out.length % 10 === 4 ? cli : byKind[kinds[out.length % 3]];
     const v = pool[Math.floor(rnd() * pool.length)];
     const chars = Array.from(v.text); // code points: a pick never splits an emoji or a CJK character's surrogate pair
     if (chars.length < 3) continue;
@@ -344,7 +362,7 @@ describe('search finds what the files hold (oracle over 300 random substrings)',
     const list = picks(300, 20261201);
     expect(list.length).toBe(300);
     const kindsPicked = new Set(list.map((p) => p.fileKind));
-    expect([...kindsPicked].sort()).toEqual(['child', 'companion', 'main']);
+    expect([...kindsPicked].sort()).toEqual(['child', 'cli', 'companion', 'main']);
     const failures: string[] = [];
     for (const p of list) {
       const got = found(search(asPhrase(p.needle)));
