@@ -3,6 +3,7 @@ import type { SessionSource } from '../../shared/api';
 import { rawLines } from '../db/raw-lines';
 import { sessionTree } from '../spans/tree-cache';
 import type { SpanEntry } from '../spans/span-tree';
+import { lineAttrs } from '../ingest/normalize';
 import { spanIdOf, traceIdOf } from './span-ids';
 
 /** One event of a session's tree, ready for export: its line, its OTLP ids and its parent's. */
@@ -84,7 +85,7 @@ export function sessionSpans(db: Database.Database, sessionId: string, only?: (e
       /* archived as an event, so it parsed once */
     }
     rawChars += text.length;
-    const attrs = raw.attrs && typeof raw.attrs === 'object' && !Array.isArray(raw.attrs) ? (raw.attrs as Record<string, unknown>) : {};
+    const attrs = lineAttrs(raw) ?? {};
     spans.push({ entry: node.entry, raw, rawText: text, attrs, rIdx: runs.get(node.entry.id) ?? 0, spanId: idOfNode.get(i)!, parentSpanId: p >= 0 ? idOfNode.get(p)! : null, depth: node.depth });
   }
   const source = ((db.prepare('SELECT source FROM sessions WHERE id = ?').get(tree.rootSessionId) as { source: SessionSource } | undefined)?.source ?? 'vscode') as SessionSource;

@@ -3,6 +3,14 @@ import { isCliEnvelope, normalizeCliEvent } from './cli/normalize-cli';
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 
+/** The attributes of an archived line: a debug-log entry's `attrs`, a Copilot CLI event's `data` (INTEROP §3). */
+export function lineAttrs(raw: unknown): Record<string, unknown> | null {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const r = raw as RawLogEntry;
+  const a = isCliEnvelope(r) ? r.data : r.attrs;
+  return a !== null && typeof a === 'object' && !Array.isArray(a) ? (a as Record<string, unknown>) : null;
+}
+
 function str(v: unknown): string | null {
   return typeof v === 'string' ? v : null;
 }

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { EventDetail } from '../../shared/api';
 import { boundJsonDepth, setOwn } from '../../shared/json-depth';
 import { rawLines } from '../db/raw-lines';
+import { lineAttrs } from '../ingest/normalize';
 
 interface Row {
   id: number;
@@ -61,8 +62,8 @@ export function getEventDetail(db: Database.Database, id: number, maxChars?: num
   const raw = rawLines(db).text(r.id) ?? '';
   let attrs: Record<string, unknown> = {};
   try {
-    const parsed = JSON.parse(raw) as { attrs?: unknown };
-    if (parsed.attrs && typeof parsed.attrs === 'object' && !Array.isArray(parsed.attrs)) attrs = boundJsonDepth(parsed.attrs) as Record<string, unknown>;
+    const parsed = lineAttrs(JSON.parse(raw));
+    if (parsed) attrs = boundJsonDepth(parsed) as Record<string, unknown>;
   } catch {
     /* archived as an event, so it parsed once; keep the raw line as the only content */
   }

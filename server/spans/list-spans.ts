@@ -7,6 +7,7 @@ import { needsAttrs, spanLabel } from './span-label';
 import type { SpanNode, SpanTree } from './span-tree';
 import { remember, sessionTree, type CachedTree, type ViewState } from './tree-cache';
 import { textMatches } from './text-matches';
+import { lineAttrs } from '../ingest/normalize';
 import { collapsedSet, openAncestors, visibleRows } from './visible-rows';
 
 /** Requests listed in the overview; a session with more shows the first ones and the total. */
@@ -88,8 +89,7 @@ export function labelsFor(db: Database.Database, nodes: SpanNode[]): Map<number,
       let attrs: Record<string, unknown> | null = null;
       if (r) {
         try {
-          const parsed = JSON.parse(r) as { attrs?: unknown };
-          if (parsed.attrs && typeof parsed.attrs === 'object' && !Array.isArray(parsed.attrs)) attrs = parsed.attrs as Record<string, unknown>;
+          attrs = lineAttrs(JSON.parse(r));
         } catch {
           /* the line parsed at ingest; a failure here only costs the label */
         }

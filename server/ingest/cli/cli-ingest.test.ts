@@ -3,14 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventListQuery, SearchQuery, SessionListQuery } from '../../../shared/api';
+import { EventListQuery, SearchQuery, SessionListQuery, SpanListQuery } from '../../../shared/api';
 import { searchSessions } from '../../search/search-sessions';
 import { getSessionDetail } from '../../sessions/session-detail';
 import { listSessions } from '../../sessions/list-sessions';
+import { getEventDetail } from '../../spans/event-detail';
+import { listSpans } from '../../spans/list-spans';
 import { sessionTree } from '../../spans/tree-cache';
 import { listEvents } from '../../triage/events';
 import { fixtureDb, line, type FixtureDb } from '../../test-support/fixture-db';
-import { CRASHED, DETACHED, MAIN, RESULT_NEEDLE, T0, cliTree } from './cli-fixture';
+import { CRASHED, DETACHED, MAIN, RESULT_NEEDLE, T0, cliLines, cliTree } from './cli-fixture';
 import { isCliEnvelope } from './normalize-cli';
 
 const VS = 'vs-session-1';
@@ -109,6 +111,8 @@ describe('the tree', () => {
     expect(under(byType('tool_call', 'grep')[0])).toBe(t.nodes[task]);
     expect(under(byType('llm_request', 'chat:claude-haiku-4.5')[0])).toBe(t.nodes[task]);
     expect(byType('subagent', 'explore')[0].entry).toMatchObject({ status: 0, dur: 1850, ts: T0 + 10150 });
+    // the subagent's turn start names no parent: it is the agent that the latest subagent.started spawned
+    expect(under(t.nodes.find((n) => n.entry.spanId === 'turn-agent-explore-1-0')!)).toBe(t.nodes[task]);
   });
 
   it('model calls hang under their user message, tools under their model call, with the duration from the turn start', () => {
@@ -128,6 +132,40 @@ describe('the tree', () => {
     expect(fresh.nodes.filter((n) => n.entry.type === 'tool_call').map((n) => ({ ...n.entry })).map(({ name, status, ts, dur }) => ({ name, status, ts, dur }))).toEqual([
       { name: 'bash', status: 0, ts: T0 + 62200, dur: 2800 },
     ]);
+  });
+
+  it('a tool started and never completed is one span, labelled running, with the calls below it', async () => {
+    const S = 'dddddddd-0000-4000-8000-000000000004';
+    const running = await fixtureDb(
+      {},
+      {
+        cli: {
+          [`${S}/events.jsonl`]: cliLines(S, [
+            { at: 0, type: 'session.start', data: { sessionId: S } },
+            { at: 10, type: 'user.message', data: { content: 'explore' } },
+            { at: 20, type: 'assistant.message', data: { messageId: 'x', model: 'gpt-5', outputTokens: 3 } },
+            { at: 30, type: 'tool.execution_start', data: { toolCallId: 'call_long', toolName: 'task', arguments: { prompt: 'look around' } } },
+            { at: 40, type: 'subagent.started', data: { toolCallId: 'call_long', agentName: 'explore' } },
+            { at: 50, type: 'tool.execution_start', agentId: 'a1', data: { toolCallId: 'call_inner', toolName: 'grep', parentToolCallId: 'call_long' } },
+          ]),
+        },
+      },
+    );
+    try {
+      const t = sessionTree(running.db, S)!.tree;
+      const rows = listSpans(running.db, S, SpanListQuery.parse({ fold: 'none' })).rows;
+      expect(rows.map((r) => [r.depth, r.type, r.name, r.label])).toEqual([
+        [0, 'session_start', 'session_start', ''],
+        [0, 'user_message', 'user_message', 'explore'],
+        [1, 'llm_request', 'chat:gpt-5', '? → 3 tokens'],
+        [2, 'tool.execution_start', 'task', 'running (no completion yet) · look around'],
+        [3, 'subagent.started', 'explore', 'running (no completion yet)'],
+        [3, 'tool.execution_start', 'grep', 'running (no completion yet)'],
+      ]);
+      expect(t.stats).toMatchObject({ mergedStarts: 0, orphans: 0 });
+    } finally {
+      running.cleanup();
+    }
   });
 
   it('hooks, compactions, model changes and errors are events of the session', () => {
@@ -170,6 +208,10 @@ describe('search and triage', () => {
     const found = r.groups.flatMap((g) => g.sessions);
     expect(found.map((s) => ({ id: s.id, source: s.source }))).toEqual([{ id: MAIN, source: 'cli' }]);
     expect(found[0].hits[0]).toMatchObject({ kind: 'tool', eventType: 'tool_call' });
+    // the detail pane shows the CLI line's data as the event's attributes
+    const detail = getEventDetail(fx.db, found[0].hits[0].eventId!)!;
+    expect((detail.attrs.result as { content: string }).content).toContain(RESULT_NEEDLE);
+    expect(detail.attrs.toolCallId).toBe('call_read');
   });
 
   it('source:cli and source:vscode narrow a search', () => {

@@ -6,6 +6,8 @@ interface Current {
   user: string | null;
   /** span id of the agent's current model call (assistant.message) */
   assistant: string | null;
+  /** a subagent's: the tool call that spawned it, for its lines that name no parent (its turn starts) */
+  spawn: string | null;
 }
 
 interface StartRow {
@@ -39,6 +41,8 @@ export function makeCliLinker(db: Database.Database) {
     assistant: db.prepare("SELECT span_id FROM events WHERE session_num = ? AND type = 'llm_request' ORDER BY ts DESC, id DESC LIMIT 1"),
   };
   const current = new Map<number, Map<string, Current>>();
+  /** per session, the tool call of the latest subagent.started: the next new agent id is that subagent */
+  const spawning = new Map<number, string>();
 
   function currentOf(sessionNum: number, agent: string | null): Current {
     let agents = current.get(sessionNum);
@@ -50,7 +54,7 @@ export function makeCliLinker(db: Database.Database) {
     let c = agents.get(key);
     if (!c) {
       const read = (s: Database.Statement) => ((s.get(sessionNum) as { span_id: string | null } | undefined)?.span_id ?? null);
-      c = agent === null ? { user: read(latest.user), assistant: read(latest.assistant) } : { user: null, assistant: null };
+      c = agent === null ? { user: read(latest.user), assistant: read(latest.assistant), spawn: null } : { user: null, assistant: null, spawn: spawning.get(sessionNum) ?? null };
       agents.set(key, c);
     }
     return c;
@@ -84,8 +88,10 @@ export function makeCliLinker(db: Database.Database) {
         }
       }
       if (out.parentSpanId === null && cli.underCurrent) {
-        out.parentSpanId = cli.underCurrent === 'assistant' ? (cur.assistant ?? cur.user) : cur.user;
+        out.parentSpanId = (cli.underCurrent === 'assistant' ? (cur.assistant ?? cur.user) : cur.user) ?? cur.spawn;
       }
+      if (cli.rawType === 'subagent.started' && ev.parentSpanId !== null) spawning.set(sessionNum, ev.parentSpanId);
+      if (cli.agentId !== null && ev.parentSpanId !== null && cur.spawn === null && ev.type === 'llm_request') cur.spawn = ev.parentSpanId;
       if (ev.type === 'user_message' && ev.parentSpanId === null) {
         cur.user = ev.spanId;
         cur.assistant = null;
@@ -97,6 +103,7 @@ export function makeCliLinker(db: Database.Database) {
     /** After a rolled-back group or a rebuild: what was in memory may name rows that are gone. */
     reset(): void {
       current.clear();
+      spawning.clear();
     },
   };
 }
