@@ -11,8 +11,8 @@ import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full'
 import { FolderWatch } from './folder-watch';
 import { MissingRoots } from './missing-roots';
 import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
-import { classifyCliPath, classifyLogPath } from './log-paths';
-import { SESSION_STATE, workspaceOfSessionState } from './discover/layout';
+import { classifyAgentHostUsagePath, classifyCliPath, classifyLogPath } from './log-paths';
+import { AGENT_HOST_USAGE, SESSION_STATE, workspaceOfAgentHostUsage, workspaceOfSessionState } from './discover/layout';
 import { makeSessionRefresher } from './refresh-session';
 import { IngestStore } from './store';
 import { tailFile, type FileIdentity } from './tail-file';
@@ -189,7 +189,7 @@ export class Indexer {
     }
     // A debug-logs folder that appeared after start (a new workspace): adopt it.
     const m = file.split(path.sep);
-    const at = Math.max(m.lastIndexOf('debug-logs'), m.lastIndexOf(SESSION_STATE));
+    const at = Math.max(m.lastIndexOf('debug-logs'), m.lastIndexOf(SESSION_STATE), m.lastIndexOf(AGENT_HOST_USAGE));
     return at > 0 ? m.slice(0, at + 1).join(path.sep) : null;
   }
 
@@ -197,10 +197,17 @@ export class Indexer {
     const logs = this.debugLogsDirOf(file);
     if (!logs) return null;
     const ws = this.workspaceOfLogs.get(logs);
-    const c = ws?.cli || path.basename(logs) === SESSION_STATE ? classifyCliPath(logs, file) : classifyLogPath(logs, file);
+    const c =
+      ws?.agentHostUsage || path.basename(logs) === AGENT_HOST_USAGE
+        ? classifyAgentHostUsagePath(logs, file)
+        : ws?.cli || path.basename(logs) === SESSION_STATE
+          ? classifyCliPath(logs, file)
+          : classifyLogPath(logs, file);
     if (c.kind === 'ignored') return null;
     if (c.kind === 'companion') {
       storeCompanion(this.db, file, c);
+      // a CLI session's metadata and usage are facts of the session (refresh-session.ts), whenever they arrive
+      if (c.companion === 'cli_workspace' || c.companion === 'cli_vscode_metadata' || c.companion === 'agent_host_usage') this.store.dirty.add(c.folderSessionId);
       return 'companion';
     }
     return {
@@ -399,7 +406,10 @@ export class Indexer {
   private async indexFile(file: string, backfill: boolean): Promise<string | null> {
     const logs = this.debugLogsDirOf(file);
     if (logs && !this.workspaceOfLogs.has(logs)) {
-      await this.registerWorkspace(path.basename(logs) === SESSION_STATE ? workspaceOfSessionState(logs) : workspaceOfDebugLogs(logs));
+      const name = path.basename(logs);
+      await this.registerWorkspace(
+        name === SESSION_STATE ? workspaceOfSessionState(logs) : name === AGENT_HOST_USAGE ? workspaceOfAgentHostUsage(logs) : workspaceOfDebugLogs(logs),
+      );
     }
     this.beginGroup();
     const g = this.group!;

@@ -21,6 +21,9 @@ export function isInteresting(p: string): boolean {
   const logs = below('debug-logs');
   if (logs >= 0) return logs <= 2 && !p.endsWith('.tmp');
   // Copilot CLI: session-state/<id>/{events.jsonl, workspace.yaml, vscode.metadata.json} (checkpoints/ below: no)
+  // VS Code's per-call usage of CLI sessions: User/agentHostUsage/<sessionId>.jsonl
+  const usage = below('agentHostUsage');
+  if (usage >= 0) return usage === 0 || (usage === 1 && p.endsWith('.jsonl'));
   const cli = below('session-state');
   if (cli >= 0) return cli <= 1 || (cli === 2 && CLI_SESSION_FILES.has(parts[parts.length - 1]));
   const ws = below('workspaceStorage');
@@ -30,7 +33,7 @@ export function isInteresting(p: string): boolean {
   const profiles = below('profiles');
   if (profiles >= 0) return profiles <= 1 || (profiles === 2 && parts[parts.length - 1] === 'globalStorage');
   const user = below('User');
-  if (user >= 1) return user === 1 && ['workspaceStorage', 'globalStorage', 'profiles'].includes(parts[parts.length - 1]);
+  if (user >= 1) return user === 1 && ['workspaceStorage', 'globalStorage', 'profiles', 'agentHostUsage'].includes(parts[parts.length - 1]);
   return true; // a watch target above the layout (an ancestor root)
 }
 
@@ -39,10 +42,10 @@ export const CLI_SESSION_FILES: ReadonlySet<string> = new Set(['events.jsonl', '
 
 /** The folder a log folder hangs off: `debug-logs`, or a Copilot CLI `session-state`. */
 function logsIndex(parts: string[]): number {
-  return Math.max(parts.lastIndexOf('debug-logs'), parts.lastIndexOf('session-state'));
+  return Math.max(parts.lastIndexOf('debug-logs'), parts.lastIndexOf('session-state'), parts.lastIndexOf('agentHostUsage'));
 }
 
-const isLogsDirName = (name: string) => name === 'debug-logs' || name === 'session-state';
+const isLogsDirName = (name: string) => name === 'debug-logs' || name === 'session-state' || name === 'agentHostUsage';
 
 /**
  * A path inside a debug-logs folder that is not itself a session folder: a file of a session folder, or a file

@@ -1,7 +1,7 @@
 import path from 'node:path';
 
 /** Companion files: a debug-log session's (FORMAT §2.2) and a CLI session's metadata (INTEROP §3). */
-export type CompanionKind = 'models' | 'system_prompt' | 'tools' | 'cli_workspace' | 'cli_vscode_metadata';
+export type CompanionKind = 'models' | 'system_prompt' | 'tools' | 'cli_workspace' | 'cli_vscode_metadata' | 'agent_host_usage';
 
 export type LogPathKind =
   | { kind: 'main'; folderSessionId: string; sessionId: string; label: null }
@@ -63,4 +63,12 @@ export function classifyCliPath(sessionStateDir: string, file: string): LogPathK
   if (name === 'workspace.yaml') return { kind: 'companion', folderSessionId: id, name, companion: 'cli_workspace', index: null };
   if (name === 'vscode.metadata.json') return { kind: 'companion', folderSessionId: id, name, companion: 'cli_vscode_metadata', index: null };
   return { kind: 'ignored', reason: 'unknown file' };
+}
+
+/** `User/agentHostUsage/<sessionId>.jsonl`: VS Code's per-call usage of a CLI session, archived as its companion. */
+export function classifyAgentHostUsagePath(dir: string, file: string): LogPathKind {
+  const rel = path.relative(dir, file);
+  if (rel.startsWith('..') || path.isAbsolute(rel) || rel.includes(path.sep) || !rel.endsWith('.jsonl')) return { kind: 'ignored', reason: 'not a usage file' };
+  const id = rel.slice(0, -'.jsonl'.length);
+  return { kind: 'companion', folderSessionId: id, name: rel, companion: 'agent_host_usage', index: null };
 }

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { visibleText } from '../../shared/visible-text';
 import { makeEdgeDeriver } from '../lineage/derive-edges';
+import { hostUsageTotals, makeHostUsageReader } from './cli/agent-host-usage';
 import { makeCliFactsReader } from './cli/cli-session-facts';
 
 const TITLE_MAX = 120;
@@ -75,6 +76,7 @@ export function makeSessionRefresher(db: Database.Database) {
 
   const deriveEdges = makeEdgeDeriver(db);
   const cliFacts = makeCliFactsReader(db);
+  const hostUsageOf = makeHostUsageReader(db);
 
   return function refreshSession(id: string): void {
     const s = st.session.get(id) as { num: number; id: string; label: string | null; parent_id: string | null; source: string } | undefined;
@@ -82,11 +84,14 @@ export function makeSessionRefresher(db: Database.Database) {
     const agg = st.aggregate.get(s.num) as Record<string, number | null>;
     // A CLI session names its own folder and repository; input, cache and credits exist only as its shutdown's
     // totals (INTEROP §3), and without a shutdown they are unknown, not 0 (usage_complete = 0).
+    // VS Code's agentHostUsage side file, per call, is preferred when it exists (it is there while a session runs).
     const cli = s.source === 'cli' ? cliFacts(id, s.num) : null;
-    if (cli?.shutdown) {
-      agg.tin = cli.shutdown.inputTokens;
-      agg.tcached = cli.shutdown.cacheReadTokens;
-      agg.credits_nano = cli.shutdown.creditsNano;
+    const hostUsage = cli ? hostUsageOf(id) : null;
+    const usage = hostUsage ? hostUsageTotals(hostUsage) : cli?.shutdown ? { inputTokens: cli.shutdown.inputTokens, cacheReadTokens: cli.shutdown.cacheReadTokens, creditsNano: cli.shutdown.creditsNano } : null;
+    if (usage) {
+      agg.tin = usage.inputTokens;
+      agg.tcached = usage.cacheReadTokens;
+      agg.credits_nano = usage.creditsNano;
     }
     // fromEntries defines own keys: assigning counts['__proto__'] (a type in the log) would drop it
     const counts = Object.fromEntries((st.byType.all(s.num) as { type: string; n: number }[]).map((r) => [r.type, r.n]));
@@ -126,7 +131,7 @@ export function makeSessionRefresher(db: Database.Database) {
       summary: title === null ? null : title.length > 100 ? `${title.slice(0, 97)}...` : title,
       children: (st.childCount.get(id) as { n: number }).n,
       log_deleted: files.total > 0 && files.deleted === files.total ? 1 : 0,
-      usage_complete: cli && !cli.shutdown ? 0 : 1,
+      usage_complete: cli && !usage ? 0 : 1,
       now: Date.now(),
     });
     for (const t of st.staleTurns.all(id) as { id: number; turn_index: number; content: string | null }[]) {

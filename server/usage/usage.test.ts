@@ -206,4 +206,30 @@ describe('Copilot CLI sessions: shutdown totals split over calls, marked estimat
       cli.cleanup();
     }
   });
+
+  it("VS Code's agentHostUsage side file gives each call its own usage, exact, even without a shutdown", async () => {
+    const { cliTree, CRASHED } = await import('../ingest/cli/cli-fixture');
+    const cli = await fixtureDb({}, { cli: cliTree() });
+    try {
+      expect(getSessionDetail(cli.db, CRASHED)).toMatchObject({ usageComplete: false, tokensIn: 0 });
+      // written by VS Code later, in another root: the session is refreshed when it arrives
+      const dir = path.join(cli.root, 'Code', 'User', 'agentHostUsage');
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(
+        path.join(dir, `${CRASHED}.jsonl`),
+        JSON.stringify({ turnId: '0', model: 'gpt-5', inputTokens: 800, outputTokens: 30, cacheReadTokens: 100, totalNanoAiu: 100_000_000, ts: NOW }) +
+          '\n' +
+          JSON.stringify({ turnId: '1', model: 'gpt-5', inputTokens: 1200, outputTokens: 25, cacheReadTokens: 600, totalNanoAiu: 250_000_000, ts: NOW }) +
+          '\n',
+      );
+      await cli.reindex();
+      expect(getSessionDetail(cli.db, CRASHED)).toMatchObject({ usageComplete: true, tokensIn: 2000, tokensOut: 55, credits: 0.25 });
+      const r = usage(cli.db, q({ window: 'all', by: 'model' }), NOW);
+      expect(r.rows.find((x) => x.key === 'gpt-5')).toMatchObject({ modelCalls: 2, tokensIn: 2000, tokensCached: 700, creditsNano: 250_000_000, estimated: false, callsWithoutCredits: 0 });
+      // MAIN still has only its shutdown: its part stays estimated
+      expect(r.totals).toMatchObject({ tokensIn: 12_000, tokensInEstimated: 10_000, estimated: true, sessionsWithoutUsage: 0, callsWithoutCredits: 0 });
+    } finally {
+      cli.cleanup();
+    }
+  });
 });

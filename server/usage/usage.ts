@@ -12,17 +12,23 @@ interface Agg {
   credited: number;
 }
 
-/** Estimated parts (CLI shutdown totals split over calls), summed exactly and rounded once. */
+/**
+ * What Copilot CLI calls add, which their events lack (cli-usage.ts): side-file values (exact) and splits of
+ * session totals (estimated, also counted in est*), summed and rounded once.
+ */
 interface Estimate {
   tin: number;
   tcached: number;
   nano: number;
-  /** calls whose credits are a split */
+  /** calls whose credits these give */
   credited: number;
+  estTin: number;
+  estTcached: number;
+  estNano: number;
   sessionsWithoutUsage: number;
 }
 
-const NO_ESTIMATE: Estimate = { tin: 0, tcached: 0, nano: 0, credited: 0, sessionsWithoutUsage: 0 };
+const NO_ESTIMATE: Estimate = { tin: 0, tcached: 0, nano: 0, credited: 0, estTin: 0, estTcached: 0, estNano: 0, sessionsWithoutUsage: 0 };
 
 function estimateOf(shares: readonly CliCallShare[], sessionsWithoutUsage = 0): Estimate {
   const e = { ...NO_ESTIMATE, sessionsWithoutUsage };
@@ -33,8 +39,14 @@ function estimateOf(shares: readonly CliCallShare[], sessionsWithoutUsage = 0): 
       e.nano += s.creditsNano;
       e.credited++;
     }
+    if (s.estimated) {
+      e.estTin += s.tokensIn;
+      e.estTcached += s.tokensCached;
+      e.estNano += s.creditsNano ?? 0;
+    }
   }
-  return { ...e, tin: Math.round(e.tin), tcached: Math.round(e.tcached), nano: Math.round(e.nano) };
+  const r = Math.round;
+  return { ...e, tin: r(e.tin), tcached: r(e.tcached), nano: r(e.nano), estTin: r(e.estTin), estTcached: r(e.estTcached), estNano: r(e.estNano) };
 }
 
 const KEY_SQL = {
@@ -56,12 +68,12 @@ function totalsOf(a: Omit<Agg, 'key'>, requests: number, est: Estimate = NO_ESTI
     cacheHitRatio: tokensIn > 0 ? tokensCached / tokensIn : null,
     credits: creditsOf(nano)!,
     creditsNano: nano,
-    creditsEstimated: creditsOf(est.nano)!,
+    creditsEstimated: creditsOf(est.estNano)!,
     usd: nano / (NANO_PER_CREDIT / USD_PER_CREDIT),
     callsWithoutCredits: a.calls - a.credited - est.credited,
-    estimated: est.tin > 0 || est.tcached > 0 || est.nano > 0,
-    tokensInEstimated: est.tin,
-    tokensCachedEstimated: est.tcached,
+    estimated: est.estTin > 0 || est.estTcached > 0 || est.estNano > 0,
+    tokensInEstimated: est.estTin,
+    tokensCachedEstimated: est.estTcached,
     sessionsWithoutUsage: est.sessionsWithoutUsage,
   };
 }
@@ -132,7 +144,7 @@ export function usage(db: Database.Database, q: UsageParams, now = Date.now()): 
       tokensIn: (d.tin ?? 0) + est.tin,
       tokensOut: d.tout ?? 0,
       modelCalls: d.calls,
-      estimated: est.tin > 0 || est.tcached > 0 || est.nano > 0,
+      estimated: est.estTin > 0 || est.estTcached > 0 || est.estNano > 0,
     };
   });
 

@@ -19,6 +19,15 @@ export interface WorkspaceLogs {
    * its events.jsonl; each session names its own folder and repository (workspace.yaml, session.start).
    */
   cli?: true;
+  /** VS Code's `User/agentHostUsage` folder: per-call usage of CLI sessions, one `<sessionId>.jsonl` each (INTEROP §3) */
+  agentHostUsage?: true;
+}
+
+export const AGENT_HOST_USAGE = 'agentHostUsage';
+
+export function workspaceOfAgentHostUsage(dir: string): WorkspaceLogs {
+  const workspaceId = createHash('md5').update(dir).digest('hex');
+  return { storageDir: dir, workspaceId, debugLogsDir: dir, noWorkspace: true, agentHostUsage: true };
 }
 
 export const SESSION_STATE = 'session-state';
@@ -125,6 +134,7 @@ export async function logsOfUserDir(userDir: string): Promise<WorkspaceLogs[]> {
   for (const profile of await childDirNames(path.join(userDir, PROFILES))) {
     found.push(...(await workspacesOfStorageDir(path.join(userDir, PROFILES, profile, GLOBAL_STORAGE))));
   }
+  if (await isDirectory(path.join(userDir, AGENT_HOST_USAGE))) found.push(workspaceOfAgentHostUsage(path.join(userDir, AGENT_HOST_USAGE)));
   return found;
 }
 
@@ -133,7 +143,7 @@ export async function logsOfUserDir(userDir: string): Promise<WorkspaceLogs[]> {
  * workspaceStorage, the no-workspace root inside globalStorage, a new profile below profiles. Some do not exist yet.
  */
 export function watchDirsOfUserDir(userDir: string): string[] {
-  return [WORKSPACE_STORAGE, GLOBAL_STORAGE, PROFILES].map((name) => path.join(userDir, name));
+  return [WORKSPACE_STORAGE, GLOBAL_STORAGE, PROFILES, AGENT_HOST_USAGE].map((name) => path.join(userDir, name));
 }
 
 /**

@@ -319,6 +319,8 @@ describe('resolveRoot: the no-workspace roots, at every level of --logs', () => 
       path.join(user, 'workspaceStorage'),
       path.join(user, 'globalStorage'),
       path.join(user, 'profiles'),
+      // User/agentHostUsage (CLI sessions' per-call usage) does not exist yet: its parent is watched for it
+      user,
       global.debugLogsDir,
       profile.debugLogsDir,
       workspace.debugLogsDir,
