@@ -49,6 +49,8 @@ CREATE TABLE IF NOT EXISTS companions (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, name TEXT NOT NULL,
   kind TEXT NOT NULL, n INTEGER, content TEXT, size INTEGER, mtime INTEGER, deleted_at INTEGER
 );
+-- A Copilot CLI session's metadata and usage companions, read on every refresh of the session (cli-session-facts.ts).
+CREATE INDEX IF NOT EXISTS companions_session ON companions (session_id, kind);
 `;
 
 /** Derived tables: rebuilt from the archive. Chronicle's tables keep its column names and meanings (FORMAT §5.2). */

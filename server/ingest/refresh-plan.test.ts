@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { planOf, recordStatements } from '../test-support/record-statements';
+import { MAIN, cliTree } from './cli/cli-fixture';
 import { makeSessionRefresher } from './refresh-session';
 
 // A session is refreshed after every batch of its lines, so a statement of the refresh (or of the lineage
@@ -22,7 +23,7 @@ beforeAll(async () => {
       ev(P, 'tool_call', 't1', 'u1', { args: '{}', result: 'done' }, 'runSubagent'),
     [`${P}/runSubagent-explore-${C}.jsonl`]:
       ev(C, 'session_start', 'c0', undefined, { parentSessionId: P }) + ev(C, 'subagent', 'a1', 't1', {}, 'explore') + ev(C, 'llm_request', 'l1', 'a1', { model: 'gpt-4.1' }),
-  });
+  }, { cli: cliTree() });
 });
 afterAll(() => fx.cleanup());
 
@@ -30,8 +31,8 @@ afterAll(() => fx.cleanup());
 const FULL_SCAN = /^SCAN (?!.*VIRTUAL TABLE)/;
 
 describe('query plans of a session refresh and its lineage derivation', () => {
-  for (const id of [P, C]) {
-    it(`${id === P ? 'a parent' : 'a child'}: every statement seeks an index, none scans a table`, () => {
+  for (const id of [P, C, MAIN]) {
+    it(`${id === P ? 'a parent' : id === C ? 'a child' : 'a Copilot CLI session'}: every statement seeks an index, none scans a table`, () => {
       const recorded = recordStatements(fx.db, () => makeSessionRefresher(fx.db)(id), ['all', 'get', 'iterate', 'run']);
       // the refresh reads the session's events, turns, files, children and its edge
       expect(recorded.length).toBeGreaterThanOrEqual(15);
