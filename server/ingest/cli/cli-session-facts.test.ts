@@ -1,0 +1,55 @@
+// Faults of the CLI's side files end in no fact, never in a lost session: a workspace.yaml that is not YAML or
+// not a mapping, a shutdown with odd metrics.
+import { describe, expect, it } from 'vitest';
+import { fixtureDb } from '../../test-support/fixture-db';
+import { parseHostUsage } from './agent-host-usage';
+import { CRASHED, MAIN, cliTree } from './cli-fixture';
+import { parseWorkspaceYaml, shutdownTotals } from './cli-session-facts';
+
+describe('workspace.yaml', () => {
+  it('a mapping is read; anything else is empty', () => {
+    expect(parseWorkspaceYaml('id: x\ncwd: /home/dev/api\nsummary_count: 2\n')).toEqual({ id: 'x', cwd: '/home/dev/api', summary_count: 2 });
+    expect(parseWorkspaceYaml('cwd: [unclosed')).toEqual({});
+    expect(parseWorkspaceYaml('- a\n- b\n')).toEqual({});
+    expect(parseWorkspaceYaml('')).toEqual({});
+    expect(parseWorkspaceYaml(null)).toEqual({});
+  });
+
+  it('a broken workspace.yaml and vscode.metadata.json cost their facts, not the session', async () => {
+    const tree = { ...cliTree(), [`${MAIN}/workspace.yaml`]: 'cwd: [', [`${MAIN}/vscode.metadata.json`]: '{"customTitle": "cut', [`${CRASHED}/workspace.yaml`]: '\u0000\u0001' };
+    const fx = await fixtureDb({}, { cli: tree });
+    try {
+      const row = (id: string) => fx.db.prepare('SELECT title, cwd, repository, event_count FROM sessions WHERE id = ?').get(id);
+      // session.start's context still gives the folder and repository; the title falls back to the first message
+      expect(row(MAIN)).toEqual({ title: 'Fix the retry loop in the uploader', cwd: '/home/dev/uploader', repository: 'octo/uploader', event_count: 28 });
+      expect(row(CRASHED)).toEqual({ title: 'Run the migrations', cwd: '/home/dev/api', repository: null, event_count: 9 });
+    } finally {
+      fx.cleanup();
+    }
+  });
+});
+
+describe('session.shutdown and agentHostUsage', () => {
+  it('odd metrics count as nothing; the session-wide credit total wins over the models', () => {
+    const t = shutdownTotals({ modelMetrics: { a: { usage: { inputTokens: 5, cacheReadTokens: 'x' }, totalNanoAiu: 7 }, b: null, c: 'no' }, totalNanoAiu: 9 });
+    expect({ ...t, byModel: [...t.byModel] }).toEqual({
+      inputTokens: 5,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      creditsNano: 9,
+      premiumRequests: null,
+      apiDurationMs: null,
+      byModel: [['a', { inputTokens: 5, cacheReadTokens: 0, creditsNano: 7 }]],
+    });
+    expect(shutdownTotals({}).creditsNano).toBeNull();
+  });
+
+  it('a side file line that is cut or garbage is skipped; credits are the rise of the running total', () => {
+    const text = '{"turnId":"0","model":"m","inputTokens":10,"totalNanoAiu":100}\ngarbage\n{"turnId":1,"model":"m","inputTokens":5,"totalNanoAiu":250}\n{"turnId":"2","mod';
+    expect(parseHostUsage(text).map((c) => [c.turnId, c.inputTokens, c.creditsNano])).toEqual([
+      ['0', 10, 100],
+      ['1', 5, 150],
+    ]);
+  });
+});
