@@ -411,15 +411,18 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
     title: m.root.title,
     repository: m.root.repository,
     branch: m.root.branch,
-    source: m.root.source === 'cli' ? 'cli' : 'vscode',
+    source: sourceName(m.root.source),
     lastActivity: m.root.lastTs,
     eventCount,
     kinds,
     subagentHits: m.subagentHits,
     score: m.score,
-    hits,
+    // each hit says the source of the session whose log holds it (a subagent's is its own row's)
+    hits: hits.map((h) => ({ ...h, source: sourceName(dir.getById(h.sessionId)?.source ?? m.root.source) })),
   };
 }
+
+const sourceName = (s: string): 'vscode' | 'cli' => (s === 'cli' ? 'cli' : 'vscode');
 
 function kindWeight(k: MatchKind): WeightClass {
   switch (k) {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { cliCallShares } from '../usage/cli-usage';
 import type { EventListParams, EventListResponse, TriageEvent } from '../../shared/api/triage';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { foldWhitespace } from '../search/indexed-text';
@@ -170,7 +171,7 @@ export function listEvents(db: Database.Database, q: EventListParams, now = Date
   const last = shown[shown.length - 1];
   const sortValue = (r: Row) => (q.sort === 'dur' ? r.dur : q.sort === 'ts' ? r.ts : r.ttft);
   return {
-    events: shown.map(toTriageEvent),
+    events: withCliUsage(db, shown.map(toTriageEvent)),
     nextCursor: more && last ? encodeCursor([sortValue(last), last.id]) : null,
     total: total.n,
     totalCapped: total.capped,
@@ -190,6 +191,21 @@ function countEvents(db: Database.Database, q: EventListParams, where: string[],
     // Text search and instant events of any type are not in the model: count in SQL, up to a cap.
     const n = (db.prepare(`SELECT count(*) n FROM (SELECT 1 FROM events e WHERE ${where.join(' AND ')} LIMIT ${COUNT_CAP + 1})`).get(params) as { n: number }).n;
     return n > COUNT_CAP ? { n: COUNT_CAP, capped: true } : { n, capped: false };
+  });
+}
+
+/**
+ * A Copilot CLI model call writes only output tokens: its input and cached tokens are its own line of VS Code's
+ * agentHostUsage side file, or its share of the session's shutdown totals (`estimated`), as usage counts them.
+ */
+function withCliUsage(db: Database.Database, events: TriageEvent[]): TriageEvent[] {
+  const ids = events.filter((e) => e.source === 'cli' && e.type === 'llm_request' && e.tokensIn === null).map((e) => e.id);
+  if (ids.length === 0) return events;
+  const { shares } = cliCallShares(db, 'FROM events e JOIN sessions s ON s.num = e.session_num', 'e.id IN (SELECT value FROM json_each(@ids))', { ids: JSON.stringify(ids) }, 'CAST(e.id AS TEXT)', "''");
+  const byId = new Map(shares.map((sh) => [Number(sh.key), sh]));
+  return events.map((e) => {
+    const sh = byId.get(e.id);
+    return sh ? { ...e, tokensIn: Math.round(sh.tokensIn), tokensCached: Math.round(sh.tokensCached), estimated: sh.estimated } : e;
   });
 }
 

@@ -207,7 +207,7 @@ describe('search and triage', () => {
     const r = searchSessions(fx.db, SearchQuery.parse({ q: RESULT_NEEDLE, depth: 'all' }));
     const found = r.groups.flatMap((g) => g.sessions);
     expect(found.map((s) => ({ id: s.id, source: s.source }))).toEqual([{ id: MAIN, source: 'cli' }]);
-    expect(found[0].hits[0]).toMatchObject({ kind: 'tool', eventType: 'tool_call' });
+    expect(found[0].hits[0]).toMatchObject({ kind: 'tool', eventType: 'tool_call', source: 'cli' });
     // the detail pane shows the CLI line's data as the event's attributes
     const detail = getEventDetail(fx.db, found[0].hits[0].eventId!)!;
     expect((detail.attrs.result as { content: string }).content).toContain(RESULT_NEEDLE);
@@ -238,6 +238,9 @@ describe('search and triage', () => {
       { name: 'task', dur: 1950, source: 'cli' },
       { name: 'explore', dur: 1850, source: 'cli' },
     ]);
+    // a CLI model call's input and cache are its share of the shutdown totals (120 of the model's 160 output tokens)
+    expect(slow.events.find((e) => e.name === 'chat:claude-sonnet-4.5')).toMatchObject({ tokensOut: 120, tokensIn: 6750, tokensCached: 3000, estimated: true });
+    expect(slow.events.find((e) => e.name === 'run_in_terminal')?.estimated).toBeUndefined();
     const failed = listEvents(fx.db, EventListQuery.parse({ min: -1, failed: '1' }));
     expect(failed.events.map((e) => ({ name: e.name, error: e.error, source: e.source })).sort((a, b) => a.name!.localeCompare(b.name!))).toEqual([
       { name: 'bash', error: 'Command failed with exit code 1', source: 'cli' },
