@@ -227,6 +227,12 @@ describe('Copilot CLI sessions beside VS Code ones (issue 20)', () => {
       expect(t).toMatchObject({ files: 4, companions: 3, sessions: 4, events: total });
       const health = getHealth(testContext(fx.db, fx.dbPath));
       expect({ files: health.files, companions: health.companions, sessions: health.sessions, events: health.events }).toEqual({ files: 4, companions: 3, sessions: 4, events: total });
+      // the session-state folder is no workspace (its sessions name their own folders); its problems are the bad lines
+      expect(health.workspaces).toBe(1);
+      expect(health.problems.filter((p) => p.path.includes('session-state')).map((p) => [p.kind, p.lineNo, p.reason])).toEqual([
+        ['bad_line', 30, 'a CLI line whose "data" is not an object'],
+        ['bad_line', 29, 'not JSON'],
+      ]);
       const out: string[] = [];
       const write = vi.spyOn(process.stdout, 'write').mockImplementation((s) => (out.push(String(s)), true));
       const err = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);

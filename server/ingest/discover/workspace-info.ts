@@ -37,6 +37,8 @@ interface Target {
  * (written by the desktop) or meta.json (written by a remote extension host), plus the git repository of its
  * folder. Problems are reported in `error`; never throws.
  */
+const NOT_WORKSPACES: ReadonlySet<string> = new Set(['session-state', 'agentHostUsage']);
+
 export async function readWorkspaceInfo(storageDir: string): Promise<WorkspaceInfo> {
   const info: WorkspaceInfo = {
     storageDir,
@@ -50,7 +52,8 @@ export async function readWorkspaceInfo(storageDir: string): Promise<WorkspaceIn
     branch: null,
     error: null,
   };
-  if (isGlobalStorageDir(storageDir)) return { ...info, kind: 'none' };
+  // Copilot CLI session-state and agentHostUsage folders: each CLI session names its own folder (workspace.yaml)
+  if (isGlobalStorageDir(storageDir) || NOT_WORKSPACES.has(path.basename(storageDir))) return { ...info, kind: 'none' };
   try {
     const target = await readTarget(storageDir);
     if (typeof target === 'string') return { ...info, error: target };
