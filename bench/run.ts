@@ -19,6 +19,7 @@ import { jsonParseCeiling } from './measure/json-parse-ceiling';
 import { newestWeekProbe } from './measure/newest-week';
 import { queryClasses, type QueryClass } from './measure/query-classes';
 import { awaitBackfill, startServerProcess } from './measure/server-process';
+import { corpusRoots } from '../server/corpus/corpus-roots';
 import { steadyRss } from './measure/steady-rss';
 import { fmtMs, renderReport, type Row } from './report';
 
@@ -197,7 +198,7 @@ async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[
   log(`bursts of ${BURST} concurrent mixed queries during a backfill (second server, fresh database)`);
   const cdb = `${dbPath}.concurrency`;
   removeDatabaseFiles(cdb);
-  const second = await startServerProcess({ roots: [corpusDir], dbPath: cdb, port: Number(values.port) + 2 });
+  const second = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath: cdb, port: Number(values.port) + 2 });
   let backfilling = true;
   const done = awaitBackfill(second.base, performance.now(), { loadPaths: [], loadMs: 0 }).then(() => void (backfilling = false));
   const mixed = [
@@ -236,7 +237,7 @@ async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[
 /** `--only concurrency`: the server on the cached database (catching up, or backfilling it when there is none). */
 async function onlyConcurrency(manifest: CorpusManifest): Promise<void> {
   if (!fs.existsSync(dbPath)) log(`no database at ${dbPath}: backfilling it first`);
-  const server = await startServerProcess({ roots: [corpusDir], dbPath, port: Number(values.port) });
+  const server = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath, port: Number(values.port) });
   await awaitBackfill(server.base, performance.now(), { loadPaths: [], loadMs: 0 });
   try {
     rows.push(...(await measureConcurrency(server.base, manifest)));
@@ -273,7 +274,7 @@ async function main() {
   const week = newestWeekProbe(manifest, dbPath);
   let newestWeekMs = NaN;
   const t0 = performance.now();
-  const server = await startServerProcess({ roots: [corpusDir], dbPath, port });
+  const server = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath, port });
   const rss = rssSampler(server.child.pid as number);
   const probeWord = manifest.notable.identifiers[0];
   let firstSearchableMs = NaN;

@@ -6,10 +6,7 @@ import type { SearchResponse, SessionListResponse } from '../shared/api';
 import { E2E_CORPUS } from './support/paths';
 
 // Issue 20.4: Copilot CLI sessions in the product, by role. The generated corpus holds CLI sessions under
-// `.copilot/session-state` (manifest.cli). The controls are checked always; what needs the CLI sessions indexed
-// runs with E2E_CLI_INGEST=1, which also points the server at the corpus's CLI home (playwright.config.ts):
-// until wt/cli-ingest is merged the server does not read them.
-const CLI_INGEST = process.env.E2E_CLI_INGEST === '1';
+// `.copilot/session-state` (manifest.cli); the e2e server reads them with --copilot-home (playwright.config.ts).
 const manifest = (): CorpusManifest => JSON.parse(fs.readFileSync(path.join(E2E_CORPUS, 'manifest.json'), 'utf8')) as CorpusManifest;
 const total = async (request: { get: (u: string) => Promise<{ json: () => Promise<unknown> }> }, qs: string) =>
   ((await (await request.get(`/api/sessions?limit=1${qs}`)).json()) as SessionListResponse).total;
@@ -42,9 +39,7 @@ test('the search page Source control writes source:cli into the query, and All t
   await expect(box).toHaveValue('retry');
 });
 
-test.describe('with the CLI sessions indexed (needs wt/cli-ingest; run with E2E_CLI_INGEST=1)', () => {
-  test.skip(!CLI_INGEST, 'the server indexes CLI sessions only with wt/cli-ingest merged');
-
+test.describe('with the CLI sessions indexed', () => {
   test('CLI shows exactly the CLI sessions, each with its CLI badge', async ({ page }) => {
     const cli = await total(page.request, '&source=cli');
     const topLevel = manifest().cli.sessions.length;

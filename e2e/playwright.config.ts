@@ -24,8 +24,8 @@ export default defineConfig({
     cwd: '..',
     command:
       `npx tsx e2e/prepare.ts && node dist/server/main.js serve --logs ${E2E_CORPUS} --logs ${E2E_FIXTURES} ` +
-      // the corpus's Copilot CLI sessions (e2e/cli-sessions.spec.ts): --copilot-home comes with wt/cli-ingest
-      (process.env.E2E_CLI_INGEST === '1' ? `--copilot-home ${E2E_CORPUS}/.copilot ` : '') +
+      // the corpus's Copilot CLI sessions (e2e/cli-sessions.spec.ts)
+      `--copilot-home ${E2E_CORPUS}/.copilot ` +
       `--db ${E2E_DB} --port ${E2E_PORT}`,
     // /api/ready answers 200 only once the first backfill is done, so no spec races the indexer.
     url: `http://127.0.0.1:${E2E_PORT}/api/ready`,

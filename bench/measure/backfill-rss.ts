@@ -1,6 +1,7 @@
 import { removeDatabaseFiles } from '../../server/db/open';
 import { rssSampler } from '../lib/process-tree';
 import { awaitBackfill, startServerProcess } from './server-process';
+import { corpusRoots } from '../../server/corpus/corpus-roots';
 
 /**
  * A backfill of `corpusDir` by the built server from an empty database, under the same query load as the main
@@ -10,7 +11,7 @@ import { awaitBackfill, startServerProcess } from './server-process';
 export async function backfillPeakRss(opts: { corpusDir: string; dbPath: string; port: number; loadPaths: string[]; loadMs: number }): Promise<{ seconds: number; peakRss: number }> {
   removeDatabaseFiles(opts.dbPath);
   const t0 = performance.now();
-  const server = await startServerProcess({ roots: [opts.corpusDir], dbPath: opts.dbPath, port: opts.port });
+  const server = await startServerProcess({ roots: corpusRoots(opts.corpusDir), dbPath: opts.dbPath, port: opts.port });
   const rss = rssSampler(server.child.pid as number);
   try {
     await awaitBackfill(server.base, t0, opts);

@@ -1,15 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { corpusRoots } from '../corpus/corpus-roots';
 import { demoCorpusDir } from './locations';
 
-/** A generated corpus so that a first run without Copilot logs still shows a working dashboard (`--demo`). */
-export async function ensureDemoCorpus(): Promise<string> {
+/**
+ * A generated corpus so that a first run without Copilot logs still shows a working dashboard (`--demo`); its
+ * roots: the VS Code tree and the Copilot CLI home beside it.
+ */
+export async function ensureDemoCorpus(): Promise<string[]> {
   const dir = demoCorpusDir();
   const { GENERATOR_VERSION, generateCorpus } = await import('../corpus/generate');
   if (readGeneratorVersion(path.join(dir, 'manifest.json')) !== GENERATOR_VERSION) {
     await generateCorpus({ outDir: dir, seed: 7, targetBytes: 24 * 1024 * 1024, now: Date.now() });
   }
-  return dir;
+  return corpusRoots(dir);
 }
 
 /** The version of the generator that wrote a demo corpus (1 before it was recorded), or null when there is none. */

@@ -20,7 +20,7 @@ import { requireRoots, resolveDbPath } from './locations';
  */
 export async function commandRoots(opts: Options): Promise<{ roots: string[]; fromDefaults: boolean; withImports: string[] }> {
   if (!opts.demo) return requireRoots(opts);
-  const roots = [await ensureDemoCorpus()];
+  const roots = await ensureDemoCorpus();
   const imports = importsRoot(resolveDbPath(opts));
   return { roots, fromDefaults: false, withImports: fs.existsSync(imports) ? [...roots, imports] : roots };
 }

@@ -39,7 +39,7 @@ const TURN_ON = `To record your sessions, turn on the VS Code setting\n  ${DEBUG
  * unreadable is served as a problem (health, the UI's banner) and watched until it appears.
  */
 async function chooseRoots(opts: Options): Promise<{ roots: string[]; demo: boolean }> {
-  if (opts.demo) return { roots: [await ensureDemoCorpus()], demo: true };
+  if (opts.demo) return { roots: await ensureDemoCorpus(), demo: true };
   const { roots, fromDefaults } = await resolveRoots(opts);
   if (!fromDefaults) {
     for (const r of roots) {
@@ -55,7 +55,7 @@ async function chooseRoots(opts: Options): Promise<{ roots: string[]; demo: bool
     return { roots, demo: false };
   }
   process.stdout.write(`Serving a generated demo corpus. ${TURN_ON}`);
-  return { roots: [await ensureDemoCorpus()], demo: true };
+  return { roots: await ensureDemoCorpus(), demo: true };
 }
 
 export async function runServe(opts: Options): Promise<number> {
