@@ -40,4 +40,20 @@ describe('the demo corpus', () => {
       db.close();
     }
   }, 120_000);
+
+  it('drops the demo index when it regenerates the corpus (its archive would keep the old corpus beside the new), and keeps it otherwise', async () => {
+    const dir = path.join(state, 'chronoscope', 'demo-corpus');
+    const demoDb = path.join(state, 'chronoscope', 'demo.db');
+    await ensureDemoCorpus();
+    fs.writeFileSync(demoDb, 'index of this corpus');
+    await ensureDemoCorpus(); // same generator: nothing regenerated, the index stays
+    expect(fs.readFileSync(demoDb, 'utf8')).toBe('index of this corpus');
+    const manifestFile = path.join(dir, 'manifest.json');
+    const m = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { generatorVersion?: number };
+    fs.writeFileSync(manifestFile, JSON.stringify({ ...m, generatorVersion: 1 }));
+    for (const ext of ['-wal', '-shm']) fs.writeFileSync(demoDb + ext, 'x');
+    await ensureDemoCorpus();
+    expect(['', '-wal', '-shm'].map((ext) => fs.existsSync(demoDb + ext))).toEqual([false, false, false]);
+    expect((JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { generatorVersion: number }).generatorVersion).not.toBe(1);
+  }, 120_000);
 });

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { corpusRoots } from '../corpus/corpus-roots';
-import { demoCorpusDir } from './locations';
+import { removeDatabaseFiles } from '../db/open';
+import { demoCorpusDir, resolveDbPath } from './locations';
 
 /**
  * A generated corpus so that a first run without Copilot logs still shows a working dashboard (`--demo`); its
@@ -11,6 +12,10 @@ export async function ensureDemoCorpus(): Promise<string[]> {
   const dir = demoCorpusDir();
   const { GENERATOR_VERSION, generateCorpus } = await import('../corpus/generate');
   if (readGeneratorVersion(path.join(dir, 'manifest.json')) !== GENERATOR_VERSION) {
+    // The demo's index goes with the corpus it was built from: the archive keeps every line it ever read, so the
+    // old corpus's sessions would stay beside the new one's (a demo upgraded from generator 1 showed 93,182
+    // events where a fresh one shows 47,437).
+    removeDatabaseFiles(resolveDbPath({ db: null, demo: true }));
     await generateCorpus({ outDir: dir, seed: 7, targetBytes: 24 * 1024 * 1024, now: Date.now() });
   }
   return corpusRoots(dir);

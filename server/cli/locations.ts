@@ -5,7 +5,7 @@ import { importsRoot } from '../import/write-imported';
 import { defaultCopilotHome, defaultEnv, defaultUserDataDirs } from '../ingest/discover';
 import { CliError } from './cli-error';
 
-export function resolveDbPath(opts: Options): string {
+export function resolveDbPath(opts: Pick<Options, 'db' | 'demo'>): string {
   if (opts.db) return path.resolve(opts.db);
   return path.join(defaultStateDir(), opts.demo ? 'demo.db' : 'chronoscope.db');
 }
