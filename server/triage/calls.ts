@@ -1,4 +1,4 @@
-import type { TimeWindow } from '../../shared/api/common';
+import type { SessionSource, TimeWindow } from '../../shared/api/common';
 import type { StatsBy } from '../../shared/api/triage';
 import { windowStart } from './cache';
 import type { CallType, TriageModel } from './model';
@@ -11,6 +11,7 @@ export interface CallFilter {
   /** one group only (a model, tool, … or repository; '' = none) */
   key?: string;
   repo?: string;
+  source?: SessionSource;
   window: TimeWindow;
 }
 
@@ -36,7 +37,7 @@ export function selectCalls(m: TriageModel, f: CallFilter, now: number): CallSel
   const code = m.callCode(callTypeOf(f));
   const since = windowStart(f.window, now);
   const byRepo = f.by === 'repository';
-  const wantRepo = f.repo === undefined ? undefined : f.repo === '' ? null : f.repo;
+  const inScope = m.sessionScope(f.repo, f.source);
   const keyRepo = f.key !== undefined && byRepo ? (f.key === '' ? null : f.key) : undefined;
   // -2: no subject filter; -1: a subject the model has never seen (nothing matches)
   const subjectId = f.key !== undefined && !byRepo ? (m.stringId(f.key) ?? -1) : -2;
@@ -44,7 +45,7 @@ export function selectCalls(m: TriageModel, f: CallFilter, now: number): CallSel
   const keys: string[] = [];
   // group of a subject id, or of a session number when grouping by repository (-1: not yet assigned)
   const groupOfSubject = new Int32Array(m.strings.length).fill(-1);
-  const needRepo = byRepo || wantRepo !== undefined;
+  const needRepo = byRepo || inScope !== null;
   let sessionGroup: Int32Array | null = null; // -1 unknown, -2 filtered out, else the group
   let repoGroups: Map<string | null, number> | null = null;
   if (needRepo) {
@@ -74,7 +75,7 @@ export function selectCalls(m: TriageModel, f: CallFilter, now: number): CallSel
       let sg = s < sessionGroup.length ? sessionGroup[s] : -1;
       if (sg === -1) {
         const repo = m.repositoryOf(s);
-        if ((wantRepo !== undefined && repo !== wantRepo) || (keyRepo !== undefined && repo !== keyRepo)) sg = -2;
+        if ((inScope !== null && !inScope(s)) || (keyRepo !== undefined && repo !== keyRepo)) sg = -2;
         else if (byRepo) {
           let rg = repoGroups!.get(repo);
           if (rg === undefined) {
@@ -83,7 +84,7 @@ export function selectCalls(m: TriageModel, f: CallFilter, now: number): CallSel
             repoGroups!.set(repo, rg);
           }
           sg = rg;
-        } else sg = 0; // passes the repository filter; the group comes from the subject below
+        } else sg = 0; // passes the repository and source filters; the group comes from the subject below
         if (s < sessionGroup.length) sessionGroup[s] = sg;
       }
       if (sg === -2) continue;

@@ -79,13 +79,9 @@ function groupMatches(key: FailGroupKey, q: ErrorGroupsParams, needle: string | 
   return true;
 }
 
-function rowRepoOk(m: TriageModel, session: number, repo: string | undefined): boolean {
-  if (repo === undefined) return true;
-  return m.repositoryOf(session) === (repo === '' ? null : repo);
-}
-
 export function computeGroups(m: TriageModel, q: ErrorGroupsParams, now: number): Computed {
   const since = windowStart(q.window, now);
+  const inScope = m.sessionScope(q.repo, q.source);
   const needle = q.q ? q.q.toLowerCase() : null;
   const G = m.failGroups.length;
   // 1 = passes every filter, 2 = passes every filter but the kind (counted in byKind only)
@@ -114,7 +110,7 @@ export function computeGroups(m: TriageModel, q: ErrorGroupsParams, now: number)
     const ts = m.cTs[row];
     if (since !== -Infinity && !(ts >= since)) continue;
     const session = m.cSession[row];
-    if (!rowRepoOk(m, session, q.repo)) continue;
+    if (inScope !== null && !inScope(session)) continue;
     const kind = m.failGroups[g].kind;
     byKind[kind] = (byKind[kind] ?? 0) + 1;
     if (ok[g] !== 1) continue;
@@ -168,6 +164,7 @@ export function computeGroups(m: TriageModel, q: ErrorGroupsParams, now: number)
 /** Occurrences per bucket for the groups of one page: one pass over the failures. */
 function sparklines(m: TriageModel, page: GroupTotals[], q: ErrorGroupsParams, from: number, bucketMs: number, now: number): number[][] {
   const since = windowStart(q.window, now);
+  const inScope = m.sessionScope(q.repo, q.source);
   const slot = new Map<number, number>(page.map((g, i) => [g.g, i]));
   const out = page.map(() => new Array<number>(q.buckets).fill(0));
   if (page.length === 0) return out;
@@ -177,7 +174,7 @@ function sparklines(m: TriageModel, page: GroupTotals[], q: ErrorGroupsParams, f
     if (i === undefined) continue;
     const ts = m.cTs[row];
     if (Number.isNaN(ts) || (since !== -Infinity && ts < since)) continue;
-    if (!rowRepoOk(m, m.cSession[row], q.repo)) continue;
+    if (inScope !== null && !inScope(m.cSession[row])) continue;
     const b = Math.floor((ts - from) / bucketMs);
     if (b >= 0 && b < q.buckets) out[i][b]++;
   }

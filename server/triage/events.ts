@@ -76,6 +76,10 @@ export function eventFilter(q: EventListParams, now: number): { where: string[];
       params.repo = q.repo;
     }
   }
+  if (q.source !== undefined) {
+    where.push('e.session_num IN (SELECT num FROM sessions WHERE source = @source)');
+    params.source = q.source;
+  }
   if (q.session !== undefined) {
     where.push('e.session_num = (SELECT num FROM sessions WHERE id = @session)');
     params.session = q.session;
@@ -120,13 +124,13 @@ const ROW_COLUMNS = `e.id, e.type, e.name, e.model, e.tool, e.status, e.ts, e.du
  * Whether a partial index drives this list in SQL with LIMIT stopping the scan early: a signature (events_fail),
  * or no column filter with the slow threshold (events_dur, or events_ts newest first), a TTFT sort
  * (events_ttft), errors by time (events_errors), or a text search (the model has no text). Any other filter — a model, a tool, a hook type,
- * a repository, a window, instant calls — would make SQL scan and sort most of the table; the triage model
+ * a repository, a source, a window, instant calls — would make SQL scan and sort most of the table; the triage model
  * answers those in one pass over its columns, and SQL then reads the page's rows by id.
  */
 function sqlIndexServes(q: EventListParams, where: string[]): boolean {
   if (q.q !== undefined && where.some((w) => w.includes('event_text') || w.includes('LIKE'))) return true;
   if (q.sig !== undefined) return true;
-  const columns = q.model !== undefined || q.tool !== undefined || q.name !== undefined || q.repo !== undefined || q.session !== undefined || (q.type !== undefined && q.type.length > 0) || q.status === 'ok';
+  const columns = q.model !== undefined || q.tool !== undefined || q.name !== undefined || q.repo !== undefined || q.source !== undefined || q.session !== undefined || (q.type !== undefined && q.type.length > 0) || q.status === 'ok';
   const timed = q.window !== 'all' || q.from !== undefined || q.to !== undefined;
   if (columns || timed) return false;
   if (q.sort === 'dur') return q.min >= 0;

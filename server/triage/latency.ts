@@ -16,7 +16,7 @@ export function latencyStats(db: Database.Database, q: LatencyStatsParams, now =
 }
 
 export function computeLatency(m: TriageModel, q: LatencyStatsParams, now: number): LatencyStatsResponse {
-  const sel = selectCalls(m, { by: q.by, type: q.type, repo: q.repo, window: q.window }, now);
+  const sel = selectCalls(m, { by: q.by, type: q.type, repo: q.repo, source: q.source, window: q.window }, now);
   const G = sel.keys.length;
   const count = new Float64Array(G);
   const ttftCount = new Float64Array(G);

@@ -48,7 +48,7 @@ export function rowFilter(m: TriageModel, q: EventListParams, now: number): RowF
   const min = q.min;
   const max = q.max ?? Infinity;
   const status = q.status === undefined ? -1 : q.status === 'error' ? 1 : 0;
-  const wantRepo = q.repo === undefined ? undefined : q.repo === '' ? null : q.repo;
+  const inScope = m.sessionScope(q.repo, q.source);
   const session = q.session === undefined ? -2 : (m.sessionNum(q.session) ?? -1);
   if (session === -1) return none;
   let sigGroups: Uint8Array | null = null;
@@ -58,7 +58,6 @@ export function rowFilter(m: TriageModel, q: EventListParams, now: number): RowF
   }
   const failedOnly = q.failed === '1' || sigGroups !== null;
   const needTtft = q.sort === 'ttft';
-  const repoOk = new Map<number, boolean>();
   const { cType, cDur, cTs, cStatus, cSubject, cSession, cLlm, cFail, lTtft } = m;
   // Only the rows that can match need a look: those of the subject filtered on, else of the types asked for.
   const subjectFilter = modelId !== -2 ? modelId : toolId !== -2 ? toolId : nameId !== -2 ? nameId : -2;
@@ -88,14 +87,7 @@ export function rowFilter(m: TriageModel, q: EventListParams, now: number): RowF
     }
     const s = cSession[i];
     if (session !== -2 && s !== session) return false;
-    if (wantRepo !== undefined) {
-      let ok = repoOk.get(s);
-      if (ok === undefined) {
-        ok = m.repositoryOf(s) === wantRepo;
-        repoOk.set(s, ok);
-      }
-      if (!ok) return false;
-    }
+    if (inScope !== null && !inScope(s)) return false;
     return true;
   };
   return { match, candidates };

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { CALL_TYPES, type FailureKind } from '../../shared/api/triage';
+import type { SessionSource } from '../../shared/api/common';
 
 /**
  * The triage model: typed-array columns of the canonical events that triage counts (every call —
@@ -29,6 +30,7 @@ const CHECK_EVERY_MS = 5_000;
 export interface SessionInfo {
   id: string;
   repository: string | null;
+  source: SessionSource;
 }
 
 export interface FailGroupKey {
@@ -220,6 +222,25 @@ export class TriageModel {
     return this.sessions.get(sessionNum)?.repository ?? null;
   }
 
+  /**
+   * The sessions a repository ('' = none) and source filter keep, as a predicate that remembers each session's
+   * answer (it runs once per row, over millions of rows); null when neither filter is set.
+   */
+  sessionScope(repo: string | undefined, source: SessionSource | undefined): ((sessionNum: number) => boolean) | null {
+    if (repo === undefined && source === undefined) return null;
+    const wantRepo = repo === '' ? null : repo;
+    const known = new Map<number, boolean>();
+    return (num) => {
+      let ok = known.get(num);
+      if (ok === undefined) {
+        const s = this.sessions.get(num);
+        ok = (wantRepo === undefined || (s?.repository ?? null) === wantRepo) && (source === undefined || (s?.source ?? 'vscode') === source);
+        known.set(num, ok);
+      }
+      return ok;
+    };
+  }
+
   /** Brings the model up to the committed state of the index (synchronously: the rest of a warm-up too). */
   sync(now = Date.now()): this {
     while (!this.step(now, Infinity));
@@ -279,11 +300,11 @@ export class TriageModel {
   }
 
   private syncSessions(): void {
-    // Sessions are inserted with their repository and never change it; only new ones matter.
+    // Sessions are inserted with their repository and source and never change them; only new ones matter.
     const max = (this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0;
     if (max === this.maxSessionNum) return;
-    for (const r of this.db.prepare('SELECT num, id, repository FROM sessions WHERE num > ?').all(this.maxSessionNum) as { num: number; id: string; repository: string | null }[]) {
-      this.sessions.set(r.num, { id: r.id, repository: r.repository });
+    for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions WHERE num > ?').all(this.maxSessionNum) as { num: number; id: string; repository: string | null; source: string }[]) {
+      this.sessions.set(r.num, { id: r.id, repository: r.repository, source: r.source === 'cli' ? 'cli' : 'vscode' });
       this.sessionNums.set(r.id, r.num);
     }
     this.maxSessionNum = max;

@@ -40,6 +40,8 @@ export const EventListQuery = z.object({
   name: z.string().max(200).optional(),
   /** repository of the session; '' = sessions without one */
   repo: z.string().max(400).optional(),
+  /** only the sessions of this source (the sessions list's `source`); default both */
+  source: SessionSource.optional(),
   /** one session id */
   session: z.string().max(200).optional(),
   window: TimeWindow.default('all'),
@@ -109,6 +111,8 @@ export const ErrorGroupsQuery = z.object({
   /** the model, tool, hook type or discovery name */
   subject: z.string().max(200).optional(),
   repo: z.string().max(400).optional(),
+  /** only the sessions of this source (the sessions list's `source`); default both */
+  source: SessionSource.optional(),
   window: TimeWindow.default('all'),
   /** substring of the signature or subject, case-insensitive */
   q: z.string().max(200).optional(),
@@ -169,6 +173,8 @@ export const LatencyStatsQuery = z.object({
   /** with by=repository: which calls (default llm_request) */
   type: z.enum(CALL_TYPES).optional(),
   repo: z.string().max(400).optional(),
+  /** only the sessions of this source (the sessions list's `source`); default both */
+  source: SessionSource.optional(),
   window: TimeWindow.default('all'),
 });
 export type LatencyStatsQuery = z.input<typeof LatencyStatsQuery>;
@@ -214,6 +220,8 @@ export const ChartQuery = z.object({
   /** one model / tool / …; absent = every row of `by` */
   key: z.string().max(400).optional(),
   repo: z.string().max(400).optional(),
+  /** only the sessions of this source (the sessions list's `source`); default both */
+  source: SessionSource.optional(),
   window: TimeWindow.default('all'),
 });
 export type ChartQuery = z.input<typeof ChartQuery>;
@@ -253,6 +261,8 @@ export type ScatterResponse = z.infer<typeof ScatterResponse>;
 export const TriageCountsQuery = z.object({
   window: TimeWindow.default('all'),
   repo: z.string().max(400).optional(),
+  /** only the sessions of this source (the sessions list's `source`); default both */
+  source: SessionSource.optional(),
 });
 export type TriageCountsQuery = z.input<typeof TriageCountsQuery>;
 export type TriageCountsParams = z.output<typeof TriageCountsQuery>;
