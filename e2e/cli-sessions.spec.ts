@@ -73,3 +73,19 @@ test.describe('with the CLI sessions indexed', () => {
     await expect(page.getByRole('link', { name: /\(CLI\)/ }).first()).toBeVisible();
   });
 });
+
+test('triage has the Source control of the sessions list: CLI keeps the URL source=cli and shows the CLI counts', async ({ page }) => {
+  const counts = async (qs: string) => (await (await page.request.get(`/api/triage/counts${qs}`)).json()) as { errors: { unique: number } };
+  const [all, cli, vscode] = await Promise.all([counts(''), counts('?source=cli'), counts('?source=vscode')]);
+  // one number: the two sources add up to the page without a source
+  expect(cli.errors.unique + vscode.errors.unique).toBe(all.errors.unique);
+  await page.goto('/triage');
+  const source = page.getByRole('group', { name: 'Source' });
+  await expect(source.getByRole('button', { name: 'All' })).toHaveAttribute('aria-pressed', 'true');
+  await source.getByRole('button', { name: 'CLI' }).click();
+  await expect(page).toHaveURL(/[?&]source=cli/);
+  const errors = page.getByRole('link', { name: cli.errors.unique.toLocaleString('en-US'), exact: true }).first();
+  await expect(errors).toHaveAttribute('href', /source=cli/);
+  // the tabs keep the source
+  await expect(page.getByRole('tab', { name: 'Failures' })).toHaveAttribute('href', /source=cli/);
+});

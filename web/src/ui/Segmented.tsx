@@ -1,3 +1,4 @@
+import type { SessionSource } from '../../../shared/api';
 import { useId } from 'react';
 
 export interface SegmentedOption<T extends string> {
@@ -48,10 +49,15 @@ export const WINDOW_OPTIONS = [
   { value: 'all', label: 'All', title: 'All time' },
 ] as const;
 
-/** The source filter's choices; 'all' stands for no filter (the URL's absent `source`). The sessions list and search use them. */
+/** The source filter's choices; 'all' stands for no filter (the URL's absent `source`). The sessions list, triage and search use them. */
 export const SOURCE_OPTIONS = [
   { value: 'all', label: 'All', title: 'VS Code and Copilot CLI sessions' },
   { value: 'vscode', label: 'VS Code', title: 'VS Code chat sessions only' },
   { value: 'cli', label: 'CLI', title: 'Copilot CLI sessions only' },
 ] as const;
 export type SourceChoice = (typeof SOURCE_OPTIONS)[number]['value'];
+
+/** The source filter of the sessions list and triage pages: both, or one source (the URL's `source`). */
+export function SourcePicker({ value, onChange }: { value: SessionSource | undefined; onChange: (s: SessionSource | undefined) => void }) {
+  return <Segmented label="Source" value={value ?? 'all'} options={SOURCE_OPTIONS} onChange={(v: SourceChoice) => onChange(v === 'all' ? undefined : v)} />;
+}

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import type { RepositorySummary, SessionSource, TimeWindow } from '../../../../shared/api';
+import type { RepositorySummary, TimeWindow } from '../../../../shared/api';
 import { formatCount, plural } from '../../ui/format';
-import { Segmented, SOURCE_OPTIONS, WINDOW_OPTIONS, type SourceChoice } from '../../ui/Segmented';
+import { Segmented, WINDOW_OPTIONS } from '../../ui/Segmented';
 import { visibleText } from '../../ui/visible-text';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 
@@ -56,8 +56,4 @@ export function RepositorySelect({
 
 export function WindowPicker({ value, onChange }: { value: TimeWindow; onChange: (w: TimeWindow) => void }) {
   return <Segmented label="Last activity" value={value} options={WINDOW_OPTIONS} onChange={onChange} />;
-}
-
-export function SourcePicker({ value, onChange }: { value: SessionSource | undefined; onChange: (s: SessionSource | undefined) => void }) {
-  return <Segmented label="Source" value={value ?? 'all'} options={SOURCE_OPTIONS} onChange={(v: SourceChoice) => onChange(v === 'all' ? undefined : v)} />;
 }

@@ -40,7 +40,7 @@ export function Sparkline({ values, from, bucketMs, label }: { values: readonly 
 
 function Occurrences({ g, state }: { g: ErrorGroup; state: TriageState }) {
   const f = occurrencesFilter(g);
-  const query: EventListQuery = { type: f.type, sig: f.sig, min: -1, sort: 'ts', model: f.model, tool: f.tool, name: f.name, repo: state.repo, window: state.window } as EventListQuery;
+  const query: EventListQuery = { type: f.type, sig: f.sig, min: -1, sort: 'ts', model: f.model, tool: f.tool, name: f.name, repo: state.repo, source: state.source, window: state.window } as EventListQuery;
   const q = useQuery(occurrencesOptions(query));
   const listRef = useRef<HTMLUListElement>(null);
   const navigate = useNavigate();

@@ -225,8 +225,8 @@ function ChartsFor({ state, query }: { state: TriageState; query: ChartQuery }) 
 /** Statistics per model, tool, hook, subagent or repository, and the charts of the selected row (or all). */
 export function LatencyView({ state, onChange }: { state: TriageState; onChange: (next: Partial<TriageState>) => void }) {
   const type = state.by === 'repository' ? state.ctype : undefined;
-  const q = useQuery(latencyOptions({ by: state.by, type, repo: state.repo, window: state.window }));
-  const chartQuery: ChartQuery = { by: state.by, type, key: state.key, repo: state.repo, window: state.window };
+  const q = useQuery(latencyOptions({ by: state.by, type, repo: state.repo, source: state.source, window: state.window }));
+  const chartQuery: ChartQuery = { by: state.by, type, key: state.key, repo: state.repo, source: state.source, window: state.window };
   return (
     <div className="latency">
       <div className="triage-filters" role="group" aria-label="Statistics grouping">

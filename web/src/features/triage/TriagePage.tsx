@@ -5,7 +5,7 @@ import type { TimeWindow } from '../../../../shared/api';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { formatCount } from '../../ui/format';
-import { Segmented, WINDOW_OPTIONS } from '../../ui/Segmented';
+import { Segmented, SourcePicker, WINDOW_OPTIONS } from '../../ui/Segmented';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { visibleText } from '../../ui/visible-text';
 import { ConnectedEventList } from './EventList';
@@ -27,7 +27,7 @@ const NONE = '\u0000none';
 
 function RepoSelect({ state, onChange }: { state: TriageState; onChange: (next: Partial<TriageState>) => void }) {
   const id = useId();
-  const repos = useQuery(repositoriesOptions(state.window));
+  const repos = useQuery(repositoriesOptions(state.window, state.source));
   const list = repos.data?.repositories ?? [];
   const named = list.filter((r) => r.name !== null).sort((a, b) => a.name!.localeCompare(b.name!));
   const value = state.repo === undefined ? ALL : state.repo === '' ? NONE : state.repo;
@@ -56,12 +56,12 @@ function WindowPicker({ value, onChange }: { value: TimeWindow; onChange: (w: Ti
 
 /** The headline numbers over every session, each a link to the events behind it. */
 function Headline({ state }: { state: TriageState }) {
-  const q = useQuery(countsOptions({ window: state.window, repo: state.repo }));
+  const q = useQuery(countsOptions({ window: state.window, repo: state.repo, source: state.source }));
   if (!q.data) return null;
   const c = q.data;
-  // Each card links to the list whose total it shows: same window, same repository.
-  const base = { ...DEFAULT_STATE, window: state.window, repo: state.repo };
-  const allTime = state.window === 'all' && state.repo === undefined;
+  // Each card links to the list whose total it shows: same window, same repository, same source.
+  const base = { ...DEFAULT_STATE, window: state.window, repo: state.repo, source: state.source };
+  const allTime = state.window === 'all' && state.repo === undefined && state.source === undefined;
   const rawNote = (raw: number, jq: string) => (allTime ? `${formatCount(raw)} lines counting replayed copies (what ${jq} counts over the files)` : undefined);
   return (
     <dl className="stat-grid triage-headline">
@@ -94,8 +94,8 @@ function Headline({ state }: { state: TriageState }) {
 }
 
 function SlowTab({ state, onChange }: { state: TriageState; onChange: (next: Partial<TriageState>) => void }) {
-  const models = useQuery(latencyOptions({ by: 'model', window: state.window, repo: state.repo }));
-  const tools = useQuery(latencyOptions({ by: 'tool', window: state.window, repo: state.repo }));
+  const models = useQuery(latencyOptions({ by: 'model', window: state.window, repo: state.repo, source: state.source }));
+  const tools = useQuery(latencyOptions({ by: 'tool', window: state.window, repo: state.repo, source: state.source }));
   const label = state.min === DEFAULT_MIN && state.sort === 'dur' ? 'Slowest calls' : 'Events';
   return (
     <>
@@ -117,6 +117,7 @@ export function TriagePage() {
         <h1>Triage</h1>
         <div className="page-toolbar">
           <WindowPicker value={state.window} onChange={(window) => setState({ window })} />
+          <SourcePicker value={state.source} onChange={(source) => setState({ source })} />
           <RepoSelect state={state} onChange={setState} />
         </div>
       </header>

@@ -10,6 +10,7 @@ import type {
   LatencyStatsResponse,
   RepositoryListResponse,
   ScatterResponse,
+  SessionSource,
   TimeseriesResponse,
   TimeWindow,
   TriageCountsQuery,
@@ -33,7 +34,7 @@ export const triageKeys = {
   histogram: (q: ChartQuery) => [...triageKeys.all, 'histogram', q] as const,
   timeseries: (q: ChartQuery) => [...triageKeys.all, 'timeseries', q] as const,
   scatter: (q: ChartQuery) => [...triageKeys.all, 'scatter', q] as const,
-  repositories: (window: TimeWindow) => [...triageKeys.all, 'repositories', window] as const,
+  repositories: (window: TimeWindow, source?: SessionSource) => [...triageKeys.all, 'repositories', window, source ?? null] as const,
 };
 
 export function countsOptions(q: TriageCountsQuery) {
@@ -106,10 +107,11 @@ export function scatterOptions(q: ChartQuery) {
   });
 }
 
-export function repositoriesOptions(window: TimeWindow) {
+/** The repositories of the window's sessions, of one source when the page shows one. */
+export function repositoriesOptions(window: TimeWindow, source?: SessionSource) {
   return queryOptions({
-    queryKey: triageKeys.repositories(window),
-    queryFn: ({ signal }) => getJson<RepositoryListResponse>('/api/repositories', { window }, { signal }),
+    queryKey: triageKeys.repositories(window, source),
+    queryFn: ({ signal }) => getJson<RepositoryListResponse>('/api/repositories', { window, source }, { signal }),
     placeholderData: keepPreviousData,
   });
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CLEARED_EVENT_FILTERS, DEFAULT_STATE, eventQueryOf, groupFilter, parseTriageSearch, serializeTriageSearch, triageHref } from './url';
+import { CLEARED_EVENT_FILTERS, DEFAULT_STATE, errorGroupsQueryOf, eventQueryOf, groupFilter, parseTriageSearch, serializeTriageSearch, triageHref } from './url';
 
 const parse = (qs: string) => parseTriageSearch(new URLSearchParams(qs));
 
@@ -28,8 +28,20 @@ describe('triage URL state', () => {
   });
 
   it('round-trips every filter, keeping an empty model (calls without one)', () => {
-    const s = { ...DEFAULT_STATE, tab: 'latency' as const, window: '7d' as const, repo: 'a/b', type: 'llm_request', min: -1, max: 5000, status: 'error' as const, model: '', q: 'retry', sort: 'ttft' as const, from: 1, to: 2, by: 'repository' as const, key: 'read_file', ctype: 'hook' as const };
+    const s = { ...DEFAULT_STATE, tab: 'latency' as const, window: '7d' as const, repo: 'a/b', source: 'cli' as const, type: 'llm_request', min: -1, max: 5000, status: 'error' as const, model: '', q: 'retry', sort: 'ttft' as const, from: 1, to: 2, by: 'repository' as const, key: 'read_file', ctype: 'hook' as const };
     expect(parse(serializeTriageSearch(s).toString())).toEqual(s);
+  });
+
+  it('keeps the source in the URL as the sessions list does (source=cli|vscode), and scopes every query by it', () => {
+    const cli = parse('source=cli');
+    expect(cli.source).toBe('cli');
+    expect(serializeTriageSearch(cli).toString()).toBe('source=cli');
+    expect(parse('source=vscode').source).toBe('vscode');
+    expect(parse('source=both').source).toBeUndefined();
+    expect(eventQueryOf(cli)).toMatchObject({ source: 'cli' });
+    expect(errorGroupsQueryOf(cli)).toMatchObject({ source: 'cli' });
+    // "clear filters" keeps it, like the window and the repository
+    expect(Object.keys(CLEARED_EVENT_FILTERS)).not.toContain('source');
   });
 
   it('ignores malformed values instead of failing', () => {

@@ -1,13 +1,13 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { FailureKind, StatsBy, TimeWindow, type EventListQuery, type ErrorGroupsQuery } from '../../../../shared/api';
+import { FailureKind, SessionSource, StatsBy, TimeWindow, type EventListQuery, type ErrorGroupsQuery } from '../../../../shared/api';
 
 export type TriageTab = 'slow' | 'failures' | 'latency';
 export type SortBy = 'dur' | 'ts' | 'ttft';
 export type CallTypeFilter = 'llm_request' | 'tool_call' | 'subagent' | 'hook';
 
 /**
- * The triage page's shareable state, in the URL: the tab, the window and repository every tab shares, the
+ * The triage page's shareable state, in the URL: the tab, the window, repository and source every tab shares, the
  * event filters of the list (which the charts and error groups also link to), the failures filters and the
  * latency grouping. Defaults are left out, so the plain page is just `/triage`.
  */
@@ -16,6 +16,8 @@ export interface TriageState {
   window: TimeWindow;
   /** undefined: every repository; '': sessions without one */
   repo: string | undefined;
+  /** undefined: both; the sessions list's `source` parameter */
+  source: SessionSource | undefined;
   // the event list
   type: string | undefined;
   min: number;
@@ -46,6 +48,7 @@ export const DEFAULT_STATE: TriageState = {
   tab: 'slow',
   window: 'all',
   repo: undefined,
+  source: undefined,
   type: undefined,
   min: DEFAULT_MIN,
   max: undefined,
@@ -83,10 +86,12 @@ export function parseTriageSearch(p: URLSearchParams): TriageState {
   const kind = FailureKind.safeParse(p.get('kind'));
   const by = StatsBy.safeParse(p.get('by'));
   const ctype = p.get('ctype');
+  const source = SessionSource.safeParse(p.get('source'));
   return {
     tab: tab === 'failures' || tab === 'latency' ? tab : 'slow',
     window: window.success ? window.data : DEFAULT_STATE.window,
     repo: str(p.get('repo')),
+    source: source.success ? source.data : undefined,
     type: nonEmpty(p.get('type')),
     min: int(p.get('min'), -1) ?? DEFAULT_MIN,
     max: int(p.get('max'), 0),
@@ -117,6 +122,7 @@ export function serializeTriageSearch(s: TriageState): URLSearchParams {
   put('tab', s.tab, 'slow');
   put('window', s.window, 'all');
   put('repo', s.repo);
+  put('source', s.source);
   put('type', s.type);
   put('min', s.min, DEFAULT_MIN);
   put('max', s.max);
@@ -140,7 +146,7 @@ export function serializeTriageSearch(s: TriageState): URLSearchParams {
 
 const EVENT_FILTERS = ['type', 'min', 'max', 'status', 'model', 'tool', 'name', 'q', 'from', 'to', 'sig'] as const satisfies readonly (keyof TriageState)[];
 
-/** The event-list filters of the state at their defaults: what "clear filters" goes back to (tab, window, repo kept). */
+/** The event-list filters of the state at their defaults: what "clear filters" goes back to (tab, window, repo, source kept). */
 export const CLEARED_EVENT_FILTERS: Partial<TriageState> = Object.fromEntries(EVENT_FILTERS.map((k) => [k, DEFAULT_STATE[k]]));
 
 /** GET /api/events parameters of a state (the list's query). */
@@ -154,6 +160,7 @@ export function eventQueryOf(s: TriageState): EventListQuery {
     tool: s.tool,
     name: s.name,
     repo: s.repo,
+    source: s.source,
     window: s.window,
     from: s.from,
     to: s.to,
@@ -164,7 +171,7 @@ export function eventQueryOf(s: TriageState): EventListQuery {
 }
 
 export function errorGroupsQueryOf(s: TriageState): ErrorGroupsQuery {
-  return { kind: s.kind, repo: s.repo, window: s.window, q: s.fq === '' ? undefined : s.fq, sort: s.fsort };
+  return { kind: s.kind, repo: s.repo, source: s.source, window: s.window, q: s.fq === '' ? undefined : s.fq, sort: s.fsort };
 }
 
 /** The column filter that selects a group's calls in the event list: model for model calls, tool for tools, … */
