@@ -79,4 +79,9 @@ export interface CliLink {
   start?: { spanId: string; type: string };
   turn?: string;
   underCurrent?: 'user' | 'assistant';
+  /**
+   * A tool completion's arguments, which the CLI writes on the start line only: filled in by the store's linker
+   * (link-cli.ts) for the file and ref derivation; never part of the completion's attributes or text.
+   */
+  startArguments?: Record<string, unknown>;
 }

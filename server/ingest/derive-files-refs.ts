@@ -25,6 +25,9 @@ const FILE_TOOLS = new Set([
   'create',
 ]);
 
+// The Copilot CLI's file tools (INTEROP §3; server/corpus/cli-sessions.ts): `path` names the file.
+const CLI_FILE_TOOLS = new Set(['view', 'edit', 'create', 'str_replace_editor', 'str_replace', 'insert']);
+
 function parseArgs(args: unknown): Record<string, unknown> | null {
   if (typeof args !== 'string') return null;
   try {
@@ -88,8 +91,9 @@ export function filesAndRefsOfToolCall(ev: NormalizedEvent): { files: FileTouch[
   const refs: RefFound[] = [];
   if (ev.type !== 'tool_call' || ev.tool === null) return { files, refs };
   const tool = ev.tool;
-  const args = parseArgs(ev.attrs.args);
-  if (FILE_TOOLS.has(tool)) {
+  // A CLI completion's arguments are those of its start line (the linker hands them over); a debug log's are `args`.
+  const args = ev.cli ? (ev.cli.startArguments ?? null) : parseArgs(ev.attrs.args);
+  if (ev.cli ? CLI_FILE_TOOLS.has(tool) : FILE_TOOLS.has(tool)) {
     const p = filePathOf(tool, args, ev.attrs.args);
     if (p) files.push({ path: p, tool });
   }

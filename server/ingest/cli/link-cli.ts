@@ -1,5 +1,10 @@
 import type Database from 'better-sqlite3';
 import type { NormalizedEvent } from '../../../shared/log-entry';
+import { rawLines } from '../../db/raw-lines';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** tool starts remembered at most; a session rarely has more than a few running at once */
+const MAX_PENDING_ARGUMENTS = 10_000;
 
 interface Current {
   /** span id of the agent's current user message */
@@ -11,6 +16,7 @@ interface Current {
 }
 
 interface StartRow {
+  id: number;
   ts: number | null;
   name: string | null;
   tool: string | null;
@@ -28,12 +34,12 @@ export function makeCliLinker(db: Database.Database) {
   // Literal types, so that the planner can use the partial index events_cli_spans.
   const startStmt = {
     'tool.execution_start': db.prepare(
-      "SELECT ts, name, tool, parent_span_id FROM events WHERE session_num = ? AND span_id = ? AND type = 'tool.execution_start' ORDER BY id DESC LIMIT 1",
+      "SELECT id, ts, name, tool, parent_span_id FROM events WHERE session_num = ? AND span_id = ? AND type = 'tool.execution_start' ORDER BY id DESC LIMIT 1",
     ),
     'subagent.started': db.prepare(
-      "SELECT ts, name, tool, parent_span_id FROM events WHERE session_num = ? AND span_id = ? AND type = 'subagent.started' ORDER BY id DESC LIMIT 1",
+      "SELECT id, ts, name, tool, parent_span_id FROM events WHERE session_num = ? AND span_id = ? AND type = 'subagent.started' ORDER BY id DESC LIMIT 1",
     ),
-    'hook.start': db.prepare("SELECT ts, name, tool, parent_span_id FROM events WHERE session_num = ? AND span_id = ? AND type = 'hook.start' ORDER BY id DESC LIMIT 1"),
+    'hook.start': db.prepare("SELECT id, ts, name, tool, parent_span_id FROM events WHERE session_num = ? AND span_id = ? AND type = 'hook.start' ORDER BY id DESC LIMIT 1"),
   } as const;
   const turnStart = db.prepare("SELECT ts FROM events WHERE session_num = ? AND span_id = ? AND type = 'turn_start' ORDER BY id DESC LIMIT 1");
   const latest = {
@@ -43,6 +49,21 @@ export function makeCliLinker(db: Database.Database) {
   const current = new Map<number, Map<string, Current>>();
   /** per session, the tool call of the latest subagent.started: the next new agent id is that subagent */
   const spawning = new Map<number, string>();
+  /** the arguments of the tool starts read by this process and not yet completed, by session and tool call */
+  const pendingArguments = new Map<string, Record<string, unknown>>();
+  const argumentsKey = (sessionNum: number, toolCallId: string) => `${sessionNum}\u0000${toolCallId}`;
+
+  /** A completion's arguments: remembered from its start, else (the start was read before a restart) its archived line. */
+  function startArguments(sessionNum: number, toolCallId: string, startId: number): Record<string, unknown> | undefined {
+    const key = argumentsKey(sessionNum, toolCallId);
+    const remembered = pendingArguments.get(key);
+    if (remembered) {
+      pendingArguments.delete(key);
+      return remembered;
+    }
+    const data = rawLines(db).json(startId)?.data;
+    return isObject(data) && isObject(data.arguments) ? data.arguments : undefined;
+  }
 
   function currentOf(sessionNum: number, agent: string | null): Current {
     let agents = current.get(sessionNum);
@@ -78,7 +99,15 @@ export function makeCliLinker(db: Database.Database) {
           if (out.name === cli.rawType && start.name !== null) out.name = start.name;
           out.tool = out.tool ?? start.tool;
           out.parentSpanId = start.parent_span_id;
+          if (cli.start.type === 'tool.execution_start') {
+            const args = startArguments(sessionNum, cli.start.spanId, start.id);
+            if (args) out.cli = { ...cli, startArguments: args };
+          }
         }
+      }
+      if (cli.rawType === 'tool.execution_start' && ev.spanId !== null && isObject(ev.attrs.arguments)) {
+        if (pendingArguments.size >= MAX_PENDING_ARGUMENTS) pendingArguments.clear(); // starts never completed; the archive still has them
+        pendingArguments.set(argumentsKey(sessionNum, ev.spanId), ev.attrs.arguments);
       }
       if (cli.turn && ev.ts !== null) {
         const t = turnStart.get(sessionNum, cli.turn) as { ts: number | null } | undefined;
@@ -104,6 +133,7 @@ export function makeCliLinker(db: Database.Database) {
     reset(): void {
       current.clear();
       spawning.clear();
+      pendingArguments.clear();
     },
   };
 }
