@@ -329,7 +329,7 @@ export class IngestStore {
   }
 
   private writeEvent(id: number, file: FileRow, session: SessionState, l: ProcessedLine): void {
-    const ev = l.event?.cli ? this.cli.link(session.num, l.event) : (l.event as NormalizedEvent);
+    const ev = l.event?.cli ? this.cli.link(session.num, l.event, id) : (l.event as NormalizedEvent);
     let dup = 0;
     // CLI events carry UUIDs and are never copied into other sessions (INTEROP §3).
     const key = ev.cli ? null : copyKey(ev);

@@ -1,10 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { NormalizedEvent } from '../../../shared/log-entry';
+import type { NormalizedEvent, RawLogEntry } from '../../../shared/log-entry';
 import { rawLines } from '../../db/raw-lines';
+import { isCliEnvelope, normalizeCliEvent } from './normalize-cli';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** tool starts remembered at most; a session rarely has more than a few running at once */
 const MAX_PENDING_ARGUMENTS = 10_000;
+/** archived lines read per statement when replaying a session */
+const REPLAY_BATCH = 1000;
 
 interface Current {
   /** span id of the agent's current user message */
@@ -27,8 +30,9 @@ interface StartRow {
  * Completes CLI events (normalize-cli.ts) from the session's earlier events, as the store writes them: the
  * lookups read the events table on the write connection (the group's own uncommitted rows included), so a
  * completion that arrives in a later read, after a restart or during a rebuild finds its start all the same.
- * Only "the current user message / model call of an agent" is kept in memory; after a reset it is read back
- * from the session's latest user message and model call (of any agent: the agent is not a column).
+ * What no column holds — each agent's current user message and model call, the subagent being spawned, the
+ * arguments of running tools — is kept in memory, and rebuilt after a restart or a reset by replaying the
+ * session's archived lines once, so a session read in two parts is placed exactly as one read places it.
  */
 export function makeCliLinker(db: Database.Database) {
   // Literal types, so that the planner can use the partial index events_cli_spans.
@@ -42,28 +46,14 @@ export function makeCliLinker(db: Database.Database) {
     'hook.start': db.prepare("SELECT id, ts, name, tool, parent_span_id FROM events WHERE session_num = ? AND span_id = ? AND type = 'hook.start' ORDER BY id DESC LIMIT 1"),
   } as const;
   const turnStart = db.prepare("SELECT ts FROM events WHERE session_num = ? AND span_id = ? AND type = 'turn_start' ORDER BY id DESC LIMIT 1");
-  const latest = {
-    user: db.prepare("SELECT span_id FROM events WHERE session_num = ? AND type = 'user_message' ORDER BY ts DESC, id DESC LIMIT 1"),
-    assistant: db.prepare("SELECT span_id FROM events WHERE session_num = ? AND type = 'llm_request' ORDER BY ts DESC, id DESC LIMIT 1"),
-  };
+  // `+id`: the session's index, never a walk of every id below (that would make a backfill quadratic)
+  const earlierEvents = db.prepare('SELECT id FROM events WHERE session_num = ? AND +id < ? ORDER BY id').pluck();
   const current = new Map<number, Map<string, Current>>();
   /** per session, the tool call of the latest subagent.started: the next new agent id is that subagent */
   const spawning = new Map<number, string>();
-  /** the arguments of the tool starts read by this process and not yet completed, by session and tool call */
+  /** the arguments of the tool starts not yet completed, by session and tool call */
   const pendingArguments = new Map<string, Record<string, unknown>>();
   const argumentsKey = (sessionNum: number, toolCallId: string) => `${sessionNum}\u0000${toolCallId}`;
-
-  /** A completion's arguments: remembered from its start, else (the start was read before a restart) its archived line. */
-  function startArguments(sessionNum: number, toolCallId: string, startId: number): Record<string, unknown> | undefined {
-    const key = argumentsKey(sessionNum, toolCallId);
-    const remembered = pendingArguments.get(key);
-    if (remembered) {
-      pendingArguments.delete(key);
-      return remembered;
-    }
-    const data = rawLines(db).json(startId)?.data;
-    return isObject(data) && isObject(data.arguments) ? data.arguments : undefined;
-  }
 
   function currentOf(sessionNum: number, agent: string | null): Current {
     let agents = current.get(sessionNum);
@@ -74,18 +64,67 @@ export function makeCliLinker(db: Database.Database) {
     const key = agent ?? '';
     let c = agents.get(key);
     if (!c) {
-      const read = (s: Database.Statement) => ((s.get(sessionNum) as { span_id: string | null } | undefined)?.span_id ?? null);
-      c = agent === null ? { user: read(latest.user), assistant: read(latest.assistant), spawn: null } : { user: null, assistant: null, spawn: spawning.get(sessionNum) ?? null };
+      c = { user: null, assistant: null, spawn: agent === null ? null : (spawning.get(sessionNum) ?? null) };
       agents.set(key, c);
     }
     return c;
   }
 
+  /** What a line changes in memory: the same whether it is being linked or replayed. */
+  function observe(sessionNum: number, ev: NormalizedEvent, cur: Current): void {
+    const cli = ev.cli!;
+    if (cli.rawType === 'subagent.started' && ev.parentSpanId !== null) spawning.set(sessionNum, ev.parentSpanId);
+    if (cli.agentId !== null && ev.parentSpanId !== null && cur.spawn === null && ev.type === 'llm_request') cur.spawn = ev.parentSpanId;
+    if (ev.type === 'user_message' && ev.parentSpanId === null) {
+      cur.user = ev.spanId;
+      cur.assistant = null;
+    } else if (ev.type === 'llm_request' && ev.spanId !== null) {
+      cur.assistant = ev.spanId;
+    }
+    if (cli.rawType === 'tool.execution_start' && ev.spanId !== null && isObject(ev.attrs.arguments)) {
+      if (pendingArguments.size >= MAX_PENDING_ARGUMENTS) pendingArguments.clear(); // starts never completed; the archive still has them
+      pendingArguments.set(argumentsKey(sessionNum, ev.spanId), ev.attrs.arguments);
+    } else if (cli.rawType === 'tool.execution_complete' && ev.spanId !== null) {
+      pendingArguments.delete(argumentsKey(sessionNum, ev.spanId));
+    }
+  }
+
+  /** The first line of a session this linker sees: its earlier lines (an earlier run's) set the memory first. */
+  function replay(sessionNum: number, beforeId: number): void {
+    current.set(sessionNum, new Map());
+    const ids = earlierEvents.all(sessionNum, beforeId) as number[];
+    const archive = rawLines(db);
+    for (let i = 0; i < ids.length; i += REPLAY_BATCH) {
+      const batch = ids.slice(i, i + REPLAY_BATCH);
+      const texts = archive.texts(batch);
+      for (const id of batch) {
+        const text = texts.get(id);
+        if (text === undefined) continue;
+        const raw = JSON.parse(text) as RawLogEntry;
+        if (!isCliEnvelope(raw)) continue;
+        const ev = normalizeCliEvent(raw);
+        observe(sessionNum, ev, currentOf(sessionNum, ev.cli!.agentId));
+      }
+    }
+  }
+
+  /** A completion's arguments: remembered from its start, else (more starts running than remembered) its archived line. */
+  function startArguments(sessionNum: number, toolCallId: string, startId: number): Record<string, unknown> | undefined {
+    const remembered = pendingArguments.get(argumentsKey(sessionNum, toolCallId));
+    if (remembered) return remembered;
+    const data = rawLines(db).json(startId)?.data;
+    return isObject(data) && isObject(data.arguments) ? data.arguments : undefined;
+  }
+
   return {
-    /** The event with what only earlier lines know: start time, name and parent of a completion, a model call's duration. */
-    link(sessionNum: number, ev: NormalizedEvent): NormalizedEvent {
+    /**
+     * The event with what only earlier lines know: start time, name, parent and arguments of a completion, a
+     * model call's duration. `id` is the event's own id: the lines before it are the session's past.
+     */
+    link(sessionNum: number, ev: NormalizedEvent, id: number): NormalizedEvent {
       const cli = ev.cli;
       if (!cli) return ev;
+      if (!current.has(sessionNum)) replay(sessionNum, id);
       const out = { ...ev };
       const cur = currentOf(sessionNum, cli.agentId);
       if (cli.start) {
@@ -105,10 +144,6 @@ export function makeCliLinker(db: Database.Database) {
           }
         }
       }
-      if (cli.rawType === 'tool.execution_start' && ev.spanId !== null && isObject(ev.attrs.arguments)) {
-        if (pendingArguments.size >= MAX_PENDING_ARGUMENTS) pendingArguments.clear(); // starts never completed; the archive still has them
-        pendingArguments.set(argumentsKey(sessionNum, ev.spanId), ev.attrs.arguments);
-      }
       if (cli.turn && ev.ts !== null) {
         const t = turnStart.get(sessionNum, cli.turn) as { ts: number | null } | undefined;
         if (t?.ts != null && t.ts <= ev.ts) {
@@ -119,14 +154,7 @@ export function makeCliLinker(db: Database.Database) {
       if (out.parentSpanId === null && cli.underCurrent) {
         out.parentSpanId = (cli.underCurrent === 'assistant' ? (cur.assistant ?? cur.user) : cur.user) ?? cur.spawn;
       }
-      if (cli.rawType === 'subagent.started' && ev.parentSpanId !== null) spawning.set(sessionNum, ev.parentSpanId);
-      if (cli.agentId !== null && ev.parentSpanId !== null && cur.spawn === null && ev.type === 'llm_request') cur.spawn = ev.parentSpanId;
-      if (ev.type === 'user_message' && ev.parentSpanId === null) {
-        cur.user = ev.spanId;
-        cur.assistant = null;
-      } else if (ev.type === 'llm_request' && ev.spanId !== null) {
-        cur.assistant = ev.spanId;
-      }
+      observe(sessionNum, ev, cur);
       return out;
     },
     /** After a rolled-back group or a rebuild: what was in memory may name rows that are gone. */
