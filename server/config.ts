@@ -79,6 +79,7 @@ export function parseOptions(argv: string[]): Options {
         // command-specific
         window: { type: 'string' },
         repo: { type: 'string' },
+        source: { type: 'string' },
         min: { type: 'string' },
         type: { type: 'string' },
         by: { type: 'string' },

@@ -114,6 +114,7 @@ describe('exit codes: 0 done, 1 nothing found, 2 bad input (one line; --json pri
     [['search', 'io'], 'bad_query', expect.stringMatching(/^"io" is too short/)],
     [['search', 'retry', '--window', '1y'], 'bad_request', expect.stringMatching(/^--window: /)],
     [['slow', '--min', 'fast'], 'bad_request', expect.stringMatching(/^--min: /)],
+    [['slow', '--source', 'emacs'], 'bad_request', expect.stringMatching(/^--source: /)],
     [['errors', '--type', 'nope'], 'bad_request', expect.stringMatching(/^--type: /)],
     [['stats', '--by', 'colour'], 'bad_request', expect.stringMatching(/^--by: /)],
     [['search', 'retry', '--colour'], 'bad_request', expect.stringMatching(/Unknown option '--colour'/)],

@@ -7,7 +7,7 @@ import { formatSlow } from '../triage/format-cli';
 import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
-/** `chronoscope slow [--min 5000] [--type llm_request] [--model M] [--tool T] [--window 7d] [--repo R] [--sort dur|ts|ttft] [--limit 20] [--json]`: exit 1 when no call matches. */
+/** `chronoscope slow [--min 5000] [--type llm_request] [--model M] [--tool T] [--window 7d] [--repo R] [--source cli|vscode] [--sort dur|ts|ttft] [--limit 20] [--json]`: exit 1 when no call matches. */
 export async function runSlow(opts: Options): Promise<number> {
   const q = parseFlags(EventListQuery, {
     min: flag(opts, 'min'),
@@ -16,6 +16,7 @@ export async function runSlow(opts: Options): Promise<number> {
     tool: flag(opts, 'tool'),
     window: flag(opts, 'window'),
     repo: flag(opts, 'repo'),
+    source: flag(opts, 'source'),
     sort: flag(opts, 'sort'),
     limit: flag(opts, 'limit') ?? '20',
   });

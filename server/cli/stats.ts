@@ -6,9 +6,9 @@ import { latencyStats } from '../triage/latency';
 import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
 
-/** `chronoscope stats [--by model|tool|hook|subagent|repository] [--type llm_request] [--window 7d] [--repo R] [--json]`: exit 1 when no call matches. */
+/** `chronoscope stats [--by model|tool|hook|subagent|repository] [--type llm_request] [--window 7d] [--repo R] [--source cli|vscode] [--json]`: exit 1 when no call matches. */
 export async function runStats(opts: Options): Promise<number> {
-  const q = parseFlags(LatencyStatsQuery, { by: flag(opts, 'by'), type: flag(opts, 'type'), window: flag(opts, 'window'), repo: flag(opts, 'repo') });
+  const q = parseFlags(LatencyStatsQuery, { by: flag(opts, 'by'), type: flag(opts, 'type'), window: flag(opts, 'window'), repo: flag(opts, 'repo'), source: flag(opts, 'source') });
   const db = await openIndexForQuery(opts);
   try {
     const r = latencyStats(db, q);

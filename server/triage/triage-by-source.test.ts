@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ErrorGroupsResponse, EventListResponse, HistogramResponse, LatencyStatsResponse, ScatterResponse, SessionListResponse, TimeseriesResponse, TriageCountsResponse } from '../../shared/api';
 import { createApp } from '../app';
 import { cliTree, MAIN } from '../ingest/cli/cli-fixture';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
+import { runCli } from '../cli/run-cli';
 
 // One VS Code session beside the CLI sessions of cli-fixture (a finished one with a subagent, a crashed one, a
 // detached fork): every triage figure of source=cli plus source=vscode is the unfiltered figure.
@@ -100,5 +101,28 @@ describe('triage by source (source=cli|vscode)', () => {
     expect(errors).toEqual(listed);
     const cliSessions = await get<SessionListResponse>('/api/sessions?children=1&source=cli&limit=500');
     expect(cliSessions.sessions.map((s) => s.id)).toContain(MAIN);
+  });
+});
+
+describe('the triage commands take --source like the API', () => {
+  async function json(...args: string[]): Promise<{ code: number; body: Record<string, unknown> }> {
+    let out = '';
+    const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+    try {
+      const code = await runCli([...args, '--db', fx.dbPath, '--no-index', '--json']);
+      return { code, body: JSON.parse(out) as Record<string, unknown> };
+    } finally {
+      o.mockRestore();
+    }
+  }
+  it('slow, errors and stats count what the API counts for that source', async () => {
+    const [cliErrors, vsErrors] = sqlCount('e.status = 1').slice(1);
+    const slow = await json('slow', '--min=-1', '--type', 'tool_call', '--source', 'vscode');
+    expect({ code: slow.code, total: slow.body.total }).toEqual({ code: 0, total: 2 });
+    expect((await json('errors', '--source', 'cli')).body.totalFailures).toBe((await get<ErrorGroupsResponse>('/api/errors/groups?source=cli')).totalFailures);
+    expect((await json('errors', '--source', 'vscode')).body.totalFailures).toBe(2);
+    const stats = (await json('stats', '--by', 'model', '--source', 'cli')).body as unknown as LatencyStatsResponse;
+    expect(stats.rows.reduce((a, r) => a + r.errors, 0)).toBe((await get<LatencyStatsResponse>('/api/stats/latency?by=model&source=cli')).rows.reduce((a, r) => a + r.errors, 0));
+    expect(cliErrors + vsErrors).toBe(sqlCount('e.status = 1')[0]);
   });
 });
