@@ -53,3 +53,20 @@ describe('triage model columns', () => {
     expect(holdFloat(Float32Array.of(1.5), 0.1).constructor.name).toBe('Float64Array');
   });
 });
+
+describe('triage model sessions', () => {
+  it("follow a session's repository when it is set or changes after the session was created (a CLI session's workspace.yaml arriving after its events; a newer copy under a second root)", async () => {
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: call(6000, 1000) });
+    let m = triageModel(fx.db);
+    const num = m.sessionNum(S)!;
+    const before = m.repositoryOf(num);
+    const version = m.version;
+    fx.db.prepare('UPDATE sessions SET repository = ? WHERE id = ?').run('acme/late-repo', S);
+    m = triageModel(fx.db);
+    expect([before, m.repositoryOf(num)]).toEqual(['ws1', 'acme/late-repo']);
+    expect(m.sessionScope('acme/late-repo', undefined)!(num)).toBe(true);
+    expect(m.sessionScope('ws1', undefined)!(num)).toBe(false);
+    // answers derived from the model are keyed by its version: it must change with the repository
+    expect(m.version).not.toBe(version);
+  });
+});

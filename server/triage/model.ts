@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { CALL_TYPES, type FailureKind } from '../../shared/api/triage';
 import type { SessionSource } from '../../shared/api/common';
+import { dbState } from '../db/db-state';
 
 /**
  * The triage model: typed-array columns of the canonical events that triage counts (every call —
@@ -181,6 +182,9 @@ export class TriageModel {
   sessions = new Map<number, SessionInfo>();
   private sessionNums = new Map<string, number>();
   private maxSessionNum = -1;
+  /** dbState when the sessions' repositories were last read, and how many times one of them changed since. */
+  private sessionsReadAt = '';
+  private repositoryChanges = 0;
   /** changes whenever anything the results depend on changes: the key of every cached result */
   version = '';
   private warming: Promise<void> | null = null;
@@ -278,7 +282,7 @@ export class TriageModel {
         this.checkedId = this.lastId;
       }
       this.syncSessions();
-      this.version = `${this.schemaCookie}:${this.lastId}:${this.maxSessionNum}`;
+      this.version = `${this.schemaCookie}:${this.lastId}:${this.maxSessionNum}:${this.repositoryChanges}`;
       return done;
     })();
   }
@@ -300,14 +304,26 @@ export class TriageModel {
   }
 
   private syncSessions(): void {
-    // Sessions are inserted with their repository and source and never change them; only new ones matter.
-    const max = (this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0;
-    if (max === this.maxSessionNum) return;
-    for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions WHERE num > ?').all(this.maxSessionNum) as { num: number; id: string; repository: string | null; source: string }[]) {
+    // A session's id and source never change, but its repository does after it was created: a CLI session's
+    // workspace.yaml or vscode.metadata.json arrives after its first events, and a session under two roots takes
+    // the newest copy that has one (refresh-session.ts). So after any commit every repository is read again
+    // (one pass over the sessions table, a few ms at thousands of sessions); new sessions are added.
+    const state = dbState(this.db);
+    if (state === this.sessionsReadAt) return;
+    for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions').all() as { num: number; id: string; repository: string | null; source: string }[]) {
+      const known = this.sessions.get(r.num);
+      if (known) {
+        if (known.repository !== r.repository) {
+          known.repository = r.repository;
+          this.repositoryChanges++;
+        }
+        continue;
+      }
       this.sessions.set(r.num, { id: r.id, repository: r.repository, source: r.source === 'cli' ? 'cli' : 'vscode' });
       this.sessionNums.set(r.id, r.num);
+      if (r.num > this.maxSessionNum) this.maxSessionNum = r.num;
     }
-    this.maxSessionNum = max;
+    this.sessionsReadAt = state;
   }
 
   private reset(cookie: number): void {
@@ -320,6 +336,7 @@ export class TriageModel {
     this.sessions = new Map();
     this.sessionNums = new Map();
     this.maxSessionNum = -1;
+    this.sessionsReadAt = '';
     this.bySubject.length = 0;
     this.byType.length = 0;
     // back to the narrow columns: a rebuilt index may no longer hold the value that widened one
