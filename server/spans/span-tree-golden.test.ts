@@ -21,7 +21,7 @@ function session(sid: string, turnForm: 'turn_start' | 'turn-start', turnIdAsNum
   for (let r = 0; r < 3; r++) {
     const base = r * 10_000;
     const agent = id(r * 20 + 1);
-    out += ev(sid, base + 100, 'user_message', 'user_message', agent, undefined, { content: `request ${r} ${'x'.repeat(r === 2 ? 5000 : 10)}${r === 2 ? '[truncated]' : ''}` });
+    out += ev(sid, base + 100, 'user_message', 'user_message', agent, undefined, { content: `request ${r} of ${sid.slice(0, 4)} ${'x'.repeat(r === 2 ? 5000 : 10)}${r === 2 ? '[truncated]' : ''}` });
     for (let t = 0; t < 2; t++) {
       const turnId = turnIdAsNumber ? t : String(t);
       const endForm = turnForm === 'turn_start' ? 'turn_end' : 'turn-end';
@@ -55,7 +55,7 @@ describe('span-tree API answers (golden)', () => {
         [`${A}/runSubagent-Explore-${C}.jsonl`]: CHILD,
         [`ws2:${B}/main.jsonl`]: session(B, 'turn-start', true),
       },
-      { cli: { [`${FIXTURE_SESSION_ID}/events.jsonl`]: FIXTURE_ORDER.map((f) => cliFixtureText(f)).join('') } },
+      { cli: { [`${FIXTURE_SESSION_ID}/events.jsonl`]: FIXTURE_ORDER.map((f) => cliFixtureText(f)).join('') }, mtimeMs: T0 + 60_000 },
     );
     const app = createApp(testContext(fx.db, fx.dbPath));
     const out: Record<string, unknown> = {};
