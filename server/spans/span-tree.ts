@@ -71,9 +71,9 @@ const CHILD_BRANCH = 4;
  */
 export class SpanTree {
   readonly length: number;
-  /** ids of the nodes, ascending, and the node of each */
+  /** ids in ascending order and the node of each (-1: a row left out of the tree) */
   private readonly sortedIds: Float64Array;
-  private readonly nodeOfSorted: Uint32Array;
+  private readonly nodeOfSorted: Int32Array;
 
   constructor(
     readonly rootSessionId: string,
@@ -94,11 +94,21 @@ export class SpanTree {
   ) {
     const n = order.length;
     this.length = n;
-    const ids = new Float64Array(n);
-    for (let i = 0; i < n; i++) ids[i] = rows.id[order[i]];
-    this.nodeOfSorted = sortedOrder(ids);
-    this.sortedIds = new Float64Array(n);
-    for (let k = 0; k < n; k++) this.sortedIds[k] = ids[this.nodeOfSorted[k]];
+    let ascending = true;
+    for (let k = 1; k < rows.length && ascending; k++) if (rows.id[k] <= rows.id[k - 1]) ascending = false;
+    if (ascending) {
+      // The loader's rows come in id order: search them and map row -> node (no sort, 4 bytes a row).
+      this.sortedIds = rows.id;
+      this.nodeOfSorted = new Int32Array(rows.length).fill(-1);
+      for (let i = 0; i < n; i++) this.nodeOfSorted[order[i]] = i;
+    } else {
+      const ids = new Float64Array(n);
+      for (let i = 0; i < n; i++) ids[i] = rows.id[order[i]];
+      const byId = sortedOrder(ids);
+      this.nodeOfSorted = Int32Array.from(byId);
+      this.sortedIds = new Float64Array(n);
+      for (let k = 0; k < n; k++) this.sortedIds[k] = ids[byId[k]];
+    }
   }
 
   entry(i: number): SpanEntry {
@@ -156,11 +166,11 @@ export class SpanTree {
   /** the node of events.id `id`, if it is in the tree */
   indexOf(id: number): number | undefined {
     let lo = 0;
-    let hi = this.length - 1;
+    let hi = this.sortedIds.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
       const v = this.sortedIds[mid];
-      if (v === id) return this.nodeOfSorted[mid];
+      if (v === id) return this.nodeOfSorted[mid] >= 0 ? this.nodeOfSorted[mid] : undefined;
       if (v < id) lo = mid + 1;
       else hi = mid - 1;
     }
@@ -168,7 +178,12 @@ export class SpanTree {
   }
   /** smallest and largest events.id in the tree (null when empty) */
   idRange(): [number, number] | null {
-    return this.length === 0 ? null : [this.sortedIds[0], this.sortedIds[this.length - 1]];
+    if (this.length === 0) return null;
+    let lo = 0;
+    let hi = this.sortedIds.length - 1;
+    while (this.nodeOfSorted[lo] < 0) lo++;
+    while (this.nodeOfSorted[hi] < 0) hi--;
+    return [this.sortedIds[lo], this.sortedIds[hi]];
   }
 }
 
