@@ -48,7 +48,7 @@ export function sessionSpans(db: Database.Database, sessionId: string, only?: (e
   const { tree } = cached;
   const traceId = traceIdOf(traceRoot ?? tree.rootSessionId);
   const kept: number[] = [];
-  for (let i = 0; i < tree.nodes.length; i++) if (tree.nodes[i].entry.dup !== 2) kept.push(i);
+  for (let i = 0; i < tree.length; i++) if (tree.dup(i) !== 2) kept.push(i);
   const runs = new Map<number, number>();
   const nums = JSON.stringify(cached.scope.sessions.map((x) => x.num));
   for (const r of db.prepare('SELECT id, r_idx FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND r_idx != 0').iterate(nums) as Iterable<{ id: number; r_idx: number }>) runs.set(r.id, r.r_idx);
@@ -56,26 +56,26 @@ export function sessionSpans(db: Database.Database, sessionId: string, only?: (e
   // grows keeps the ids of the lines it already had.
   const idOfNode = new Map<number, string>();
   const occurrences = new Map<string, number>();
-  for (const i of [...kept].sort((a, b) => tree.nodes[a].entry.id - tree.nodes[b].entry.id)) {
-    const e = tree.nodes[i].entry;
+  for (const i of [...kept].sort((a, b) => tree.id(a) - tree.id(b))) {
+    const e = tree.entry(i);
     const rIdx = runs.get(e.id) ?? 0;
     const key = `${e.sessionId}|${rIdx}|${e.type}|${e.spanId ?? ''}`;
     const n = occurrences.get(key) ?? 0;
     occurrences.set(key, n + 1);
     idOfNode.set(i, spanIdOf(traceId, e.sessionId, rIdx, e.type, e.spanId, n));
   }
-  const wanted = only ? kept.filter((i) => only(tree.nodes[i].entry.id)) : kept;
+  const wanted = only ? kept.filter((i) => only(tree.id(i))) : kept;
   const texts = new Map<number, string>();
   const lines = rawLines(db);
   for (let k = 0; k < wanted.length; k += READ_BATCH) {
-    for (const [id, t] of lines.texts(wanted.slice(k, k + READ_BATCH).map((i) => tree.nodes[i].entry.id))) texts.set(id, t);
+    for (const [id, t] of lines.texts(wanted.slice(k, k + READ_BATCH).map((i) => tree.id(i)))) texts.set(id, t);
   }
   const spans: ExportSpan[] = [];
   let rawChars = 0;
   for (const i of wanted) {
-    const node = tree.nodes[i];
+    const node = tree.node(i);
     let p = node.parent;
-    while (p >= 0 && !idOfNode.has(p)) p = tree.nodes[p].parent;
+    while (p >= 0 && !idOfNode.has(p)) p = tree.parent[p];
     const text = texts.get(node.entry.id) ?? '{}';
     let raw: Record<string, unknown> = {};
     try {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { allNodes } from '../spans/span-tree';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,10 +47,10 @@ function treeRows(db: Parameters<typeof sessionTree>[0], id: string) {
   const t = sessionTree(db, id)!.tree;
   const key = (i: number) => {
     if (i < 0) return 'root';
-    const e = t.nodes[i].entry;
-    return [t.nodes[i].depth, e.sessionId, e.type, e.name, e.status, e.ts, e.dur, e.model, e.tool, e.ttft, e.tokensIn, e.tokensOut, e.spanId, e.parentSpanId].join('|');
+    const e = allNodes(t)[i].entry;
+    return [allNodes(t)[i].depth, e.sessionId, e.type, e.name, e.status, e.ts, e.dur, e.model, e.tool, e.ttft, e.tokensIn, e.tokensOut, e.spanId, e.parentSpanId].join('|');
   };
-  return t.nodes.map((n, i) => `${key(n.parent)} -> ${key(i)}`).sort();
+  return allNodes(t).map((n, i) => `${key(n.parent)} -> ${key(i)}`).sort();
 }
 
 /** Every archived line's text, sorted: the attrs of every event came back whole. */
@@ -115,7 +116,7 @@ describe('import of OTLP from elsewhere', () => {
         { type: 'tool_call', name: 'run_in_terminal', status: 1, dur: 50, model: null, tokens_in: null, tokens_out: null, error: 'exit code 1' },
       ]);
       const t = sessionTree(db, 'vs-1')!.tree;
-      expect(t.nodes.map((n) => [n.depth, n.entry.type])).toEqual([
+      expect(allNodes(t).map((n) => [n.depth, n.entry.type])).toEqual([
         [0, 'user_message'],
         [1, 'llm_request'],
         [1, 'tool_call'],

@@ -8,7 +8,7 @@ import type { ReadArgs, ReadOp, ReadResult } from './read-ops';
 
 /**
  * Read workers per server. One: the machine this runs on has two cores and the ingest worker has the other
- * during a backfill; each worker holds a connection (16 MB page cache), a session directory and span-tree cache
+ * during a backfill; each worker holds a connection (4 MB page cache, READ_CACHE_KB), a session directory and span-tree cache
  * of its own, and issue 19 bounds the whole process tree at 300 MB. What a worker buys is not parallel reads but
  * that no search or span tree, however big, holds the event loop that answers health, the stream and the rest.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { criticalPath, MAX_PATH } from './critical-path';
-import { buildSpanTree, type SpanEntry } from './span-tree';
+import { allNodes, buildSpanTree, type SpanEntry } from './span-tree';
 
 // Edge cases of the walk on trees built from entries (the realistic fixture is in request-timeline.test.ts).
 
@@ -24,7 +24,7 @@ describe('criticalPath edge cases', () => {
       ],
       { rootSessionId: 'P' },
     );
-    const path = criticalPath(tree, 0).map((s) => [tree.nodes[tree.indexOf.get(s.id)!].entry.name, s.from, s.to]);
+    const path = criticalPath(tree, 0).map((s) => [allNodes(tree)[tree.indexOf(s.id)!].entry.name, s.from, s.to]);
     // an instant takes no time and is never on the path
     expect(path).toEqual([
       ['request', 0, 140],

@@ -10,7 +10,7 @@ export const MAX_PATH = 2000;
 
 /** Where a node's work sits in time: its own span and everything under it. */
 function extentOf(tree: SpanTree, k: number): [number, number] | null {
-  const n = tree.nodes[k];
+  const n = tree.node(k);
   if (n.entry.ts === null) return null;
   return [n.entry.ts, Math.max(n.entry.ts + n.entry.dur, n.subtreeEnd ?? n.entry.ts)];
 }
@@ -23,7 +23,7 @@ export function criticalPath(tree: SpanTree, r: number): CriticalStep[] {
   // visit(k, to) puts k's step, then the steps of its chain in time order (pre-order: a child's steps follow it).
   const visit = (k: number, to: number) => {
     const ext = extentOf(tree, k)!;
-    out.push({ id: tree.nodes[k].entry.id, from: ext[0], to });
+    out.push({ id: tree.id(k), from: ext[0], to });
     if (out.length >= MAX_PATH) return;
     // Children that take time, latest end first (a tie: the later start). The cursor only moves back, so one pass
     // finds the whole chain: a request with thousands of calls stays n log n, not children × chain. An extent
@@ -52,7 +52,7 @@ export function criticalPath(tree: SpanTree, r: number): CriticalStep[] {
 
 function childrenOf(tree: SpanTree, k: number): number[] {
   const out: number[] = [];
-  const n = tree.nodes[k];
-  for (let c = k + 1; c <= k + n.size; c += tree.nodes[c].size + 1) out.push(c);
+  const n = tree.node(k);
+  for (let c = k + 1; c <= k + n.size; c += tree.size[c] + 1) out.push(c);
   return out;
 }

@@ -11,16 +11,16 @@ export function listRequests(db: Database.Database, sessionId: string): RequestL
   if (!cached) throw notFound(`session ${sessionId}`);
   const { tree } = cached;
   const picked: number[] = [];
-  for (let i = 0; i < tree.nodes.length; i++) if (isSessionRequest(tree, i)) picked.push(i);
+  for (let i = 0; i < tree.length; i++) if (isSessionRequest(tree, i)) picked.push(i);
   const credits = new Map<number, number>();
   const rows = db
     .prepare('SELECT id, credits_nano n FROM events WHERE id IN (SELECT value FROM json_each(?)) AND credits_nano IS NOT NULL')
     .all(JSON.stringify(modelCallIds(tree))) as { id: number; n: number }[];
   for (const r of rows) credits.set(r.id, r.n);
-  const labels = labelsFor(db, picked.map((i) => tree.nodes[i]));
+  const labels = labelsFor(db, picked.map((i) => tree.node(i)));
   return {
     sessionId: cached.scope.root.id,
     version: cached.version,
-    requests: picked.map((i) => requestTotals(tree, i, credits, labels.get(tree.nodes[i].entry.id) ?? '')),
+    requests: picked.map((i) => requestTotals(tree, i, credits, labels.get(tree.id(i)) ?? '')),
   };
 }

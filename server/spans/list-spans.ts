@@ -103,7 +103,7 @@ export function labelsFor(db: Database.Database, nodes: SpanNode[]): Map<number,
 }
 
 function toRow(tree: SpanTree, i: number, index: number, state: ViewState, labels: Map<number, string>): SpanRow {
-  const node = tree.nodes[i];
+  const node = tree.node(i);
   const e = node.entry;
   return {
     id: e.id,
@@ -145,7 +145,7 @@ export function listSpans(db: Database.Database, sessionId: string, q: ListSpans
   let state = viewOf(db, cached, q);
   let revealIndex: number | null = null;
   let revealOpened: number[] = [];
-  const revealAt = q.reveal === undefined ? undefined : tree.indexOf.get(q.reveal);
+  const revealAt = q.reveal === undefined ? undefined : tree.indexOf(q.reveal);
   if (revealAt !== undefined) {
     const r = viewRevealing(db, cached, q, revealAt);
     state = r.state;
@@ -156,7 +156,7 @@ export function listSpans(db: Database.Database, sessionId: string, q: ListSpans
   const end = Math.min(rows.length, q.offset + q.limit);
   const window: number[] = [];
   for (let k = q.offset; k < end; k++) window.push(rows[k]);
-  const labels = labelsFor(db, window.map((i) => tree.nodes[i]));
+  const labels = labelsFor(db, window.map((i) => tree.node(i)));
   return {
     sessionId: cached.scope.root.id,
     version: cached.version,
@@ -186,9 +186,9 @@ export function seekSpan(db: Database.Database, sessionId: string, q: SeekInput)
   const state = viewOf(db, cached, q);
   const { rows, match } = state.visible;
   if (q.what === 'match' && match === null) return { index: null, id: null, opened: [] };
-  const n = tree.nodes.length;
+  const n = tree.length;
   const here = q.from >= 0 && q.from < rows.length ? rows[q.from] : q.dir === 'next' ? -1 : n;
-  const wanted = (i: number) => (q.what === 'match' ? match![i] === 1 : tree.nodes[i].entry.status === 1 && (match === null || match[i] === 1));
+  const wanted = (i: number) => (q.what === 'match' ? match![i] === 1 : tree.status(i) === 1 && (match === null || match[i] === 1));
   let found = -1;
   if (q.dir === 'next') {
     for (let i = here + 1; i < n; i++) if (wanted(i)) { found = i; break; }
@@ -197,32 +197,32 @@ export function seekSpan(db: Database.Database, sessionId: string, q: SeekInput)
   }
   if (found < 0) return { index: null, id: null, opened: [] };
   const r = viewRevealing(db, cached, q, found);
-  return { index: rowIndexOf(r.state.visible.rows, found), id: tree.nodes[found].entry.id, opened: r.opened };
+  return { index: rowIndexOf(r.state.visible.rows, found), id: tree.id(found), opened: r.opened };
 }
 
 function requestSummaries(db: Database.Database, tree: SpanTree): { requests: RequestSummary[]; total: number } {
   const picked: number[] = [];
   let total = 0;
-  for (let i = 0; i < tree.nodes.length; i++) {
-    const node = tree.nodes[i];
-    const e = node.entry;
-    if (e.type !== 'user_message' || e.dup !== 0 || e.sessionId !== tree.rootSessionId) continue;
+  for (let i = 0; i < tree.length; i++) {
+    if (tree.type(i) !== 'user_message' || tree.dup(i) !== 0 || tree.sessionId(i) !== tree.rootSessionId) continue;
     total++;
     if (picked.length < MAX_REQUESTS) picked.push(i);
   }
-  const labels = labelsFor(db, picked.map((i) => tree.nodes[i]));
+  const labels = labelsFor(db, picked.map((i) => tree.node(i)));
   const requests = picked.map((i): RequestSummary => {
-    const node = tree.nodes[i];
+    const node = tree.node(i);
     const starts = new Set<string>();
     const ends = new Set<string>();
     let errors = 0;
     for (let k = i + 1; k <= i + node.size; k++) {
-      const c = tree.nodes[k];
-      if (c.entry.status === 1) errors++;
-      if (c.parent !== i) continue;
-      const turn = c.entry.name.includes(':') ? c.entry.name.slice(c.entry.name.indexOf(':') + 1) : String(c.entry.id);
-      if (c.entry.type === 'turn_start') starts.add(turn);
-      else if (c.entry.type === 'turn_end') ends.add(turn);
+      if (tree.status(k) === 1) errors++;
+      if (tree.parent[k] !== i) continue;
+      const type = tree.type(k);
+      if (type !== 'turn_start' && type !== 'turn_end') continue;
+      const { name, id } = tree.entry(k);
+      const turn = name.includes(':') ? name.slice(name.indexOf(':') + 1) : String(id);
+      if (type === 'turn_start') starts.add(turn);
+      else ends.add(turn);
     }
     let unfinished = 0;
     for (const t of starts) if (!ends.has(t)) unfinished++;
@@ -248,11 +248,13 @@ export function spanOverview(db: Database.Database, sessionId: string): SpanOver
   const types = new Map<string, number>();
   const models = new Set<string>();
   const tools = new Map<string, number>();
-  for (const node of tree.nodes) {
-    const e = node.entry;
-    types.set(e.type, (types.get(e.type) ?? 0) + 1);
-    if (e.model) models.add(e.model);
-    if (e.tool) tools.set(e.tool, (tools.get(e.tool) ?? 0) + 1);
+  for (let i = 0; i < tree.length; i++) {
+    const type = tree.type(i);
+    const model = tree.model(i);
+    const tool = tree.tool(i);
+    types.set(type, (types.get(type) ?? 0) + 1);
+    if (model) models.add(model);
+    if (tool) tools.set(tool, (tools.get(tool) ?? 0) + 1);
   }
   const { requests, total } = requestSummaries(db, tree);
   const overview: SpanOverview = {

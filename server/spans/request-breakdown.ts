@@ -16,7 +16,7 @@ const KINDS = 4;
 
 /** The breakdown of the request at node `r` (a user_message), or null when it has no time. */
 export function requestBreakdown(tree: SpanTree, r: number): RequestBreakdown | null {
-  const req = tree.nodes[r];
+  const req = tree.node(r);
   if (req.entry.ts === null) return null;
   const start = req.entry.ts;
   const end = Math.max(start + req.entry.dur, req.subtreeEnd ?? start);
@@ -34,7 +34,7 @@ export function requestBreakdown(tree: SpanTree, r: number): RequestBreakdown | 
   // underTool[k - r]: node k is a tool call or inside one (a subagent's own model calls are its tool's time)
   const underTool = new Uint8Array(req.size + 1);
   for (let k = r + 1; k <= r + req.size; k++) {
-    const node = tree.nodes[k];
+    const node = tree.node(k);
     const e = node.entry;
     const isTool = e.type === 'tool_call';
     underTool[k - r] = isTool || (node.parent > r && underTool[node.parent - r] === 1) ? 1 : 0;

@@ -7,6 +7,6 @@ import type { SpanTree } from './span-tree';
  */
 export function requestOf(tree: SpanTree, i: number): number | null {
   let found: number | null = null;
-  for (let k = i; k >= 0; k = tree.nodes[k].parent) if (tree.nodes[k].entry.type === 'user_message') found = k;
+  for (let k = i; k >= 0; k = tree.parent[k]) if (tree.type(k) === 'user_message') found = k;
   return found;
 }

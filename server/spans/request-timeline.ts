@@ -13,14 +13,14 @@ export function requestTimeline(db: Database.Database, sessionId: string, eventI
   const cached = sessionTree(db, sessionId);
   if (!cached) throw notFound(`session ${sessionId}`);
   const { tree } = cached;
-  const i = tree.indexOf.get(eventId);
+  const i = tree.indexOf(eventId);
   if (i === undefined) throw notFound(`event ${eventId} in session ${sessionId}`);
-  const node = tree.nodes[i];
+  const node = tree.node(i);
   const extent = node.entry.ts === null ? null : { start: node.entry.ts, end: Math.max(node.entry.ts + node.entry.dur, node.subtreeEnd ?? node.entry.ts) };
   const r = requestOf(tree, i);
   const breakdown = r === null ? null : requestBreakdown(tree, r);
   if (r === null || breakdown === null) return { eventId, extent, request: null };
-  return { eventId, extent, request: { id: tree.nodes[r].entry.id, breakdown, criticalPath: criticalPath(tree, r) } };
+  return { eventId, extent, request: { id: tree.id(r), breakdown, criticalPath: criticalPath(tree, r) } };
 }
 
 // Per tree, for its version: a live append gives the session a new version, and the totals are counted again.
@@ -34,13 +34,13 @@ export function requestBreakdowns(db: Database.Database, sessionId: string): Req
   if (hit && hit.version === cached.version) return hit.value;
   const { tree } = cached;
   const requests: RequestBreakdownList['requests'] = [];
-  for (let i = 0; i < tree.nodes.length && requests.length < MAX_REQUESTS; i++) {
+  for (let i = 0; i < tree.length && requests.length < MAX_REQUESTS; i++) {
     // the rows of the requests-only view (request-totals.ts): the session's own canonical requests
     if (!isSessionRequest(tree, i)) continue;
     const b = requestBreakdown(tree, i);
     if (!b) continue;
     const { calls: _calls, callsTotal: _total, ...totals } = b;
-    requests.push({ id: tree.nodes[i].entry.id, ...totals });
+    requests.push({ id: tree.id(i), ...totals });
   }
   const value = { requests };
   breakdownsCache.set(cached, { version: cached.version, value });

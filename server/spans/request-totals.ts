@@ -4,14 +4,14 @@ import type { SpanTree } from './span-tree';
 
 /** A row of the requests-only view: a canonical user message of the session itself (a child's are its work). */
 export function isSessionRequest(tree: SpanTree, i: number): boolean {
-  const e = tree.nodes[i].entry;
+  const e = tree.entry(i);
   return e.type === 'user_message' && e.dup === 0 && e.sessionId === tree.rootSessionId;
 }
 
 /** The canonical model calls of the tree: the only events whose credits the totals need. */
 export function modelCallIds(tree: SpanTree): number[] {
   const ids: number[] = [];
-  for (const n of tree.nodes) if (n.entry.type === 'llm_request' && n.entry.dup === 0) ids.push(n.entry.id);
+  for (let i = 0; i < tree.length; i++) if (tree.type(i) === 'llm_request' && tree.dup(i) === 0) ids.push(tree.id(i));
   return ids;
 }
 
@@ -22,7 +22,7 @@ export function modelCallIds(tree: SpanTree): number[] {
  * `creditsNano` holds the calls that carry copilotUsageNanoAiu; a call absent from it has no credit data.
  */
 export function requestTotals(tree: SpanTree, i: number, creditsNano: ReadonlyMap<number, number>, label = ''): RequestTotals {
-  const node = tree.nodes[i];
+  const node = tree.node(i);
   const e = node.entry;
   let modelCalls = 0;
   let toolCalls = 0;
@@ -32,7 +32,7 @@ export function requestTotals(tree: SpanTree, i: number, creditsNano: ReadonlyMa
   let nano: number | null = null;
   let callsWithoutCredits = 0;
   for (let k = i + 1; k <= i + node.size; k++) {
-    const c = tree.nodes[k].entry;
+    const c = tree.entry(k);
     if (c.status === 1) errors++;
     if (c.type === 'tool_call' && c.dup === 0) toolCalls++;
     if (c.type !== 'llm_request' || c.dup !== 0) continue;

@@ -30,16 +30,16 @@ export function spanFilter(view: SpanView, textMatches: ReadonlySet<number> | nu
   const model = view.model ? view.model.toLowerCase() : null;
   const tool = view.tool ? view.tool.toLowerCase() : null;
   const q = normalizeQuery(view.q);
-  return (node) => {
-    const e = node.entry;
-    if (types && !types.has(e.type)) return false;
-    if (wantError !== null && e.status !== wantError) return false;
-    if (e.dur < minDur) return false;
-    if (model !== null && (e.model === null || e.model.toLowerCase() !== model)) return false;
-    if (tool !== null && (e.tool === null || e.tool.toLowerCase() !== tool)) return false;
+  // Columns, not tree.entry(i): a filter runs over every node of a 254k-event tree.
+  return (tree, i) => {
+    if (types && !types.has(tree.type(i))) return false;
+    if (wantError !== null && tree.status(i) !== wantError) return false;
+    if (tree.dur(i) < minDur) return false;
+    if (model !== null && tree.model(i)?.toLowerCase() !== model) return false;
+    if (tool !== null && tree.tool(i)?.toLowerCase() !== tool) return false;
     if (q !== '') {
-      if (textMatches?.has(e.id)) return true;
-      return e.name.toLowerCase().includes(q) || (e.tool?.toLowerCase().includes(q) ?? false) || (e.model?.toLowerCase().includes(q) ?? false);
+      if (textMatches?.has(tree.id(i))) return true;
+      return tree.name(i).toLowerCase().includes(q) || (tree.tool(i)?.toLowerCase().includes(q) ?? false) || (tree.model(i)?.toLowerCase().includes(q) ?? false);
     }
     return true;
   };

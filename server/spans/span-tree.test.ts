@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSpanTree, turnAgentSpan, type SpanEntry, type SpanTree } from './span-tree';
+import { allNodes, buildSpanTree, turnAgentSpan, type SpanEntry, type SpanTree } from './span-tree';
 
 /** Entries in file order (ids ascend like line ids); only what a test cares about is given. */
 function entries(sessionId: string, ...list: Partial<SpanEntry>[]): SpanEntry[] {
@@ -30,7 +30,7 @@ function lines(...groups: SpanEntry[][]): SpanEntry[] {
 
 /** The tree drawn: two spaces per level, `name` then `*` for an orphan. */
 function draw(tree: SpanTree): string {
-  return tree.nodes.map((n) => `${'  '.repeat(n.depth)}${n.entry.name}${n.orphan ? ' *' : ''}`).join('\n');
+  return allNodes(tree).map((n) => `${'  '.repeat(n.depth)}${n.entry.name}${n.orphan ? ' *' : ''}`).join('\n');
 }
 
 describe('buildSpanTree: one request of a main log', () => {
@@ -70,7 +70,7 @@ describe('buildSpanTree: one request of a main log', () => {
   });
 
   it('counts sizes, children and the end of the work under each node', () => {
-    const request = tree.nodes[1];
+    const request = allNodes(tree)[1];
     expect(request.childCount).toBe(6);
     expect(request.size).toBe(6);
     expect(request.subtreeEnd).toBe(5300);
@@ -134,7 +134,7 @@ describe('buildSpanTree: a subagent across files', () => {
   });
 
   it('marks the child branch entry points (for folding by default)', () => {
-    const branches = tree.nodes.filter((n) => n.childBranch).map((n) => n.entry.name);
+    const branches = allNodes(tree).filter((n) => n.childBranch).map((n) => n.entry.name);
     expect(branches).toEqual(['session_start', 'Explore']);
   });
 
@@ -328,13 +328,13 @@ describe('buildSpanTree: duplicates, order and missing pieces', () => {
     const many: Partial<SpanEntry>[] = [{ type: 'user_message', name: 'user_message', spanId: 'R', ts: 0 }];
     for (let i = 0; i < 500; i++) many.push({ type: 'tool_call', name: `t${i}`, spanId: `T${i}`, parentSpanId: i % 7 === 0 ? 'gone' : i % 3 === 0 ? 'R' : `T${i - 1}`, ts: (i * 37) % 101 });
     const tree = buildSpanTree(lines(entries('P', ...many)), { rootSessionId: 'P' });
-    const ids = tree.nodes.map((n) => n.entry.id);
+    const ids = allNodes(tree).map((n) => n.entry.id);
     expect(new Set(ids).size).toBe(501);
     expect(ids.length).toBe(501);
-    for (let i = 0; i < tree.nodes.length; i++) {
-      const n = tree.nodes[i];
-      if (n.parent >= 0) expect(tree.nodes[n.parent].depth).toBe(n.depth - 1);
-      expect(i + n.size).toBeLessThan(tree.nodes.length);
+    for (let i = 0; i < allNodes(tree).length; i++) {
+      const n = allNodes(tree)[i];
+      if (n.parent >= 0) expect(allNodes(tree)[n.parent].depth).toBe(n.depth - 1);
+      expect(i + n.size).toBeLessThan(allNodes(tree).length);
     }
   });
 });

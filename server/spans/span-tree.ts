@@ -1,6 +1,7 @@
 // The span tree of one session and its child logs, built by pure functions (DESIGN house style 6).
 // Lines are written when a span *ends* and `ts` is its *start* (FORMAT §4.8), so nothing here depends on line
 // order: the whole set is indexed first, then linked, then sorted by start.
+import { EntryColumns } from './entry-columns';
 import { sortedOrder } from './sort-order';
 
 /** One event as the tree needs it: the columns of `events`, no attrs. */
@@ -59,13 +60,138 @@ export interface SpanTreeStats {
   sessions: number;
 }
 
-export interface SpanTree {
-  rootSessionId: string;
-  /** pre-order; depth-first, children by start time */
-  nodes: SpanNode[];
-  /** events.id → index in `nodes` */
-  indexOf: Map<number, number>;
-  stats: SpanTreeStats;
+const ORPHAN = 1;
+const INFERRED = 2;
+const CHILD_BRANCH = 4;
+
+/**
+ * The tree as packed columns indexed by pre-order position (issue 19.3): a node costs a few typed-array slots,
+ * not an object, and its entry lives in `rows` (EntryColumns). `node(i)` and `entry(i)` materialize one on
+ * demand; hot loops read the columns.
+ */
+export class SpanTree {
+  readonly length: number;
+  /** ids in ascending order and the node of each (-1: a row left out of the tree) */
+  private readonly sortedIds: Float64Array;
+  private readonly nodeOfSorted: Int32Array;
+
+  constructor(
+    readonly rootSessionId: string,
+    /** the entries the tree was built from (all of them, hidden repeats included) */
+    readonly rows: EntryColumns,
+    /** node i → its row in `rows` */
+    readonly order: Uint32Array,
+    /** pre-order index of the parent; -1 for a root */
+    readonly parent: Int32Array,
+    readonly depth: Int32Array,
+    readonly childCount: Int32Array,
+    /** every node below node i: the subtree is i + 1 .. i + size[i] */
+    readonly size: Int32Array,
+    /** latest end in the subtree; NaN when nothing in it has a time */
+    private readonly subtreeEndAt: Float64Array,
+    private readonly flags: Uint8Array,
+    readonly stats: SpanTreeStats,
+  ) {
+    const n = order.length;
+    this.length = n;
+    let ascending = true;
+    for (let k = 1; k < rows.length && ascending; k++) if (rows.id[k] <= rows.id[k - 1]) ascending = false;
+    if (ascending) {
+      // The loader's rows come in id order: search them and map row -> node (no sort, 4 bytes a row).
+      this.sortedIds = rows.id;
+      this.nodeOfSorted = new Int32Array(rows.length).fill(-1);
+      for (let i = 0; i < n; i++) this.nodeOfSorted[order[i]] = i;
+    } else {
+      const ids = new Float64Array(n);
+      for (let i = 0; i < n; i++) ids[i] = rows.id[order[i]];
+      const byId = sortedOrder(ids);
+      this.nodeOfSorted = Int32Array.from(byId);
+      this.sortedIds = new Float64Array(n);
+      for (let k = 0; k < n; k++) this.sortedIds[k] = ids[byId[k]];
+    }
+  }
+
+  entry(i: number): SpanEntry {
+    return this.rows.at(this.order[i]);
+  }
+  /** events.id of node i */
+  id(i: number): number {
+    return this.rows.id[this.order[i]];
+  }
+  type(i: number): string {
+    return this.rows.type(this.order[i]);
+  }
+  status(i: number): number {
+    return this.rows.status[this.order[i]];
+  }
+  dup(i: number): number {
+    return this.rows.dup[this.order[i]];
+  }
+  sessionId(i: number): string {
+    return this.rows.sessionId(this.order[i]);
+  }
+  name(i: number): string {
+    return this.rows.name(this.order[i]);
+  }
+  model(i: number): string | null {
+    return this.rows.model(this.order[i]);
+  }
+  tool(i: number): string | null {
+    return this.rows.tool(this.order[i]);
+  }
+  dur(i: number): number {
+    return this.rows.dur[this.order[i]];
+  }
+  subtreeEnd(i: number): number | null {
+    const v = this.subtreeEndAt[i];
+    return Number.isNaN(v) ? null : v;
+  }
+  childBranch(i: number): boolean {
+    return (this.flags[i] & CHILD_BRANCH) !== 0;
+  }
+  node(i: number): SpanNode {
+    const f = this.flags[i];
+    return {
+      entry: this.entry(i),
+      depth: this.depth[i],
+      parent: this.parent[i],
+      childCount: this.childCount[i],
+      size: this.size[i],
+      subtreeEnd: this.subtreeEnd(i),
+      orphan: (f & ORPHAN) !== 0,
+      inferredParent: (f & INFERRED) !== 0,
+      childBranch: (f & CHILD_BRANCH) !== 0,
+    };
+  }
+  /** the node of events.id `id`, if it is in the tree */
+  indexOf(id: number): number | undefined {
+    let lo = 0;
+    let hi = this.sortedIds.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const v = this.sortedIds[mid];
+      if (v === id) return this.nodeOfSorted[mid] >= 0 ? this.nodeOfSorted[mid] : undefined;
+      if (v < id) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+  /** smallest and largest events.id in the tree (null when empty) */
+  idRange(): [number, number] | null {
+    if (this.length === 0) return null;
+    let lo = 0;
+    let hi = this.sortedIds.length - 1;
+    while (this.nodeOfSorted[lo] < 0) lo++;
+    while (this.nodeOfSorted[hi] < 0) hi--;
+    return [this.sortedIds[lo], this.sortedIds[hi]];
+  }
+}
+
+/** Every node materialized, in pre-order (tests and small trees). */
+export function allNodes(tree: SpanTree): SpanNode[] {
+  const out: SpanNode[] = [];
+  for (let i = 0; i < tree.length; i++) out.push(tree.node(i));
+  return out;
 }
 
 export interface BuildOptions {
@@ -155,24 +281,30 @@ function completedStarts(entries: readonly SpanEntry[]): (e: SpanEntry) => boole
  *     which becomes an orphan root.
  * Children (and roots) are sorted by start, then line order. Output: pre-order with depth.
  */
-export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions = {}): SpanTree {
+export function buildSpanTree(input: readonly SpanEntry[] | EntryColumns, opts: BuildOptions = {}): SpanTree {
+  const rows = input instanceof EntryColumns ? input : new EntryColumns(input);
+  // The rules below read entries as objects: they live only while the tree is built.
+  const entries = input instanceof EntryColumns ? input.toArray() : input;
   // Line order (id) breaks ties between equal starts: index order must be id order.
   const merged = completedStarts(entries);
   let mergedStarts = 0;
-  const live = entries.filter((e) => {
-    if (e.dup >= 2) return false;
+  let liveRow: number[] = [];
+  for (let k = 0; k < entries.length; k++) {
+    const e = entries[k];
+    if (e.dup >= 2) continue;
     if (merged(e)) {
       mergedStarts++;
-      return false;
+      continue;
     }
-    return true;
-  });
-  for (let i = 1; i < live.length; i++) {
-    if (live[i].id < live[i - 1].id) {
-      live.sort((a, b) => a.id - b.id);
+    liveRow.push(k);
+  }
+  for (let i = 1; i < liveRow.length; i++) {
+    if (entries[liveRow[i]].id < entries[liveRow[i - 1]].id) {
+      liveRow = [...liveRow].sort((a, b) => entries[a].id - entries[b].id);
       break;
     }
   }
+  const live = liveRow.map((k) => entries[k]);
   const hiddenRepeats = entries.length - live.length - mergedStarts;
   const n = live.length;
   const rootSessionId = opts.rootSessionId ?? live[0]?.sessionId ?? '';
@@ -300,32 +432,39 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
     else roots.push(i);
   }
 
-  const nodes: SpanNode[] = [];
+  const order = new Uint32Array(n);
+  const parentAt = new Int32Array(n);
+  const depthAt = new Int32Array(n);
+  const childCount = new Int32Array(n);
+  const size = new Int32Array(n);
+  const subtreeEnd = new Float64Array(n);
+  const flags = new Uint8Array(n);
+  let count = 0;
   const visited = new Uint8Array(n);
-  const stack: { i: number; depth: number; parent: number }[] = [];
+  // (entry index, depth, parent node) triples
+  const stack: number[] = [];
   const walk = (start: number) => {
-    stack.push({ i: start, depth: 0, parent: -1 });
+    stack.push(start, 0, -1);
     while (stack.length > 0) {
-      const { i, depth, parent } = stack.pop()!;
+      const parent = stack.pop()!;
+      const depth = stack.pop()!;
+      const i = stack.pop()!;
       if (visited[i]) continue;
       visited[i] = 1;
-      const here = nodes.length;
+      const here = count++;
       const e = live[i];
-      nodes.push({
-        entry: e,
-        depth,
-        parent,
-        childCount: 0,
-        size: 0,
-        subtreeEnd: e.ts === null ? null : e.ts + e.dur,
-        orphan: orphanFlag[i] === 1,
-        inferredParent: inferredFlag[i] === 1,
-        childBranch: e.sessionId !== rootSessionId && (e.type === 'subagent' || anchor.get(e.sessionId) === i),
-      });
-      if (parent >= 0) nodes[parent].childCount++;
+      order[here] = liveRow[i];
+      parentAt[here] = parent;
+      depthAt[here] = depth;
+      subtreeEnd[here] = e.ts === null ? Number.NaN : e.ts + e.dur;
+      flags[here] =
+        (orphanFlag[i] === 1 ? ORPHAN : 0) |
+        (inferredFlag[i] === 1 ? INFERRED : 0) |
+        (e.sessionId !== rootSessionId && (e.type === 'subagent' || anchor.get(e.sessionId) === i) ? CHILD_BRANCH : 0);
+      if (parent >= 0) childCount[parent]++;
       for (let k = childStart[i + 1] - 1; k >= childStart[i]; k--) {
         const c = children[k];
-        if (!visited[c]) stack.push({ i: c, depth: depth + 1, parent: here });
+        if (!visited[c]) stack.push(c, depth + 1, here);
       }
     }
   };
@@ -334,48 +473,41 @@ export function buildSpanTree(entries: readonly SpanEntry[], opts: BuildOptions 
   for (const i of byStart) {
     if (visited[i]) continue;
     orphanFlag[i] = 1;
-    const before = nodes.length;
+    const before = count;
     walk(i);
-    nodes[before].orphan = true;
-    nodes[before].inferredParent = false;
+    flags[before] = (flags[before] | ORPHAN) & ~INFERRED;
   }
 
   let maxDepth = 0;
-  for (let i = nodes.length - 1; i >= 0; i--) {
-    const node = nodes[i];
-    if (node.depth > maxDepth) maxDepth = node.depth;
-    if (node.parent < 0) continue;
-    const p = nodes[node.parent];
-    p.size += node.size + 1;
-    if (node.subtreeEnd !== null && (p.subtreeEnd === null || node.subtreeEnd > p.subtreeEnd)) p.subtreeEnd = node.subtreeEnd;
+  for (let i = count - 1; i >= 0; i--) {
+    if (depthAt[i] > maxDepth) maxDepth = depthAt[i];
+    const p = parentAt[i];
+    if (p < 0) continue;
+    size[p] += size[i] + 1;
+    const end = subtreeEnd[i];
+    if (!Number.isNaN(end) && (Number.isNaN(subtreeEnd[p]) || end > subtreeEnd[p])) subtreeEnd[p] = end;
   }
 
-  const indexOf = new Map<number, number>();
   let rootCount = 0;
   let orphans = 0;
   let replays = 0;
   let errors = 0;
   const sessions = new Set<string>();
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i];
-    indexOf.set(node.entry.id, i);
-    if (node.parent < 0) rootCount++;
-    if (node.orphan) orphans++;
-    if (node.entry.dup === 1) replays++;
-    if (node.entry.status === 1) errors++;
-    sessions.add(node.entry.sessionId);
+  for (let i = 0; i < count; i++) {
+    const k = order[i];
+    if (parentAt[i] < 0) rootCount++;
+    if (flags[i] & ORPHAN) orphans++;
+    if (rows.dup[k] === 1) replays++;
+    if (rows.status[k] === 1) errors++;
+    sessions.add(rows.sessionId(k));
   }
-  return {
-    rootSessionId,
-    nodes,
-    indexOf,
-    stats: { events: nodes.length, roots: rootCount, orphans, hiddenRepeats, mergedStarts, replays, errors, maxDepth, sessions: sessions.size },
-  };
+  const stats = { events: count, roots: rootCount, orphans, hiddenRepeats, mergedStarts, replays, errors, maxDepth, sessions: sessions.size };
+  return new SpanTree(rootSessionId, rows, order, parentAt, depthAt, childCount, size, subtreeEnd, flags, stats);
 }
 
 /** Pre-order indices of the ancestors of node `i`, nearest first. */
 export function ancestorsOf(tree: SpanTree, i: number): number[] {
   const out: number[] = [];
-  for (let p = tree.nodes[i]?.parent ?? -1; p >= 0; p = tree.nodes[p].parent) out.push(p);
+  for (let p = i >= 0 && i < tree.length ? tree.parent[i] : -1; p >= 0; p = tree.parent[p]) out.push(p);
   return out;
 }

@@ -5,7 +5,7 @@ import type { EventDetail, SpanListResponse, SpanOverview, SpanSeekResponse } fr
 import { createApp } from '../app';
 import { testContext } from '../test-support/test-app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { buildSpanTree, type SpanEntry } from './span-tree';
+import { allNodes, buildSpanTree, type SpanEntry } from './span-tree';
 import { buildTimings } from './tree-cache';
 
 const P = '11111111-1111-4111-8111-111111111111';
@@ -197,7 +197,7 @@ describe('GET /api/sessions/:id/spans', () => {
       { rootSessionId: P },
     );
     const full = await get<SpanListResponse>(`/api/sessions/${P}/spans?fold=none&limit=500`);
-    expect(full.rows.map((r) => r.id)).toEqual(fromScratch.nodes.map((n) => n.entry.id));
+    expect(full.rows.map((r) => r.id)).toEqual(allNodes(fromScratch).map((n) => n.entry.id));
   });
 });
 

@@ -16,13 +16,8 @@ export function ftsPhrase(text: string): string {
  */
 export function textMatches(db: Database.Database, tree: SpanTree, q: string): Set<number> {
   const out = new Set<number>();
-  if (q === '' || tree.nodes.length === 0) return out;
-  let minId = Number.POSITIVE_INFINITY;
-  let maxId = 0;
-  for (const id of tree.indexOf.keys()) {
-    if (id < minId) minId = id;
-    if (id > maxId) maxId = id;
-  }
+  if (q === '' || tree.length === 0) return out;
+  const [minId, maxId] = tree.idRange()!;
   const chars = Array.from(q);
   let sql: string;
   let phrase: string;
@@ -36,6 +31,6 @@ export function textMatches(db: Database.Database, tree: SpanTree, q: string): S
     return out;
   }
   const rows = db.prepare(sql).raw(true).all(phrase, minId, maxId) as [number][];
-  for (const [id] of rows) if (tree.indexOf.has(id)) out.add(id);
+  for (const [id] of rows) if (tree.indexOf(id) !== undefined) out.add(id);
   return out;
 }

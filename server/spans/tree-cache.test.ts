@@ -21,7 +21,7 @@ describe('sessionTree cache', () => {
     const read = openReadDb(fx.dbPath);
     try {
       const first = sessionTree(read, S);
-      expect(first?.entries.length).toBe(2);
+      expect(first?.tree.rows.length).toBe(2);
       let again: ReturnType<typeof sessionTree> = null;
       const reads = recordStatements(read, () => {
         again = sessionTree(read, S);
@@ -32,7 +32,7 @@ describe('sessionTree cache', () => {
 
       fs.appendFileSync(path.join(fx.logsDir(), S, 'main.jsonl'), ev(1200, 'tool_call', 't2', 'u1'));
       await fx.reindex(); // the fixture's write connection, not `read`
-      expect(sessionTree(read, S)?.entries.map((e) => e.spanId)).toEqual(['u1', 't1', 't2']);
+      expect(sessionTree(read, S)?.tree.rows.toArray().map((e) => e.spanId)).toEqual(['u1', 't1', 't2']);
     } finally {
       read.close();
     }
@@ -40,10 +40,10 @@ describe('sessionTree cache', () => {
 
   it('sees a change made on its own connection (the CLI and tests index and read on one)', async () => {
     fx = await fixtureDb({ [`${S}/main.jsonl`]: ev(1000, 'user_message', 'u1') });
-    expect(sessionTree(fx.db, S)?.entries.length).toBe(1);
+    expect(sessionTree(fx.db, S)?.tree.rows.length).toBe(1);
     fs.appendFileSync(path.join(fx.logsDir(), S, 'main.jsonl'), ev(1100, 'tool_call', 't1', 'u1'));
     await fx.reindex();
-    expect(sessionTree(fx.db, S)?.entries.length).toBe(2);
+    expect(sessionTree(fx.db, S)?.tree.rows.length).toBe(2);
   });
 
   it('keeps trees while their events together stay within the bound, the one just asked for always', async () => {
@@ -59,7 +59,7 @@ describe('sessionTree cache', () => {
       expect(sessionTree(read, S, 4)).toBe(s); // 2 + 2 events: both kept
       expect(sessionTree(read, T, 4)).toBe(t);
       const u = sessionTree(read, U, 4); // 5 events alone pass the bound: it stays, the others go
-      expect(u?.entries.length).toBe(5);
+      expect(u?.tree.rows.length).toBe(5);
       expect(sessionTree(read, U, 4)).toBe(u);
       expect(sessionTree(read, S, 4)).not.toBe(s);
     } finally {

@@ -18,8 +18,6 @@ export interface CachedTree {
   version: string;
   /** what the version is made of: the sessions in scope with their links, and the events' count and max id */
   stamp: { scopeKey: string; count: number; maxId: number };
-  /** the rows the tree was built from, in id order (kept so that a live append loads only the new rows) */
-  entries: SpanEntry[];
   scope: SessionScope;
   tree: SpanTree;
   axis: TimeAxis | null;
@@ -37,7 +35,7 @@ export interface CachedTree {
   checkedAt: string;
 }
 
-/** Trees kept per connection: a few sessions open in tabs; a 100k-event tree is some tens of MB. */
+/** Trees kept per connection: a few sessions open in tabs; a 100k-event tree is ~16 MB (packed columns). */
 const MAX_TREES = 3;
 /**
  * Events in all the kept trees of a connection together, past which the least recently used go (the tree just
@@ -70,17 +68,6 @@ function loadEntries(db: Database.Database, scope: SessionScope, afterId = 0): S
     )
     .pluck();
   const idOf = new Map(scope.sessions.map((s) => [s.num, s.id]));
-  // JSON.parse makes a new string of every value: the few types, names, models, tools and parent span ids of a
-  // session came once per entry. One copy of each is kept instead (the 254k-event tree of the 1.6 GB bench corpus:
-  // 103.6 MB of heap -> 88.8 MB, no measurable cost in its 4-5 s build).
-  const interned = new Map<string, string>();
-  const one = (v: string | null): string | null => {
-    if (v === null) return null;
-    const hit = interned.get(v);
-    if (hit !== undefined) return hit;
-    interned.set(v, v);
-    return v;
-  };
   const chunks = Math.ceil(bounds.n / LOAD_CHUNK);
   const width = Math.ceil((bounds.hi - bounds.lo + 1) / chunks);
   const entries: SpanEntry[] = [];
@@ -92,15 +79,15 @@ function loadEntries(db: Database.Database, scope: SessionScope, afterId = 0): S
       entries.push({
         id: r[0],
         sessionId: idOf.get(r[1]) ?? '',
-        type: one(r[2]) as string,
-        name: one(r[3] ?? r[2]) as string,
+        type: r[2],
+        name: r[3] ?? r[2],
         spanId: r[4],
-        parentSpanId: one(r[5]),
+        parentSpanId: r[5],
         status: r[6],
         ts: r[7],
         dur: r[8],
-        model: one(r[9]),
-        tool: one(r[10]),
+        model: r[9],
+        tool: r[10],
         ttft: r[11],
         tokensIn: r[12],
         tokensOut: r[13],
@@ -139,7 +126,7 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
   let entries: SpanEntry[] | null = null;
   if (previous && previous.stamp.scopeKey === stamp.scopeKey && stamp.maxId > previous.stamp.maxId) {
     const added = loadEntries(db, scope, previous.stamp.maxId);
-    if (previous.stamp.count + added.length === stamp.count) entries = previous.entries.concat(added);
+    if (previous.stamp.count + added.length === stamp.count) entries = previous.tree.rows.toArray().concat(added);
   }
   buildTimings.incremental = entries ? 1 : 0;
   entries ??= loadEntries(db, scope);
@@ -148,13 +135,22 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
   for (const s of scope.sessions) if (s.id !== scope.root.id && s.parentSpanId) childLinks.set(s.id, s.parentSpanId);
   const tree = buildSpanTree(entries, { rootSessionId: scope.root.id, childLinks, rootLink: scope.root.parentSpanId, rootIsChild: scope.rootIsChild });
   lap('tree');
-  const timed = tree.nodes.filter((n) => n.entry.ts !== null);
-  const starts = timed.map((n) => n.entry.ts as number);
-  const ends = timed.map((n) => (n.entry.ts as number) + n.entry.dur);
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const statuses: number[] = [];
+  const { rows } = tree;
+  for (let i = 0; i < tree.length; i++) {
+    const k = tree.order[i];
+    const ts = rows.ts[k];
+    if (Number.isNaN(ts)) continue;
+    starts.push(ts);
+    ends.push(ts + rows.dur[k]);
+    statuses.push(rows.status[k]);
+  }
   const axis = buildTimeAxis(starts, ends);
-  const histogram = axisHistogram(axis, starts, timed.map((n) => n.entry.status));
+  const histogram = axisHistogram(axis, starts, statuses);
   lap('axis');
-  return { version: versionOf(stamp), stamp, entries, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null, checkedAt: '' };
+  return { version: versionOf(stamp), stamp, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null, checkedAt: '' };
 }
 
 /**
@@ -183,10 +179,10 @@ export function sessionTree(db: Database.Database, sessionId: string, maxEvents 
   current.checkedAt = state;
   cache.set(sessionId, current);
   let events = 0;
-  for (const t of cache.values()) events += t.entries.length;
+  for (const t of cache.values()) events += t.tree.rows.length;
   while (cache.size > MAX_TREES || (cache.size > 1 && events > maxEvents)) {
     const oldest = cache.keys().next().value as string;
-    events -= (cache.get(oldest) as CachedTree).entries.length;
+    events -= (cache.get(oldest) as CachedTree).tree.rows.length;
     cache.delete(oldest);
   }
   return current;

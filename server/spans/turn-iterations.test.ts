@@ -2,6 +2,7 @@
 // `turn_start-<agentSpanId>-<n>`, the troubleshoot skill's example `turn-start-<agentSpanId>-<n>`; `attrs.turnId`
 // is a string or a number, and the name `turn_start:<n>` or a bare `turn_start`.
 import { afterEach, describe, expect, it } from 'vitest';
+import { allNodes } from './span-tree';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { spanOverview } from './list-spans';
 import { sessionTree } from './tree-cache';
@@ -50,9 +51,9 @@ describe('iterations per request, both turn-id forms', () => {
       ['third request', 1, 0],
     ]);
     const { tree } = sessionTree(fx.db, S)!;
-    const under = tree.nodes
+    const under = allNodes(tree)
       .filter((n) => n.entry.type.startsWith('turn_'))
-      .map((n) => [n.entry.name, tree.nodes[n.parent]?.entry.spanId ?? null, n.orphan]);
+      .map((n) => [n.entry.name, allNodes(tree)[n.parent]?.entry.spanId ?? null, n.orphan]);
     expect(under).toEqual([
       ['turn_start:0', r1, false],
       ['turn_end:0', r1, false],
@@ -89,7 +90,7 @@ describe('iterations per request, both turn-id forms', () => {
     });
     expect(spanOverview(fx.db, S).requests.map((q) => [q.label, q.iterations, q.unfinished, q.errors])).toEqual([['explore it', 2, 0, 1]]);
     const { tree } = sessionTree(fx.db, S)!;
-    const at = tree.nodes.map((n) => [n.depth, n.entry.sessionId === C ? 'child' : 'main', n.entry.type]);
+    const at = allNodes(tree).map((n) => [n.depth, n.entry.sessionId === C ? 'child' : 'main', n.entry.type]);
     expect(at).toEqual([
       [0, 'main', 'user_message'],
       [1, 'main', 'turn_start'],
@@ -123,7 +124,7 @@ describe('iterations per request, both turn-id forms', () => {
       ['after the reload', 1, 0],
     ]);
     const { tree } = sessionTree(fx.db, S)!;
-    expect(tree.nodes.map((n) => [n.depth, n.entry.type])).toEqual([
+    expect(allNodes(tree).map((n) => [n.depth, n.entry.type])).toEqual([
       [0, 'user_message'], [1, 'turn_start'], [1, 'llm_request'], [1, 'turn_end'], [1, 'turn_start'], [1, 'llm_request'], [1, 'turn_end'],
       [0, 'user_message'], [1, 'turn_start'], [1, 'llm_request'], [1, 'turn_end'],
     ]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildSpanTree, type SpanEntry, type SpanTree } from './span-tree';
+import { allNodes, buildSpanTree, type SpanEntry, type SpanTree } from './span-tree';
 import { collapsedSet, openAncestors, visibleRows } from './visible-rows';
 
 let nextId = 1;
@@ -50,8 +50,8 @@ function sample(): SpanTree {
   );
 }
 
-const names = (tree: SpanTree, rows: Int32Array) => Array.from(rows, (i) => tree.nodes[i].entry.name);
-const idOf = (tree: SpanTree, name: string) => tree.nodes.find((n) => n.entry.name === name)!.entry.id;
+const names = (tree: SpanTree, rows: Int32Array) => Array.from(rows, (i) => allNodes(tree)[i].entry.name);
+const idOf = (tree: SpanTree, name: string) => allNodes(tree).find((n) => n.entry.name === name)!.entry.id;
 
 describe('visibleRows', () => {
   it('shows everything when nothing is folded', () => {
@@ -67,7 +67,7 @@ describe('visibleRows', () => {
 
   it('keeps the ancestors of every match, and says which rows matched', () => {
     const tree = sample();
-    const v = visibleRows(tree, new Set(), (n) => n.entry.status === 1);
+    const v = visibleRows(tree, new Set(), (t, i) => t.status(i) === 1);
     // request
     //   runSubagent
     //     Explore
@@ -79,7 +79,7 @@ describe('visibleRows', () => {
 
   it('still folds under a filter: a folded ancestor hides its matches', () => {
     const tree = sample();
-    const v = visibleRows(tree, new Set([idOf(tree, 'Explore')]), (n) => n.entry.tool === 'read_file' || n.entry.name === 'chat2');
+    const v = visibleRows(tree, new Set([idOf(tree, 'Explore')]), (t, i) => t.entry(i).tool === "read_file" || t.entry(i).name === "chat2");
     expect(names(tree, v.rows)).toEqual(['request', 'runSubagent', 'Explore', 'later', 'chat2']);
     expect(v.matched).toBe(2);
   });
@@ -103,10 +103,10 @@ describe('collapsedSet and openAncestors', () => {
     expect([...collapsedSet(tree, 'none', [chat])]).toEqual([chat]);
     // Collapse all: every branch folded, the top-level rows alone visible; toggled ids are opened again
     const all = collapsedSet(tree, 'all');
-    expect([...all].sort()).toEqual(tree.nodes.filter((n) => n.childCount > 0).map((n) => n.entry.id).sort());
-    const top = tree.nodes.flatMap((n, i) => (n.parent === -1 ? [i] : []));
+    expect([...all].sort()).toEqual(allNodes(tree).filter((n) => n.childCount > 0).map((n) => n.entry.id).sort());
+    const top = allNodes(tree).flatMap((n, i) => (n.parent === -1 ? [i] : []));
     expect(Array.from(visibleRows(tree, all, null).rows)).toEqual(top);
-    const branch = tree.nodes.find((n) => n.childCount > 0)!.entry.id;
+    const branch = allNodes(tree).find((n) => n.childCount > 0)!.entry.id;
     expect(collapsedSet(tree, 'all', [branch]).has(branch)).toBe(false);
     // Filtering lifts the default folds; the user's own folds stay.
     expect([...collapsedSet(tree, 'default', [chat], true)]).toEqual([chat]);
@@ -116,7 +116,7 @@ describe('collapsedSet and openAncestors', () => {
   it('opens the folded ancestors of a node and names them', () => {
     const tree = sample();
     const collapsed = collapsedSet(tree, 'default', [idOf(tree, 'request')]);
-    const grep = tree.indexOf.get(idOf(tree, 'grep_search'))!;
+    const grep = tree.indexOf(idOf(tree, 'grep_search'))!;
     const opened = openAncestors(tree, grep, collapsed);
     expect(opened.sort()).toEqual([idOf(tree, 'request'), idOf(tree, 'Explore')].sort());
     expect(collapsed.size).toBe(0);
@@ -132,7 +132,7 @@ describe('collapsedSet and openAncestors', () => {
     }
     const tree = buildSpanTree(entries, { rootSessionId: 'P' });
     const started = performance.now();
-    const v = visibleRows(tree, new Set(), (n) => n.entry.status === 1);
+    const v = visibleRows(tree, new Set(), (t, i) => t.status(i) === 1);
     const plain = visibleRows(tree, new Set());
     const ms = performance.now() - started;
     expect(plain.rows.length).toBe(100_000);

@@ -1,6 +1,7 @@
-import type { SpanNode, SpanTree } from './span-tree';
+import type { SpanTree } from './span-tree';
 
-export type SpanFilter = (node: SpanNode, index: number) => boolean;
+/** whether node `index` of the tree passes */
+export type SpanFilter = (tree: SpanTree, index: number) => boolean;
 
 export interface VisibleRows {
   /** pre-order indices of the visible nodes, in order */
@@ -17,8 +18,8 @@ export interface VisibleRows {
  * marks what to keep, one forward pass skips folded and unkept subtrees whole (nodes[i+1..i+size]).
  */
 export function visibleRows(tree: SpanTree, collapsed: ReadonlySet<number>, filter: SpanFilter | null = null): VisibleRows {
-  const { nodes } = tree;
-  const n = nodes.length;
+  const { parent, size } = tree;
+  const n = tree.length;
   let keep: Uint8Array | null = null;
   let match: Uint8Array | null = null;
   let matched: number | null = null;
@@ -27,12 +28,12 @@ export function visibleRows(tree: SpanTree, collapsed: ReadonlySet<number>, filt
     match = new Uint8Array(n);
     matched = 0;
     for (let i = n - 1; i >= 0; i--) {
-      if (filter(nodes[i], i)) {
+      if (filter(tree, i)) {
         match[i] = 1;
         keep[i] = 1;
         matched++;
       }
-      if (keep[i] && nodes[i].parent >= 0) keep[nodes[i].parent] = 1;
+      if (keep[i] && parent[i] >= 0) keep[parent[i]] = 1;
     }
   }
   const rows = new Int32Array(n);
@@ -40,11 +41,11 @@ export function visibleRows(tree: SpanTree, collapsed: ReadonlySet<number>, filt
   let i = 0;
   while (i < n) {
     if (keep && !keep[i]) {
-      i += nodes[i].size + 1;
+      i += size[i] + 1;
       continue;
     }
     rows[count++] = i;
-    i += collapsed.has(nodes[i].entry.id) ? nodes[i].size + 1 : 1;
+    i += size[i] > 0 && collapsed.has(tree.id(i)) ? size[i] + 1 : 1;
   }
   return { rows: rows.slice(0, count), match, matched };
 }
@@ -59,9 +60,9 @@ export function visibleRows(tree: SpanTree, collapsed: ReadonlySet<number>, filt
 export function collapsedSet(tree: SpanTree, fold: 'default' | 'none' | 'all', toggled: readonly number[] = [], filtering = false): Set<number> {
   const defaults = new Set<number>();
   if (fold === 'default') {
-    for (const node of tree.nodes) if (node.childBranch && node.childCount > 0) defaults.add(node.entry.id);
+    for (let i = 0; i < tree.length; i++) if (tree.childBranch(i) && tree.childCount[i] > 0) defaults.add(tree.id(i));
   } else if (fold === 'all') {
-    for (const node of tree.nodes) if (node.childCount > 0) defaults.add(node.entry.id);
+    for (let i = 0; i < tree.length; i++) if (tree.childCount[i] > 0) defaults.add(tree.id(i));
   }
   if (filtering) return new Set(toggled.filter((id) => !defaults.has(id)));
   for (const id of toggled) {
@@ -74,8 +75,8 @@ export function collapsedSet(tree: SpanTree, fold: 'default' | 'none' | 'all', t
 /** Unfolds the ancestors of node `i` in `collapsed` (mutated); returns the event ids it opened. */
 export function openAncestors(tree: SpanTree, i: number, collapsed: Set<number>): number[] {
   const opened: number[] = [];
-  for (let p = tree.nodes[i]?.parent ?? -1; p >= 0; p = tree.nodes[p].parent) {
-    const id = tree.nodes[p].entry.id;
+  for (let p = i >= 0 && i < tree.length ? tree.parent[i] : -1; p >= 0; p = tree.parent[p]) {
+    const id = tree.id(p);
     if (collapsed.delete(id)) opened.push(id);
   }
   return opened;

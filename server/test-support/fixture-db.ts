@@ -29,7 +29,11 @@ export const line = (o: object): string => JSON.stringify(o) + '\n';
  * content; prefix a key with `wsName:` to put it in another workspace. Each workspace gets a workspace.json
  * pointing at a folder named after it (no git), so its repository is that name.
  */
-export async function fixtureDb(files: Record<string, string>, opts: { cli?: Record<string, string> } = {}): Promise<FixtureDb> {
+/**
+ * `opts.mtimeMs` gives every file that modification time: the backfill orders files newest first, and files
+ * written in the same test land a millisecond apart or not, so ids would otherwise vary from run to run.
+ */
+export async function fixtureDb(files: Record<string, string>, opts: { cli?: Record<string, string>; mtimeMs?: number } = {}): Promise<FixtureDb> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-fx-'));
   // Copilot CLI sessions (opts.cli: `<sessionId>/events.jsonl`, `<sessionId>/workspace.yaml` … → content)
   const copilotHome = path.join(root, '.copilot');
@@ -38,6 +42,7 @@ export async function fixtureDb(files: Record<string, string>, opts: { cli?: Rec
     const file = path.join(sessionStateDir, rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
+    if (opts.mtimeMs !== undefined) fs.utimesSync(file, opts.mtimeMs / 1000, opts.mtimeMs / 1000);
   }
   const roots = opts.cli ? [path.join(root, 'Code'), copilotHome] : [path.join(root, 'Code')];
   const logsDir = (ws = 'ws1') => path.join(root, 'Code', 'User', 'workspaceStorage', ws, 'GitHub.copilot-chat', 'debug-logs');
@@ -51,6 +56,7 @@ export async function fixtureDb(files: Record<string, string>, opts: { cli?: Rec
     const file = path.join(logsDir(ws), rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
+    if (opts.mtimeMs !== undefined) fs.utimesSync(file, opts.mtimeMs / 1000, opts.mtimeMs / 1000);
   }
   fs.mkdirSync(logsDir(), { recursive: true });
   const dbPath = path.join(root, 'index.db');

@@ -1,6 +1,7 @@
 // Issue 20's acceptance on the corpus generator's CLI sessions (server/corpus/cli-sessions.ts): its manifest says,
 // per session, what a correct ingest must find (the jq counts), and the index must find exactly that.
 import fs from 'node:fs';
+import { allNodes } from '../../spans/span-tree';
 import os from 'node:os';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
@@ -52,16 +53,16 @@ describe('the generated CLI sessions, indexed', () => {
   it("tool calls are one span each with the completion's status; subagents and their calls sit under the spawning tool", () => {
     for (const s of manifest.cli.sessions) {
       const t = sessionTree(db, s.sessionId)!.tree;
-      const tools = t.nodes.filter((n) => n.entry.type === 'tool_call' || n.entry.type === 'tool.execution_start');
+      const tools = allNodes(t).filter((n) => n.entry.type === 'tool_call' || n.entry.type === 'tool.execution_start');
       expect({ id: s.sessionId, tools: tools.length, failed: tools.filter((n) => n.entry.status === 1).length, orphans: t.stats.orphans }).toEqual({
         id: s.sessionId,
         tools: s.toolCalls,
         failed: s.failedToolCalls,
         orphans: 0,
       });
-      const subagents = t.nodes.filter((n) => n.entry.type === 'subagent' || n.entry.type === 'subagent.started');
+      const subagents = allNodes(t).filter((n) => n.entry.type === 'subagent' || n.entry.type === 'subagent.started');
       expect(subagents.length).toBe(s.subagents);
-      for (const a of subagents) expect(['tool_call', 'tool.execution_start']).toContain(t.nodes[a.parent]?.entry.type);
+      for (const a of subagents) expect(['tool_call', 'tool.execution_start']).toContain(allNodes(t)[a.parent]?.entry.type);
     }
   });
 

@@ -1,6 +1,7 @@
 // Copilot CLI sessions (issue 20) indexed beside VS Code's debug logs: a hand-written tree (cli-fixture.ts) of a
 // finished session, a resumed one that crashed with its last line cut, and one detached from the first.
 import fs from 'node:fs';
+import { allNodes, type SpanNode } from '../../spans/span-tree';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventListQuery, SearchQuery, SessionListQuery, SpanListQuery } from '../../../shared/api';
@@ -90,7 +91,7 @@ describe('discovery and counts', () => {
 describe('the tree', () => {
   const nodes = (id: string) => {
     const t = sessionTree(fx.db, id)!.tree;
-    return { t, byType: (type: string, name?: string) => t.nodes.filter((n) => n.entry.type === type && (name === undefined || n.entry.name === name)) };
+    return { t, byType: (type: string, name?: string) => allNodes(t).filter((n) => n.entry.type === type && (name === undefined || n.entry.name === name)) };
   };
 
   it("a tool call's start and completion are one span with the completion's status, arguments' time and duration", () => {
@@ -105,31 +106,33 @@ describe('the tree', () => {
 
   it("a subagent and its calls sit under the tool call that spawned it", () => {
     const { t, byType } = nodes(MAIN);
-    const task = t.indexOf.get(byType('tool_call', 'task')[0].entry.id)!;
-    const under = (n: (typeof t.nodes)[number]) => t.nodes[n.parent];
-    expect(under(byType('subagent', 'explore')[0])).toBe(t.nodes[task]);
-    expect(under(byType('tool_call', 'grep')[0])).toBe(t.nodes[task]);
-    expect(under(byType('llm_request', 'chat:claude-haiku-4.5')[0])).toBe(t.nodes[task]);
+    const task = t.indexOf(byType('tool_call', 'task')[0].entry.id)!;
+    const all = allNodes(t);
+    const under = (n: SpanNode) => all[n.parent];
+    expect(under(byType('subagent', 'explore')[0])).toEqual(all[task]);
+    expect(under(byType('tool_call', 'grep')[0])).toEqual(all[task]);
+    expect(under(byType('llm_request', 'chat:claude-haiku-4.5')[0])).toEqual(all[task]);
     expect(byType('subagent', 'explore')[0].entry).toMatchObject({ status: 0, dur: 1850, ts: T0 + 10150 });
     // the subagent's turn start names no parent: it is the agent that the latest subagent.started spawned
-    expect(under(t.nodes.find((n) => n.entry.spanId === 'turn-agent-explore-1-0')!)).toBe(t.nodes[task]);
+    expect(under(all.find((n) => n.entry.spanId === 'turn-agent-explore-1-0')!)).toEqual(all[task]);
   });
 
   it('model calls hang under their user message, tools under their model call, with the duration from the turn start', () => {
     const { t, byType } = nodes(MAIN);
+    const all = allNodes(t);
     const [m1, m2] = byType('llm_request', 'chat:claude-sonnet-4.5');
-    expect(t.nodes[m1.parent].entry.type).toBe('user_message');
+    expect(all[m1.parent].entry.type).toEqual('user_message');
     expect(m1.entry).toMatchObject({ ts: T0 + 1100, dur: 2000, tokensOut: 120 });
     expect(m2.entry).toMatchObject({ ts: T0 + 9000, dur: 1000, tokensOut: 40 });
-    expect(t.nodes[byType('tool_call', 'view')[0].parent]).toBe(m1);
-    expect(t.nodes[byType('tool_call', 'task')[0].parent]).toBe(m2);
+    expect(all[byType('tool_call', 'view')[0].parent]).toEqual(m1);
+    expect(all[byType('tool_call', 'task')[0].parent]).toEqual(m2);
   });
 
   it('a tool started and never completed stays in the tree, as running', () => {
     const fresh = sessionTree(fx.db, CRASHED)!.tree;
     // (the completion appended above came in a later read: merged all the same)
-    expect(fresh.nodes.filter((n) => n.entry.type === 'tool.execution_start')).toEqual([]);
-    expect(fresh.nodes.filter((n) => n.entry.type === 'tool_call').map((n) => ({ ...n.entry })).map(({ name, status, ts, dur }) => ({ name, status, ts, dur }))).toEqual([
+    expect(allNodes(fresh).filter((n) => n.entry.type === 'tool.execution_start')).toEqual([]);
+    expect(allNodes(fresh).filter((n) => n.entry.type === 'tool_call').map((n) => ({ ...n.entry })).map(({ name, status, ts, dur }) => ({ name, status, ts, dur }))).toEqual([
       { name: 'bash', status: 0, ts: T0 + 62200, dur: 2800 },
     ]);
   });
