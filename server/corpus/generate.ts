@@ -41,18 +41,9 @@ export interface CorpusManifest {
   bytes: number;
   userDataDirs: string[];
   workspaces: { storageDir: string; folder: string | null; repository: string | null; branch: string | null }[];
-  files: {
-    path: string;
-    sessionId: string;
-    kind: 'main' | 'child' | 'legacy';
-    /** '\n'-terminated lines; always equal to completeLines (a partial tail is not a line). */
-    lines: number;
-    completeLines: number;
-    parseableLines: number;
-    badLines: number;
-    partialTail: boolean;
-    bytes: number;
-  }[];
+  /** A file's counts as it was written (`lines`: '\n'-terminated, always equal to completeLines: a partial tail is
+   * not a line), without its slow and error counts, which the manifest keeps as totals. */
+  files: Omit<FileStats, 'slowEvents' | 'errorEvents'>[];
   /** Debug-log files only: the CLI's files are in `cli`. */
   totals: {
     files: number;
