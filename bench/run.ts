@@ -305,8 +305,9 @@ async function main() {
     ours: `${round(mbps)} MB/s (${round(backfillS)} s)`,
     baseline: memoryOnly ? '— (--only memory)' : `JSON.parse ceiling ${round(ceiling.mbPerSecond)} MB/s`,
     ratio: memoryOnly ? '—' : `${round((100 * mbps) / ceiling.mbPerSecond, 0)}% of ceiling`,
-    target: '≥ 50 MB/s and ≥ 40% of ceiling',
-    met: memoryOnly ? null : mbps >= 50 && mbps >= 0.4 * ceiling.mbPerSecond,
+    // issue 19: both cores (issue 9 had asked 50 MB/s and 40% of one core's ceiling)
+    target: '≥ 25 MB/s and ≥ 20% of ceiling',
+    met: memoryOnly ? null : mbps >= 25 && mbps >= 0.2 * ceiling.mbPerSecond,
   });
   if (!memoryOnly) rows.push({
     measurement: `the unavoidable part: our line processing, then a bare trigram FTS5 insert of its ${round(fts.textBytes / 1e6, 0)} MB of searchable text (one thread, nothing else stored)`,

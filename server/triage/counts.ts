@@ -19,17 +19,19 @@ export const JQ_FILTERS = {
  * GET /api/triage/counts: the headline numbers, canonical (dup = 0: what every statistic on the page counts)
  * and raw (every line, which is what jq over the files counts). Over all time they are the triage model's
  * counters (free); for a window, a repository or a source they are the totals of the very lists the cards link to, so a
- * card and its list always show the same number. Raw counts are all-time only (jq has no window).
+ * card and its list always show the same number. Raw counts are all-time only (jq has no window), of the
+ * repository's or source's sessions when one is given (jq over their files).
  */
 export function triageCounts(db: Database.Database, scope: Partial<TriageCountsParams> = {}, now = Date.now()): TriageCountsResponse {
   const m = triageModel(db, now);
   const c = m.counts;
   const window = scope.window ?? 'all';
   const scoped = window !== 'all' || scope.repo !== undefined || scope.source !== undefined;
+  const raw = m.rawCounts(scope.repo, scope.source);
   const total = (q: object) => listEvents(db, EventListQuery.parse({ ...q, window, repo: scope.repo, source: scope.source, limit: 1 }), now).total;
   return {
-    slow: { minDur: SLOW_MS, unique: scoped ? total({ min: SLOW_MS }) : c.slowUnique, raw: c.slowRaw, jq: JQ_FILTERS.slow },
-    errors: { unique: scoped ? total({ min: -1, status: 'error' }) : c.errorsUnique, raw: c.errorsRaw, jq: JQ_FILTERS.errors },
+    slow: { minDur: SLOW_MS, unique: scoped ? total({ min: SLOW_MS }) : c.slowUnique, raw: raw.slow, jq: JQ_FILTERS.slow },
+    errors: { unique: scoped ? total({ min: -1, status: 'error' }) : c.errorsUnique, raw: raw.errors, jq: JQ_FILTERS.errors },
     failures: { unique: scoped ? errorGroups(db, ErrorGroupsQuery.parse({ window, repo: scope.repo, source: scope.source, limit: 1 }), now).totalFailures : c.failuresUnique },
     version: m.lastId,
   };

@@ -79,6 +79,18 @@ describe('GET /api/triage/counts', () => {
     // failures: the 8 errors, the non-blocking hook, the discovery skip
     expect(c.failures.unique).toBe(10);
   });
+
+  it('scopes the raw counts by repository too: each repository\'s lines, copies included, and they add up', async () => {
+    const { get } = await setup();
+    const [all, ws1, ws2] = await Promise.all(['', '?repo=ws1', '?repo=ws2'].map((q) => get<TriageCountsResponse>(`/api/triage/counts${q}`)));
+    // ws1 holds S1 and S2 (the core copies count in each), ws2 holds S3
+    expect([ws1.slow.raw, ws2.slow.raw]).toEqual([7, 1]);
+    expect([ws1.errors.raw, ws2.errors.raw]).toEqual([8, 1]);
+    expect(ws1.slow.raw + ws2.slow.raw).toBe(all.slow.raw);
+    expect(ws1.errors.raw + ws2.errors.raw).toBe(all.errors.raw);
+    // a window does not scope them: jq has no window
+    expect((await get<TriageCountsResponse>('/api/triage/counts?repo=ws1&window=24h')).slow.raw).toBe(7);
+  });
 });
 
 describe('GET /api/events', () => {

@@ -69,6 +69,14 @@ describe('triage by source (source=cli|vscode)', () => {
     const counts = await Promise.all(SOURCES.map((s) => get<TriageCountsResponse>(`/api/triage/counts?window=all${s}`)));
     const [all, cli, vscode] = counts;
     expect([all.slow.unique, cli.slow.unique, vscode.slow.unique]).toEqual([3, 0, 3]);
+    // raw counts (every line, as jq counts them) are the source's own lines too, and add up
+    const raw = (where: string) =>
+      ['1', "s.source = 'cli'", "s.source = 'vscode'"].map((src) => (fx.db.prepare(`SELECT count(*) n FROM events e JOIN sessions s ON s.num = e.session_num WHERE ${where} AND ${src}`).get() as { n: number }).n);
+    expect([all.slow.raw, cli.slow.raw, vscode.slow.raw]).toEqual(raw('e.dur > 5000'));
+    expect([all.errors.raw, cli.errors.raw, vscode.errors.raw]).toEqual(raw('e.status = 1'));
+    expect(vscode.slow.raw).toBe(3);
+    expect(all.errors.raw).toBe(cli.errors.raw + vscode.errors.raw);
+    expect(cli.errors.raw).toBeGreaterThan(0);
     expect([all.errors.unique, cli.errors.unique, vscode.errors.unique]).toEqual(sqlCount('e.status = 1'));
     expect(all.failures.unique).toBe(cli.failures.unique + vscode.failures.unique);
     expect(vscode.failures.unique).toBe(2);
