@@ -32,8 +32,10 @@ const defaultRetry = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt 
  *
  * Reconnection: after a dropped connection the browser retries by itself (readyState CONNECTING); when the
  * server answered with an error it gives up (readyState CLOSED) and we open a new one with backoff. Either
- * way `indexed` messages may have been missed in between, so every re-open after the first is announced to
- * `onResync` listeners, which refetch what they show.
+ * way `indexed` messages may have been missed in between, so every open is announced to `onResync` listeners,
+ * which refetch what they show. The first open too: a page fetches its data while the stream connects, and a
+ * commit between that fetch and the open would otherwise never reach it (a loaded machine showed a session
+ * view that never learned of a line appended right after it loaded).
  */
 export function createServerEvents(o: ServerEventsOptions) {
   const retryDelay = o.retryDelayMs ?? defaultRetry;
@@ -66,7 +68,7 @@ export function createServerEvents(o: ServerEventsOptions) {
     es.onopen = () => {
       attempt = 0;
       setStatus('open');
-      if (everOpened) resyncListeners.forEach((l) => l());
+      resyncListeners.forEach((l) => l());
       everOpened = true;
     };
     es.onerror = () => {
