@@ -17,6 +17,7 @@ import { measureAppendLatency, snapshotFiles } from './measure/incremental';
 import { ftsCeiling } from './measure/fts-ceiling';
 import { jsonParseCeiling } from './measure/json-parse-ceiling';
 import { newestWeekProbe } from './measure/newest-week';
+import { HELD_OUT_FILED_RATIO, heldOutRatio } from './measure/held-out';
 import { queryClasses, type QueryClass } from './measure/query-classes';
 import { awaitBackfill, startServerProcess } from './measure/server-process';
 import { corpusRoots } from '../server/corpus/corpus-roots';
@@ -56,7 +57,7 @@ const runs = Number(values.runs);
 const corpusDir = path.resolve(values.cache as string, `corpus-${values.size}-seed${seed}`);
 const dbPath = path.resolve(values.cache as string, `bench-${values.size}.db`);
 
-async function ensureCorpus(dir = corpusDir, bytes = size): Promise<CorpusManifest> {
+async function ensureCorpus(dir = corpusDir, bytes = size, corpusSeed = seed): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'manifest.json');
   const cached = fs.existsSync(manifestFile) ? (JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as CorpusManifest) : null;
   if (cached?.generatorVersion === GENERATOR_VERSION) {
@@ -64,9 +65,9 @@ async function ensureCorpus(dir = corpusDir, bytes = size): Promise<CorpusManife
     return cached;
   }
   if (cached) log(`the corpus in ${dir} is from generator version ${cached.generatorVersion ?? 1}, not ${GENERATOR_VERSION}`);
-  log(`generating a ${round(bytes / 2 ** 20, 0)} MiB corpus (seed ${seed}) in ${dir}`);
+  log(`generating a ${round(bytes / 2 ** 20, 0)} MiB corpus (seed ${corpusSeed}) in ${dir}`);
   fs.rmSync(dir, { recursive: true, force: true });
-  const m = await generateCorpus({ outDir: dir, seed, targetBytes: bytes });
+  const m = await generateCorpus({ outDir: dir, seed: corpusSeed, targetBytes: bytes });
   fs.writeFileSync(manifestFile, JSON.stringify(m));
   return m;
 }
@@ -173,6 +174,25 @@ async function measureQuarterRss(loadPaths: string[]): Promise<{ mb: number; sec
   log('backfill of the 0.25× corpus (peak RSS)');
   const r = await backfillPeakRss({ corpusDir: dir, dbPath: `${dbPath}.quarter`, port: Number(values.port) + 1, loadPaths: [probe, ...loadPaths], loadMs: UNDER_LOAD_MS });
   return { mb: m.bytes / 1e6, ...r };
+}
+
+/** Issue 19's held-out acceptance: a ~100 MB corpus of another seed, its backfill rate against a JSON.parse pass (held-out.ts). */
+async function measureHeldOut(): Promise<Row> {
+  const heldSeed = seed + 1000;
+  const dir = path.resolve(values.cache as string, `corpus-heldout-100m-seed${heldSeed}`);
+  const m = await ensureCorpus(dir, 100 * 2 ** 20, heldSeed);
+  log('held-out corpus: JSON.parse pass and backfill, 3 alternations');
+  const r = await heldOutRatio({ corpusDir: dir, files: m.files.map((f) => f.path), dbPath: `${dbPath}.heldout`, port: Number(values.port) + 3, runs: 3 });
+  const mb = m.bytes / 1e6;
+  const target = 3 * HELD_OUT_FILED_RATIO;
+  return {
+    measurement: `held-out corpus (${round(mb, 0)} MB, seed ${heldSeed}, not the corpus tuned on): backfill rate as a share of a JSON.parse pass over the same files (median of 3 alternations)`,
+    ours: `${round(mb / r.median.backfillSeconds)} MB/s (${round(r.median.backfillSeconds)} s)`,
+    baseline: `JSON.parse ${round(r.median.ceilingSeconds, 2)} s (runs: ${r.runs.map((x) => `${round(100 * x.ratio, 1)}%`).join(', ')})`,
+    ratio: `${round(100 * r.median.ratio, 1)}% (filed at ${round(100 * HELD_OUT_FILED_RATIO, 1)}%: ${round(r.median.ratio / HELD_OUT_FILED_RATIO, 2)}×)`,
+    target: `≥ 3× the filed share (≥ ${round(100 * target, 1)}%)`,
+    met: r.median.ratio >= target,
+  };
 }
 
 /**
@@ -350,6 +370,7 @@ async function main() {
   });
 
   if (!memoryOnly) rows.push(...(await measureConcurrency(server.base, manifest)));
+  if (!memoryOnly) rows.push(await measureHeldOut());
 
   // jq reads the debug logs' lines, where a slow call or an error is one line; a Copilot CLI call is a start and a
   // completion line (its duration is derived), so the like-for-like count is of the VS Code sessions. The CLI
