@@ -1,4 +1,5 @@
 import { NUL_REFUSAL } from '../../shared/api/common';
+import { FILTER_KEYS, type FilterKey } from '../../shared/search-filters';
 import { foldWhitespace } from './indexed-text';
 
 /**
@@ -8,8 +9,7 @@ import { foldWhitespace } from './indexed-text';
  * here, so a pasted identifier or path finds what grep finds.
  */
 
-export const FILTER_KEYS = ['repo', 'branch', 'type', 'tool', 'model', 'status', 'file', 'ref', 'source'] as const;
-export type FilterKey = (typeof FILTER_KEYS)[number];
+export { FILTER_KEYS, type FilterKey } from '../../shared/search-filters';
 
 /** `type:` values and the event types (or failures) each stands for. */
 export const TYPE_FILTERS = {

@@ -28,6 +28,8 @@ describe('segmentByRanges', () => {
 describe('search terms in other text', () => {
   it('takes the words and phrases of a query, not its filters or exclusions', () => {
     expect(queryTerms('retry "with  backoff" -flaky repo:acme/api tool:"run in terminal" 落盘')).toEqual(['retry', 'with backoff', '落盘']);
+    // every filter key the server knows, source: included (the page had its own list, without it)
+    expect(queryTerms('source:cli Source:vscode branch:main ref:"PR 382" file:a.ts wsReconnect')).toEqual(['wsReconnect']);
     expect(queryTerms('"say ""hi"""  --force http://x')).toEqual(['say "hi"', '--force', 'http://x']);
     expect(queryTerms('   ')).toEqual([]);
   });

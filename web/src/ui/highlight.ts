@@ -1,3 +1,5 @@
+import { FILTER_KEYS } from '../../../shared/search-filters';
+
 export interface TextSegment {
   text: string;
   highlighted: boolean;
@@ -31,8 +33,8 @@ export function segmentByRanges(text: string, ranges: readonly (readonly [number
   return out;
 }
 
-// The search query language's filter keys (server/search/query-parser.ts FILTER_KEYS): their words name no text.
-const FILTER_WORD = /^(repo|branch|type|tool|model|status|file|ref):/i;
+// A filter's words name no text (`source:cli` highlights nothing).
+const FILTER_WORD = new RegExp(`^(${FILTER_KEYS.join('|')}):`, 'i');
 
 /**
  * The words and phrases of a search query that text matched: not the `key:value` filters, not `-excluded`
