@@ -16,8 +16,9 @@ import { BURST, burstsDuring, healthAlone, healthDuringLongSearches, longPhraseQ
 import { measureAppendLatency, snapshotFiles } from './measure/incremental';
 import { ftsCeiling } from './measure/fts-ceiling';
 import { jsonParseCeiling } from './measure/json-parse-ceiling';
-import { newestWeekProbe } from './measure/newest-week';
+import { newestWeekProbe, type NewestWeekProbe } from './measure/newest-week';
 import { HELD_OUT_FILED_RATIO, heldOutRatio } from './measure/held-out';
+import { STARTUP_TRACE_PREFIX } from '../server/ingest/startup-trace';
 import { queryClasses, type QueryClass } from './measure/query-classes';
 import { awaitBackfill, startServerProcess } from './measure/server-process';
 import { corpusRoots } from '../server/corpus/corpus-roots';
@@ -39,10 +40,15 @@ const { values } = parseArgs({
     // rows (no ceilings, baselines, concurrency, live or browser rows): minutes instead of a quarter hour.
     // `--only concurrency`: just the concurrency rows, on the cached database when it exists (backfilled once
     // otherwise): a before/after of a scheduling change in minutes instead of the whole run.
+    // `--only newest`: just the first-searchable and newest-week rows, with the ingest's start-up timeline.
     only: { type: 'string' },
+    // An existing corpus (never generated into: it may be another checkout's) and a database path, instead of
+    // the ones under --cache: `--corpus ../main/.cache/bench/corpus-1.6g-seed42 --db /tmp/x.db`.
+    corpus: { type: 'string' },
+    db: { type: 'string' },
   },
 });
-if (values.only !== undefined && values.only !== 'memory' && values.only !== 'concurrency') throw new Error(`--only takes "memory" or "concurrency", got "${values.only}"`);
+if (values.only !== undefined && !['memory', 'concurrency', 'newest'].includes(values.only)) throw new Error(`--only takes "memory", "concurrency" or "newest", got "${values.only}"`);
 const memoryOnly = values.only === 'memory';
 
 const UNDER_LOAD_MS = 90_000;
@@ -54,8 +60,8 @@ const notes: string[] = [];
 const size = parseSize(values.size as string);
 const seed = Number(values.seed);
 const runs = Number(values.runs);
-const corpusDir = path.resolve(values.cache as string, `corpus-${values.size}-seed${seed}`);
-const dbPath = path.resolve(values.cache as string, `bench-${values.size}.db`);
+const corpusDir = path.resolve(values.corpus ?? path.join(values.cache as string, `corpus-${values.size}-seed${seed}`));
+const dbPath = path.resolve(values.db ?? path.join(values.cache as string, `bench-${values.size}.db`));
 
 async function ensureCorpus(dir = corpusDir, bytes = size, corpusSeed = seed): Promise<CorpusManifest> {
   const manifestFile = path.join(dir, 'manifest.json');
@@ -65,6 +71,7 @@ async function ensureCorpus(dir = corpusDir, bytes = size, corpusSeed = seed): P
     return cached;
   }
   if (cached) log(`the corpus in ${dir} is from generator version ${cached.generatorVersion ?? 1}, not ${GENERATOR_VERSION}`);
+  if (values.corpus !== undefined && dir === corpusDir) throw new Error(`--corpus ${dir} holds no corpus of generator version ${GENERATOR_VERSION}: it is read, never written`);
   log(`generating a ${round(bytes / 2 ** 20, 0)} MiB corpus (seed ${corpusSeed}) in ${dir}`);
   fs.rmSync(dir, { recursive: true, force: true });
   const m = await generateCorpus({ outDir: dir, seed: corpusSeed, targetBytes: bytes });
@@ -256,6 +263,75 @@ async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[
   return out;
 }
 
+/**
+ * The server on a fresh database, timed from its start to the first search that finds a session and to every
+ * session of the newest 7 days fully indexed, with the query load of the first 90 s; then until the backfill is
+ * done, or (`untilWeekDone`) the week is.
+ */
+async function timedBackfill(manifest: CorpusManifest, o: { untilWeekDone: boolean; onStderrLine?: (line: string) => void; env?: NodeJS.ProcessEnv }) {
+  removeDatabaseFiles(dbPath);
+  const week = newestWeekProbe(manifest, dbPath);
+  let newestWeekMs = NaN;
+  const t0 = performance.now();
+  const server = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath, port: Number(values.port), onStderrLine: o.onStderrLine, env: o.env });
+  const rss = o.untilWeekDone ? null : rssSampler(server.child.pid as number);
+  const probeWord = manifest.notable.identifiers[0];
+  let firstSearchableMs = NaN;
+  const underLoad: number[] = [];
+  const loadClasses = ['/api/search?q=' + encodeURIComponent(probeWord), '/api/events?min=5000&sort=dur', '/api/sessions?limit=100', '/api/errors/groups'];
+  // Query load for the first 90 s only: it shares the two cores with the indexer, and the throughput below is
+  // of the backfill itself. 90 s of requests is thousands of samples for "queries during the backfill".
+  await awaitBackfill(server.base, t0, {
+    loadPaths: loadClasses,
+    loadMs: UNDER_LOAD_MS,
+    onLoad: (ms) => underLoad.push(ms),
+    onPoll: async () => {
+      if (Number.isNaN(newestWeekMs) && week.done()) newestWeekMs = performance.now() - t0;
+      if (!Number.isNaN(firstSearchableMs)) return;
+      const s = await timedGet(server.base, loadClasses[0]);
+      const total = (s.body as { totalSessions?: number; total?: number; groups?: unknown[] } | null) ?? {};
+      if (s.status === 200 && ((total.totalSessions ?? total.total ?? 0) > 0 || (Array.isArray(total.groups) && total.groups.length > 0))) firstSearchableMs = performance.now() - t0;
+    },
+    until: () => o.untilWeekDone && !Number.isNaN(newestWeekMs) && !Number.isNaN(firstSearchableMs),
+  });
+  return { server, rss, week, t0, firstSearchableMs, newestWeekMs, underLoad, loadClasses };
+}
+
+/** The two rows of "newest first": the first searchable session and this week's sessions. */
+function newestFirstRows(b: { week: NewestWeekProbe; firstSearchableMs: number; newestWeekMs: number }, whole: string): Row[] {
+  return [
+    { measurement: 'time until the first session is searchable', ours: fmtMs(b.firstSearchableMs), baseline: '—', ratio: '—', target: '—', met: null },
+    {
+      measurement: `time until every session of the newest 7 days is indexed (${b.week.describe()}; backfill newest sessions first)`,
+      ours: fmtMs(b.newestWeekMs),
+      baseline: whole,
+      ratio: '—',
+      target: '≤ 15 s',
+      met: b.newestWeekMs <= 15_000,
+    },
+  ];
+}
+
+/**
+ * `--only newest`: just the time to this week's sessions, with the ingest's start-up phases (the worker's
+ * CHRONOSCOPE_TRACE_STARTUP lines) as notes: a before/after of the start-up path in a minute.
+ */
+async function onlyNewest(manifest: CorpusManifest): Promise<void> {
+  const trace: string[] = [];
+  const b = await timedBackfill(manifest, {
+    untilWeekDone: true,
+    env: { CHRONOSCOPE_TRACE_STARTUP: '1' },
+    onStderrLine: (line) => {
+      if (line.startsWith(STARTUP_TRACE_PREFIX)) trace.push(line.slice(STARTUP_TRACE_PREFIX.length).trim());
+    },
+  });
+  // The last commits' lines may still be in the pipe when the probe saw them.
+  await new Promise((r) => setTimeout(r, 200));
+  await b.server.stop();
+  rows.push(...newestFirstRows(b, '— (--only newest: the backfill is stopped once the week is done)'));
+  notes.push(`Start-up of the ingest (ms since the server process started; the probe saw the week done at ${fmtMs(b.newestWeekMs)} after spawning it): ${trace.join('; ')}.`);
+}
+
 /** `--only concurrency`: the server on the cached database (catching up, or backfilling it when there is none). */
 async function onlyConcurrency(manifest: CorpusManifest): Promise<void> {
   if (!fs.existsSync(dbPath)) log(`no database at ${dbPath}: backfilling it first`);
@@ -273,6 +349,11 @@ async function main() {
   const facts = machineFacts();
   if (!fs.existsSync('dist/server/main.js')) throw new Error('run `npm run build` first (npm run bench does)');
   const manifest = await ensureCorpus();
+  if (values.only === 'newest') {
+    await onlyNewest(manifest);
+    writeReport(facts, manifest);
+    return;
+  }
   if (values.only === 'concurrency') {
     await onlyConcurrency(manifest);
     writeReport(facts, manifest);
@@ -291,31 +372,9 @@ async function main() {
   }
 
   log('backfill through the server (fresh database)');
-  removeDatabaseFiles(dbPath);
-  const port = Number(values.port);
-  const week = newestWeekProbe(manifest, dbPath);
-  let newestWeekMs = NaN;
-  const t0 = performance.now();
-  const server = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath, port });
-  const rss = rssSampler(server.child.pid as number);
-  const probeWord = manifest.notable.identifiers[0];
-  let firstSearchableMs = NaN;
-  const underLoad: number[] = [];
-  const loadClasses = ['/api/search?q=' + encodeURIComponent(probeWord), '/api/events?min=5000&sort=dur', '/api/sessions?limit=100', '/api/errors/groups'];
-  // Query load for the first 90 s only: it shares the two cores with the indexer, and the throughput below is
-  // of the backfill itself. 90 s of requests is thousands of samples for "queries during the backfill".
-  await awaitBackfill(server.base, t0, {
-    loadPaths: loadClasses,
-    loadMs: UNDER_LOAD_MS,
-    onLoad: (ms) => underLoad.push(ms),
-    onPoll: async () => {
-      if (Number.isNaN(newestWeekMs) && week.done()) newestWeekMs = performance.now() - t0;
-      if (!Number.isNaN(firstSearchableMs)) return;
-      const s = await timedGet(server.base, loadClasses[0]);
-      const total = (s.body as { totalSessions?: number; total?: number; groups?: unknown[] } | null) ?? {};
-      if (s.status === 200 && ((total.totalSessions ?? total.total ?? 0) > 0 || (Array.isArray(total.groups) && total.groups.length > 0))) firstSearchableMs = performance.now() - t0;
-    },
-  });
+  const b = await timedBackfill(manifest, { untilWeekDone: false });
+  const { server, week, underLoad, firstSearchableMs, newestWeekMs, loadClasses, t0 } = b;
+  const rss = b.rss!;
   const backfillS = (performance.now() - t0) / 1000;
   const peakRss = rss.stop();
   const dbBytes = ['', '-wal'].reduce((n, ext) => n + (fs.existsSync(dbPath + ext) ? fs.statSync(dbPath + ext).size : 0), 0);
@@ -339,15 +398,7 @@ async function main() {
   });
   rows.push({ measurement: 'peak RSS of the server process tree during backfill', ours: `${round(peakRss / 2 ** 20, 0)} MB`, baseline: '—', ratio: '—', target: '≤ 300 MB', met: peakRss <= 300 * 2 ** 20 });
   rows.push({ measurement: 'database size / log size', ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, target: '≤ 1.5×', met: dbBytes <= 1.5 * manifest.bytes });
-  rows.push({ measurement: 'time until the first session is searchable', ours: fmtMs(firstSearchableMs), baseline: '—', ratio: '—', target: '—', met: null });
-  rows.push({
-    measurement: `time until every session of the newest 7 days is indexed (${week.sessions} sessions, ${week.files} files, ${round(week.bytes / 1e6, 0)} MB; backfill newest sessions first)`,
-    ours: fmtMs(newestWeekMs),
-    baseline: `whole backfill ${round(backfillS)} s`,
-    ratio: '—',
-    target: '≤ 15 s',
-    met: newestWeekMs <= 15_000,
-  });
+  rows.push(...newestFirstRows(b, `whole backfill ${round(backfillS)} s`));
   const ul = summarize(underLoad);
   rows.push({ measurement: `queries during the backfill's first 90 s (${underLoad.length} requests: search, slow, sessions, errors)`, ours: `p50 ${fmtMs(ul.p50)} / p95 ${fmtMs(ul.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 100 ms', met: ul.p95 <= 100 });
 

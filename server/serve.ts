@@ -9,6 +9,7 @@ import { ensureSchema } from './db/schema';
 import { checkIndexInBackground } from './db/check-index';
 import { IndexRecovery } from './index-recovery';
 import { superviseIngestWorker } from './ingest/supervise-worker';
+import { traceStartup } from './ingest/startup-trace';
 import { ReadPool } from './read-pool/read-pool';
 import type { WorkerMessage } from './ingest/worker';
 import type { ForwardConfig } from './forward/forward-config';
@@ -60,6 +61,7 @@ export class ListenError extends Error {
 /** Starts the ingest worker and the HTTP server on the read-only connection. */
 export async function startServer(o: ServeOptions): Promise<RunningServer> {
   // The schema exists before the read-only connection opens; the worker refills derived tables if needed.
+  traceStartup('server starting');
   const { db: setup, recovered } = openWriteDbOrRecover(o.dbPath);
   if (recovered) o.log?.(recovered);
   ensureSchema(setup);
@@ -150,6 +152,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         ctx.status.problems.push({ fileId: null, path: o.dbPath, lineNo: null, byteOffset: null, kind: 'indexer', reason, at: Date.now() });
       },
     });
+  traceStartup('listening; starting the ingest worker');
   let worker = startIngest();
   const recovery = new IndexRecovery({
     ctx,

@@ -6,33 +6,67 @@ import type { CorpusManifest } from '../../server/corpus/generate';
 
 export interface NewestWeekProbe {
   sessions: number;
+  /** of them, Copilot CLI sessions */
+  cliSessions: number;
   files: number;
   bytes: number;
+  /** of them, the CLI sessions' events.jsonl and agentHostUsage files */
+  cliBytes: number;
+  /** "47 sessions (12 Copilot CLI), 1297 files, 126 MB (9 MB CLI)" */
+  describe(): string;
   /** true once every event of every file of the newest 7 days is committed (searchable, in spans and triage) */
   done(): boolean;
 }
 
+interface Expected {
+  path: string;
+  /** the events its files row must count; null for a companion, which must only be stored */
+  events: number | null;
+}
+
 /**
  * "This week is indexed", checked from outside the server: the sessions of the newest 7 days by the files' mtimes
- * (the same definition the indexer orders by, server/ingest/backfill-order.ts), then the committed event count
- * of each of their files against the manifest's. Events, their trigram text and the session refresh are written
- * in one transaction, so a file whose events are all committed is searchable, in the span tree and in triage.
+ * (the same definition the indexer orders by, server/ingest/backfill-order.ts, over the same files: the debug logs
+ * and the Copilot CLI's events.jsonl and agentHostUsage files, since a CLI session written last moves the week),
+ * then the committed event count of each of their logs against the manifest's, and each usage file stored.
+ * Events, their trigram text and the session refresh are written in one transaction, so a file whose events are
+ * all committed is searchable, in the span tree and in triage.
  */
 export function newestWeekProbe(manifest: CorpusManifest, dbPath: string): NewestWeekProbe {
-  const plan = planBackfill(manifest.files.map((f) => ({ path: f.path, size: f.bytes, mtimeMs: fs.statSync(f.path).mtimeMs })));
-  const recent = new Set(plan.files.filter((f) => f.recent).map((f) => f.path));
-  const expected = manifest.files.filter((f) => recent.has(f.path)).map((f) => ({ path: f.path, events: f.parseableLines }));
+  const all = new Map<string, Expected>();
+  for (const f of manifest.files) all.set(f.path, { path: f.path, events: f.parseableLines });
+  const cliFiles = new Set<string>();
+  for (const s of manifest.cli.sessions) {
+    all.set(s.eventsFile, { path: s.eventsFile, events: s.events });
+    cliFiles.add(s.eventsFile);
+    if (s.usageFile !== null) {
+      all.set(s.usageFile, { path: s.usageFile, events: null });
+      cliFiles.add(s.usageFile);
+    }
+  }
+  const plan = planBackfill([...all.keys()].map((p) => ({ path: p, size: fs.statSync(p).size, mtimeMs: fs.statSync(p).mtimeMs })));
+  const recent = plan.files.filter((f) => f.recent);
+  const sessions = new Set(recent.map((f) => sessionKeyOf(f.path)));
+  const cliSessions = new Set(recent.filter((f) => cliFiles.has(f.path)).map((f) => sessionKeyOf(f.path)));
+  const cliBytes = recent.filter((f) => cliFiles.has(f.path)).reduce((n, f) => n + f.size, 0);
+  let pending = recent.map((f) => all.get(f.path)!);
   let db: Database.Database | null = null;
-  let pending = expected;
+  const mb = (b: number) => `${Math.round(b / 1e6)} MB`;
   return {
-    sessions: new Set([...recent].map(sessionKeyOf)).size,
-    files: recent.size,
+    sessions: sessions.size,
+    cliSessions: cliSessions.size,
+    files: recent.length,
     bytes: plan.recent.bytesTotal,
+    cliBytes,
+    describe: () => `${sessions.size} sessions (${cliSessions.size} Copilot CLI), ${recent.length} files, ${mb(plan.recent.bytesTotal)} (${mb(cliBytes)} CLI)`,
     done() {
       if (pending.length === 0) return true;
       db ??= openReadDb(dbPath);
       const count = db.prepare('SELECT events FROM files WHERE path = ?');
-      pending = pending.filter((f) => ((count.get(f.path) as { events: number } | undefined)?.events ?? 0) < f.events);
+      const stored = db.prepare('SELECT 1 FROM companions WHERE path = ?');
+      pending = pending.filter((f) =>
+        f.events === null ? stored.get(f.path) === undefined : ((count.get(f.path) as { events: number } | undefined)?.events ?? 0) < f.events,
+      );
       if (pending.length === 0) db.close();
       return pending.length === 0;
     },

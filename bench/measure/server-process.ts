@@ -9,7 +9,14 @@ export interface ServerProcess {
 }
 
 /** The built server (`dist/server/main.js`) as users run it, in its own process so its RSS and CPU are its own. */
-export async function startServerProcess(opts: { roots: string[]; dbPath: string; port: number }): Promise<ServerProcess> {
+export async function startServerProcess(opts: {
+  roots: string[];
+  dbPath: string;
+  port: number;
+  /** its stderr lines go here (and on to ours) instead of straight to ours */
+  onStderrLine?: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}): Promise<ServerProcess> {
   // Another server on the port (a previous run that died) would answer for ours and every number would be its.
   const taken = await timedGet(`http://127.0.0.1:${opts.port}`, '/api/health').then(
     () => true,
@@ -17,7 +24,17 @@ export async function startServerProcess(opts: { roots: string[]; dbPath: string
   );
   if (taken) throw new Error(`port ${opts.port} is already in use: stop that server or pass --port`);
   const args = [path.resolve('dist/server/main.js'), 'serve', ...opts.roots.flatMap((r) => ['--logs', r]), '--db', opts.dbPath, '--port', String(opts.port)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', opts.onStderrLine ? 'pipe' : 'inherit'], env: { ...process.env, ...opts.env } });
+  const onLine = opts.onStderrLine;
+  if (onLine && child.stderr) {
+    let rest = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      const lines = (rest + chunk.toString('utf8')).split('\n');
+      rest = lines.pop() ?? '';
+      lines.forEach(onLine);
+    });
+  }
   // However the benchmark ends, its server ends with it.
   process.once('exit', () => child.kill('SIGKILL'));
   const base = `http://127.0.0.1:${opts.port}`;
@@ -38,17 +55,17 @@ export async function startServerProcess(opts: { roots: string[]; dbPath: string
 /**
  * Polls /api/ready until the backfill is done. During the first `loadMs` after `t0`, each poll is followed by
  * the `loadPaths` requests one after another (their times go to `onLoad`) and polls are 50 ms apart, 250 ms
- * after that. `onPoll` runs after every poll, the last one included.
+ * after that. `onPoll` runs after every poll, the last one included; `until` ends the wait early.
  */
 export async function awaitBackfill(
   base: string,
   t0: number,
-  o: { loadPaths: string[]; loadMs: number; onLoad?: (ms: number) => void; onPoll?: () => Promise<void> },
+  o: { loadPaths: string[]; loadMs: number; onLoad?: (ms: number) => void; onPoll?: () => Promise<void>; until?: () => boolean },
 ): Promise<void> {
   for (;;) {
     const ready = (await timedGet(base, '/api/ready')).status === 200;
     await o.onPoll?.();
-    if (ready) return;
+    if (ready || o.until?.()) return;
     const loaded = performance.now() - t0 < o.loadMs;
     if (loaded) for (const p of o.loadPaths) o.onLoad?.((await timedGet(base, p)).ms);
     await new Promise((r) => setTimeout(r, loaded ? 50 : 250));

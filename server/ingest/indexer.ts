@@ -14,6 +14,7 @@ import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logF
 import { classifyAgentHostUsagePath, classifyCliPath, classifyLogPath } from './log-paths';
 import { AGENT_HOST_USAGE, SESSION_STATE, workspaceOfAgentHostUsage, workspaceOfSessionState } from './discover/layout';
 import { makeSessionRefresher } from './refresh-session';
+import { traceStartup } from './startup-trace';
 import { IngestStore } from './store';
 import { tailFile, type FileIdentity } from './tail-file';
 
@@ -97,23 +98,27 @@ export class Indexer {
     const targets: string[] = [];
     for (const input of this.opts.roots) {
       const { root, workspaces } = await resolveRoot(input);
+      traceStartup(`resolved ${input}: ${workspaces.length} log folders`);
       this.roots.push(root);
       for (const w of workspaces) {
         await this.whileDiskFull(() => this.registerWorkspace(w));
         initial.push(...listLogFiles(w.debugLogsDir));
       }
+      traceStartup(`listed ${input}: ${initial.length} files so far`);
       const own = watchTargets(root, workspaces);
       if (this.opts.watch && (!root.exists || (root.error !== null && own.length === 0))) this.watchForRoot(root.path);
       targets.push(...own);
     }
     this.events.roots?.(this.roots);
     await this.whileDiskFull(() => this.markVanishedFiles(new Set(initial)));
+    traceStartup('vanished files marked');
     const plan = planBackfill(
       initial.flatMap((f) => {
         const st = safeStat(f);
         return st ? [{ path: f, size: st.size, mtimeMs: st.mtimeMs }] : [];
       }),
     );
+    traceStartup(`planned: ${plan.recent.filesTotal} files this week, ${plan.older.filesTotal} older`);
     this.progress.state = 'running';
     this.progress.filesTotal = plan.files.length;
     this.progress.bytesTotal = plan.recent.bytesTotal + plan.older.bytesTotal;
@@ -123,6 +128,7 @@ export class Indexer {
     this.emitProgress();
     // Watch before the backfill reads, so nothing written meanwhile is missed; wait until the watcher is ready.
     if (this.opts.watch) await this.startWatcher(targets);
+    traceStartup(`watching ${this.folders?.size ?? 0} log folders`);
     for (const f of plan.files) this.queue.add(f.path);
     await this.drain(true);
     // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index.
@@ -131,6 +137,7 @@ export class Indexer {
     } catch {
       /* a reader holds the log open; the next automatic checkpoint will do it */
     }
+    traceStartup('backfill done');
     this.progress.state = 'idle';
     for (const p of [this.progress, plan.recent, plan.older]) {
       p.filesDone = p.filesTotal;
@@ -228,6 +235,7 @@ export class Indexer {
   /** The backfill's files not yet finished: the part of the progress ("this week" or older) each counts in, its listed size and the bytes counted so far. */
   private shareOf = new Map<string, { share: BackfillShare; size: number; counted: number }>();
   private backfillCommits = 0;
+  private tracedWeekDone = false;
 
   /**
    * How long a group may stay open. Live, the queue empties and the group commits at once, so an append is
@@ -254,7 +262,14 @@ export class Indexer {
     this.refreshDirty();
     if (this.db.inTransaction) {
       this.db.exec('COMMIT');
-      if (this.progress.state === 'running') this.backfillCommits++;
+      if (this.progress.state === 'running') {
+        this.backfillCommits++;
+        const { recent } = this.progress;
+        if (recent && recent.filesDone <= recent.filesTotal && this.tracedWeekDone === false) {
+          traceStartup(`commit ${this.backfillCommits}: this week ${recent.filesDone}/${recent.filesTotal} files, ${(recent.bytesDone / 1e6).toFixed(1)} MB`);
+          this.tracedWeekDone = recent.filesDone === recent.filesTotal;
+        }
+      }
       this.resumeIfPaused();
     }
     this.group = null;
@@ -514,7 +529,9 @@ export class Indexer {
       (folder) => listLogFilesBelow(folder).forEach(enqueue),
     );
     for (const logs of this.workspaceOfLogs.keys()) for (const f of logFoldersBelow(logs)) this.folders.watch(f);
+    traceStartup(`fs.watch on ${this.folders.size} log folders`);
     await this.watchFolders(targets);
+    traceStartup(`tree watcher ready on ${targets.length} targets`);
   }
 
   /** Follows the folder tree under `targets` (the files inside the log folders are followed by `folders`: see FolderWatch for why). */

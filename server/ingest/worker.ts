@@ -12,6 +12,7 @@ import { Forwarder } from '../forward/forwarder';
 import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
+import { traceStartup } from './startup-trace';
 
 export interface WorkerInput {
   dbPath: string;
@@ -57,12 +58,15 @@ async function openIndex() {
   for (;;) {
     let db;
     try {
+      traceStartup('worker running');
       db = openWriteDb(input.dbPath);
+      traceStartup('database open');
       if (ensureSchema(db) || derivedNeedRebuild(db)) {
         const lines = rebuildDerived(db, new IngestStore(db));
         if (lines > 0) post({ type: 'rebuilt', lines });
       }
       if (backoff.waiting) post({ type: 'paused', reason: null });
+      traceStartup('schema checked');
       return db;
     } catch (err) {
       db?.close();
