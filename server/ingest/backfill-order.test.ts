@@ -63,6 +63,29 @@ describe('backfill order', () => {
     expect(plan.files.map((x) => x.path)).toEqual([`${global}/abc/runSubagent-x-c1.jsonl`, `${ws}/abc/main.jsonl`, `${ws}/b/main.jsonl`]);
   });
 
+  it("a Copilot CLI session's agentHostUsage file rides with its session-state folder, without dating it", () => {
+    // The usage files of every CLI session sit side by side in one folder (INTEROP §3): keyed by their folder,
+    // they were one "session" as new as the newest of them, read first and counted in this week whole.
+    const cli = '/home/dev/.copilot/session-state';
+    const usage = '/u/Code/User/agentHostUsage';
+    expect(sessionKeyOf(`${usage}/abc.jsonl`)).toBe('abc');
+    expect(sessionKeyOf(`${cli}/abc/events.jsonl`)).toBe('abc');
+    const plan = planBackfill([
+      f(`${usage}/old.jsonl`, 0),
+      f(`${cli}/old/events.jsonl`, 30),
+      f(`${cli}/new/events.jsonl`, 2),
+      f(`${usage}/new.jsonl`, 1),
+      f(`${ws}/mid/main.jsonl`, 10),
+    ]);
+    expect(plan.files.map((x) => [x.path.slice(x.path.lastIndexOf('/', x.path.lastIndexOf('/') - 1) + 1), x.recent])).toEqual([
+      ['agentHostUsage/new.jsonl', true],
+      ['new/events.jsonl', true],
+      ['mid/main.jsonl', false],
+      ['agentHostUsage/old.jsonl', false],
+      ['old/events.jsonl', false],
+    ]);
+  });
+
   it('nothing to index: no window, empty shares', () => {
     expect(planBackfill([])).toEqual({ files: [], recentSince: null, recent: { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 }, older: { filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 } });
   });

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { BackfillShare } from '../../shared/api';
+import { AGENT_HOST_USAGE } from './discover/layout';
 
 // The order of a backfill and the split its progress is reported in. What a user looks for right after
 // installing is this week's sessions, so whole sessions go newest first: a session counts as indexed only when
@@ -31,15 +32,18 @@ export interface BackfillPlan {
 }
 
 /**
- * The session folder a file belongs to: `<debug-logs>/<folder>/<file>`, or a legacy flat `<debug-logs>/<id>.jsonl`.
+ * The session folder a file belongs to: `<debug-logs>/<folder>/<file>`, or a legacy flat `<debug-logs>/<id>.jsonl`,
+ * or a Copilot CLI session's `agentHostUsage/<id>.jsonl` (its session-state folder is `<id>` too).
  * Keyed by name, not path, so that one session in two roots (a workspace and globalStorage, FORMAT §10.1) is one.
  */
 export function sessionKeyOf(file: string): string {
-  const dir = path.dirname(file);
-  return path.basename(dir) === 'debug-logs' ? path.basename(file, '.jsonl') : path.basename(dir);
+  const dir = path.basename(path.dirname(file));
+  return dir === 'debug-logs' || dir === AGENT_HOST_USAGE ? path.basename(file, '.jsonl') : dir;
 }
 
-const isLog = (f: BackfillFile) => f.path.endsWith('.jsonl');
+const isUsage = (f: BackfillFile) => path.basename(path.dirname(f.path)) === AGENT_HOST_USAGE;
+/** A usage file is a companion (stored, not tailed): it rides with its session and does not date it. */
+const isLog = (f: BackfillFile) => f.path.endsWith('.jsonl') && !isUsage(f);
 
 /** A session's last write: its newest log file (companions only when it has no log at all). */
 function lastWrite(files: BackfillFile[]): number {
