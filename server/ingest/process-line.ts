@@ -40,23 +40,33 @@ export type LineFormat = 'debug-log' | 'cli';
 
 export const lineFormatOf = (fileKind: string): LineFormat => (fileKind === 'cli' ? 'cli' : 'debug-log');
 
+// Frozen: a line without prompts or said strings shares it, so a push anywhere would be a bug (and throws).
+const NO_STRINGS = Object.freeze([]) as unknown as string[];
+
+/**
+ * Every ProcessedLine is built here, its fields always in one order: the writer then sees objects of one shape
+ * (a `{ ...base, kind }` spread per outcome gave each its own, and cost a copy of the base per line).
+ */
+function processed(line: RawLine, kind: ProcessedLine['kind'], reason: string | null, event: NormalizedEvent | null = null, text = '', cjk = '', prompts = NO_STRINGS, said = NO_STRINGS): ProcessedLine {
+  return { byteOffset: line.byteOffset, kind, reason, bytes: line.bytes, event, text, cjk, prompts, said };
+}
+
 /** Decode, parse, normalize and extract the searchable text of one complete line. Never throws. */
 export function processLine(line: RawLine, format: LineFormat = 'debug-log'): ProcessedLine {
-  const base = { byteOffset: line.byteOffset, bytes: line.bytes, event: null, text: '', cjk: '', prompts: [], said: [] };
-  if (line.tooLong) return { ...base, kind: LINE_BAD, reason: 'line longer than 64 MiB (skipped)' };
+  if (line.tooLong) return processed(line, LINE_BAD, 'line longer than 64 MiB (skipped)');
   const parsed = parseLine(decodeLine(line.bytes));
-  if (!parsed.ok) return { ...base, kind: LINE_BAD, reason: parsed.reason };
+  if (!parsed.ok) return processed(line, LINE_BAD, parsed.reason);
   // Every entry the logger writes has a type (FORMAT §3); an object without one is not an entry, and counting it
   // would make a session's events differ from what `jq 'select(.type)'` counts in the same file.
-  if (typeof parsed.entry.type !== 'string' || parsed.entry.type === '') return { ...base, kind: LINE_BAD, reason: 'a JSON object with no "type"' };
+  if (typeof parsed.entry.type !== 'string' || parsed.entry.type === '') return processed(line, LINE_BAD, 'a JSON object with no "type"');
   if (format === 'cli') {
     const problem = cliEnvelopeProblem(parsed.entry);
-    if (problem !== null) return { ...base, kind: LINE_BAD, reason: problem };
+    if (problem !== null) return processed(line, LINE_BAD, problem);
   }
   let event: NormalizedEvent;
   let text: string;
   let prompts: string[];
-  let said: string[] = [];
+  let said: string[] = NO_STRINGS;
   try {
     event = normalizeEntry(parsed.entry);
     const strings = eventStrings(event);
@@ -66,7 +76,7 @@ export function processLine(line: RawLine, format: LineFormat = 'debug-log'): Pr
     if (SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS) said = strings;
   } catch (err) {
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.
-    return { ...base, kind: LINE_BAD, reason: `unusable entry: ${err instanceof Error ? err.message : String(err)}` };
+    return processed(line, LINE_BAD, `unusable entry: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return { ...base, kind: LINE_EVENT, reason: null, event, text, cjk: hasCjk(text) ? cjkTokens(text) : '', prompts, said };
+  return processed(line, LINE_EVENT, null, event, text, hasCjk(text) ? cjkTokens(text) : '', prompts, said);
 }
