@@ -27,6 +27,17 @@ export function backfillSplit(p: BackfillProgress): string | null {
   return `This week: ${sharePct(p.recent)}; older: ${sharePct(p.older)}`;
 }
 
+/**
+ * The split in a dozen characters, for a top bar too narrow for the sentence and the bar beside the navigation
+ * (1024 px): "Week: done · 41%" (the figure is the older part's; "none" for a week without sessions), or "Week: 99%"
+ * while this week is read.
+ */
+export function backfillSplitShort(p: BackfillProgress): string | null {
+  if (!p.recent || !p.older) return null;
+  const week = sharePct(p.recent);
+  return week === 'done' || week === 'none' ? `Week: ${week} · ${sharePct(p.older)}` : `Week: ${week}`;
+}
+
 const shareDetail = (s: BackfillShare) => `${formatCount(s.filesDone)} of ${formatCount(s.filesTotal)} files read, ${formatBytes(s.bytesDone)} of ${formatBytes(s.bytesTotal)}`;
 
 /**
@@ -56,12 +67,18 @@ export function BackfillStatus({ progress: p }: { progress: BackfillProgress }) 
   const fraction = backfillFraction(p);
   const pct = fraction === null ? null : Math.floor(fraction * 100);
   const split = backfillSplit(p);
+  const short = backfillSplitShort(p);
   // Files are log and companion files read (the index's own count of log files is on the health page).
   const detail = `${p.recent && p.older ? `This week: ${shareDetail(p.recent)}; older: ${shareDetail(p.older)}` : shareDetail(p)} (logs and companions)`;
   const label = p.state === 'starting' ? 'Starting indexer…' : (split ?? `Indexing ${formatCount(p.filesDone)}/${formatCount(p.filesTotal)} files`);
   return (
     <div className={`topbar-progress${split ? ' has-split' : ''}`} role="status" title={detail}>
       <span className="topbar-progress-label">{label}</span>
+      {short && p.state !== 'starting' && (
+        <span className="topbar-progress-short" aria-hidden="true">
+          {short}
+        </span>
+      )}
       <span
         className="progress"
         role="progressbar"
