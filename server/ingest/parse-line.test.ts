@@ -19,6 +19,11 @@ describe('parseLine', () => {
     ['JSON null', 'null', 'a JSON null, not an object'],
     ['plain text', 'garbage line', 'not JSON'],
     ['NUL bytes', '{"a":\u0000\u0000}', 'contains NUL bytes (binary garbage)'],
+    // wherever the NUL is: in a string, before the brace, after a whole object, in an array
+    ['a NUL in a string', '{"a":"x\u0000y"}', 'contains NUL bytes (binary garbage)'],
+    ['a NUL before the object', '\u0000{"a":1}', 'contains NUL bytes (binary garbage)'],
+    ['a NUL after the object', '{"a":1}\u0000', 'contains NUL bytes (binary garbage)'],
+    ['a NUL in an array', '[1,\u0000]', 'contains NUL bytes (binary garbage)'],
   ])('rejects %s with a short reason', (_what, text, reason) => {
     expect(parseLine(text)).toEqual({ ok: false, reason });
   });

@@ -4,6 +4,8 @@ export type ParsedLine = { ok: true; entry: RawLogEntry } | { ok: false; reason:
 
 const decoder = new TextDecoder('utf-8', { fatal: false });
 
+const NUL_BYTES: ParsedLine = Object.freeze({ ok: false, reason: 'contains NUL bytes (binary garbage)' });
+
 /** Decodes a line's bytes; invalid UTF-8 (a sequence split by a byte-offset cut, binary garbage) becomes U+FFFD. */
 export function decodeLine(bytes: Uint8Array): string {
   return decoder.decode(bytes);
@@ -16,15 +18,17 @@ export function decodeLine(bytes: Uint8Array): string {
 export function parseLine(text: string): ParsedLine {
   const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
   if (trimmed.length === 0) return { ok: false, reason: 'empty line' };
-  if (trimmed.includes('\u0000')) return { ok: false, reason: 'contains NUL bytes (binary garbage)' };
   const first = trimmed.charCodeAt(0);
   if (first !== 0x7b /* { */) {
+    if (trimmed.includes('\u0000')) return NUL_BYTES;
     return { ok: false, reason: first === 0x5b ? 'a JSON array, not an object' : describeNonObject(trimmed) };
   }
   let value: unknown;
   try {
     value = JSON.parse(trimmed);
   } catch (err) {
+    // Looked for only here: JSON never holds a raw NUL (a string must escape it), so a line that parsed has none.
+    if (trimmed.includes('\u0000')) return NUL_BYTES;
     return { ok: false, reason: `invalid JSON: ${shortMessage(err)}` };
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {

@@ -4,14 +4,18 @@ import type { NormalizedEvent } from '../../shared/log-entry';
 /** Longest text one event contributes to the search index; longer values are indexed up to here. */
 export const MAX_INDEXED_CHARS = 256 * 1024;
 
-const WHITESPACE_RUN = /\s+/g;
+/**
+ * A whitespace run that is not already one plain space: what `\s+` → ' ' changes. Most whitespace in text is a
+ * single space, which `\s+` matched and replaced by itself, building a new string piece by piece for each.
+ */
+const WHITESPACE_TO_FOLD = /\s\s+|[^\S ]/g;
 
 /**
  * Whitespace runs fold to one space on both sides of the index (text here, queries in the planner), so that the
  * words of a phrase match across line breaks and indentation, as the literal text filter in seed 002 does.
  */
 export function foldWhitespace(text: string): string {
-  return text.replace(WHITESPACE_RUN, ' ').trim();
+  return text.replace(WHITESPACE_TO_FOLD, ' ').trim();
 }
 
 /**
