@@ -511,7 +511,7 @@ function writeReport(facts: ReturnType<typeof machineFacts>, manifest: CorpusMan
     facts,
     corpus: `${round(manifest.bytes / 1e6, 0)} MB in ${manifest.totals.files} files, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.sessions} sessions, ${manifest.workspaces.length} workspaces (seed ${seed}, \`${corpusDir}\`)`,
     when: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
-    command: `npm run bench -- --size ${values.size}${values.only ? ` --only ${values.only}` : ''}`,
+    command: `npm run bench -- --size ${values.size}${values.only ? ` --only ${values.only}` : ''}${values.corpus ? ` --corpus ${values.corpus}` : ''}${values.db ? ` --db ${values.db}` : ''}`,
     rows,
     notes,
     seconds: (performance.now() - startedAt) / 1000,

@@ -12,7 +12,7 @@ export interface NewestWeekProbe {
   bytes: number;
   /** of them, the CLI sessions' events.jsonl and agentHostUsage files */
   cliBytes: number;
-  /** "47 sessions (12 Copilot CLI), 1297 files, 126 MB (9 MB CLI)" */
+  /** "47 sessions (12 Copilot CLI), 1297 log and usage files, 126 MB (9 MB CLI)": the server's progress also counts the companions (workspace.yaml, models.json…) */
   describe(): string;
   /** true once every event of every file of the newest 7 days is committed (searchable, in spans and triage) */
   done(): boolean;
@@ -58,7 +58,7 @@ export function newestWeekProbe(manifest: CorpusManifest, dbPath: string): Newes
     files: recent.length,
     bytes: plan.recent.bytesTotal,
     cliBytes,
-    describe: () => `${sessions.size} sessions (${cliSessions.size} Copilot CLI), ${recent.length} files, ${mb(plan.recent.bytesTotal)} (${mb(cliBytes)} CLI)`,
+    describe: () => `${sessions.size} sessions (${cliSessions.size} Copilot CLI), ${recent.length} log and usage files, ${mb(plan.recent.bytesTotal)} (${mb(cliBytes)} CLI)`,
     done() {
       if (pending.length === 0) return true;
       db ??= openReadDb(dbPath);
