@@ -149,6 +149,17 @@ describe('resolveRoot', () => {
     expect((await resolveRoot(dir)).workspaces).toEqual([]);
   });
 
+  it("an ancestor walk does not enter a Copilot CLI home's session folders (they hold no debug logs)", async () => {
+    // ~/.copilot/session-state keeps a folder per CLI session, thousands of them (3,592 in the 1.6 GiB benchmark
+    // corpus: 0.2–0.9 s of a walk from the folder holding it); `--copilot-home` reads them, not the walk.
+    const dir = await newTempDir();
+    const sessions = Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`.copilot/session-state/s${i}/checkpoints/`, null]));
+    await writeTree(dir, { ...sessions, 'Code/User/workspaceStorage/aaa/GitHub.copilot-chat/debug-logs/s1/main.jsonl': SESSION });
+    // A budget that the session folders alone would use up before the walk reaches Code (`.copilot` sorts first).
+    const walk = await walkForDebugLogs(dir, { maxDepth: 8, maxDirs: 12 });
+    expect({ truncated: walk.truncated, found: walk.workspaces.map((w) => w.workspaceId) }).toEqual({ truncated: false, found: ['aaa'] });
+  });
+
   it('a missing path: exists false and an error, never a throw', async () => {
     const dir = await newTempDir();
     const missing = path.join(dir, 'nope', 'Code');
