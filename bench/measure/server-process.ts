@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { timedGet, waitFor } from '../lib/http';
+import { MEMORY_LOG_ENV } from '../../server/memory/thread-memory';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -9,7 +10,7 @@ export interface ServerProcess {
 }
 
 /** The built server (`dist/server/main.js`) as users run it, in its own process so its RSS and CPU are its own. */
-export async function startServerProcess(opts: { roots: string[]; dbPath: string; port: number }): Promise<ServerProcess> {
+export async function startServerProcess(opts: { roots: string[]; dbPath: string; port: number; memoryLog?: string }): Promise<ServerProcess> {
   // Another server on the port (a previous run that died) would answer for ours and every number would be its.
   const taken = await timedGet(`http://127.0.0.1:${opts.port}`, '/api/health').then(
     () => true,
@@ -17,7 +18,9 @@ export async function startServerProcess(opts: { roots: string[]; dbPath: string
   );
   if (taken) throw new Error(`port ${opts.port} is already in use: stop that server or pass --port`);
   const args = [path.resolve('dist/server/main.js'), 'serve', ...opts.roots.flatMap((r) => ['--logs', r]), '--db', opts.dbPath, '--port', String(opts.port)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  // With a memory log every thread of the server writes its memory there (server/memory/thread-memory.ts).
+  const env = opts.memoryLog ? { ...process.env, [MEMORY_LOG_ENV]: opts.memoryLog } : process.env;
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'], env });
   // However the benchmark ends, its server ends with it.
   process.once('exit', () => child.kill('SIGKILL'));
   const base = `http://127.0.0.1:${opts.port}`;

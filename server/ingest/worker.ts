@@ -12,6 +12,7 @@ import { Forwarder } from '../forward/forwarder';
 import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
+import { reportThreadMemory } from '../memory/thread-memory';
 
 export interface WorkerInput {
   dbPath: string;
@@ -36,6 +37,7 @@ export type WorkerMessage =
 // block the HTTP server's event loop (DESIGN: ingest never blocks the HTTP server).
 const input = workerData as WorkerInput;
 const post = (m: WorkerMessage) => parentPort?.postMessage(m);
+reportThreadMemory('ingest');
 
 /**
  * A full collection after every GC_EVERY_BYTES of logs backfilled. What the worker keeps between batches is under

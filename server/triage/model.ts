@@ -510,6 +510,11 @@ export function triageModel(db: Database.Database, now = Date.now()): TriageMode
   return modelOf(db).sync(now);
 }
 
+/** Bytes the connection's model holds (0 before its first use): for the memory log. */
+export function triageModelBytes(db: Database.Database): number {
+  return models.get(db)?.bytes() ?? 0;
+}
+
 /** Loads the model of a connection without blocking the event loop for long (server start, after each batch). */
 export function warmTriageModel(db: Database.Database): Promise<void> {
   return modelOf(db).warm();
