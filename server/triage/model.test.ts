@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { latencyStats } from './latency';
-import { holdFloat, holdIndex, triageModel } from './model';
+import { holdFloat, holdIndex, noteChangedSessions, triageModel } from './model';
 
 const S = '11111111-1111-4111-8111-111111111111';
 const T0 = Date.now() - 3_600_000;
@@ -68,5 +68,32 @@ describe('triage model sessions', () => {
     expect(m.sessionScope('ws1', undefined)!(num)).toBe(false);
     // answers derived from the model are keyed by its version: it must change with the repository
     expect(m.version).not.toBe(version);
+  });
+
+  it('once followed, read after a commit only the sessions the ingest named and the new ones; every session again after a minute of commits', async () => {
+    const S2 = '22222222-2222-4222-8222-222222222222';
+    const other = line({ ts: T0, dur: 7000, sid: S2, type: 'tool_call', name: 'read_file', spanId: '0000000000000001', status: 'ok', attrs: {} });
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: call(6000, 1000), [`${S2}/main.jsonl`]: other });
+    const now = Date.now();
+    let m = triageModel(fx.db, now);
+    const [a, b] = [m.sessionNum(S)!, m.sessionNum(S2)!];
+    noteChangedSessions(fx.db, []);
+    const setRepo = fx.db.prepare('UPDATE sessions SET repository = ? WHERE id = ?');
+    setRepo.run('acme/named', S);
+    setRepo.run('acme/unnamed', S2);
+    noteChangedSessions(fx.db, [S]);
+    m = triageModel(fx.db, now + 1000);
+    expect([m.repositoryOf(a), m.repositoryOf(b)]).toEqual(['acme/named', 'ws1']);
+    // a session created since is read without being named
+    fs.mkdirSync(`${fx.logsDir()}/33333333-3333-4333-8333-333333333333`);
+    fs.writeFileSync(`${fx.logsDir()}/33333333-3333-4333-8333-333333333333/main.jsonl`, line({ ts: T0, dur: 9000, sid: '33333333-3333-4333-8333-333333333333', type: 'tool_call', name: 'x', spanId: '0000000000000001', status: 'ok', attrs: {} }));
+    await fx.reindex();
+    m = triageModel(fx.db, now + 2000);
+    expect(m.sessionNum('33333333-3333-4333-8333-333333333333')).toBeTypeOf('number');
+    expect(m.repositoryOf(b)).toBe('ws1');
+    // a change whose message never came (a worker that died after its commit) is read at the next commit a minute on
+    setRepo.run('acme/named', S);
+    m = triageModel(fx.db, now + 62_000);
+    expect([m.repositoryOf(a), m.repositoryOf(b)]).toEqual(['acme/named', 'acme/unnamed']);
   });
 });

@@ -27,6 +27,15 @@ export const SLOW_MS = 5000;
 /** ids per step: one step blocks the event loop for a few tens of ms at most */
 const STEP_IDS = 20_000;
 const CHECK_EVERY_MS = 5_000;
+/** A followed model still reads every session's repository this often while commits arrive (syncSessions). */
+const FULL_READ_EVERY_MS = 60_000;
+
+interface SessionRow {
+  num: number;
+  id: string;
+  repository: string | null;
+  source: string;
+}
 
 export interface SessionInfo {
   id: string;
@@ -188,6 +197,10 @@ export class TriageModel {
   /** dbState when the sessions' repositories were last read, and how many times one of them changed since. */
   private sessionsReadAt = '';
   private repositoryChanges = 0;
+  private followed = false;
+  /** sessions named by the ingest since the last read (followChanges) */
+  private readonly changedSessions = new Set<string>();
+  private fullReadAt = -Infinity;
   /** changes whenever anything the results depend on changes: the key of every cached result */
   version = '';
   private warming: Promise<void> | null = null;
@@ -301,7 +314,7 @@ export class TriageModel {
         }
         this.checkedId = this.lastId;
       }
-      this.syncSessions();
+      this.syncSessions(now);
       this.version = `${this.schemaCookie}:${this.lastId}:${this.maxSessionNum}:${this.repositoryChanges}`;
       return done;
     })();
@@ -323,27 +336,55 @@ export class TriageModel {
     return this.warming;
   }
 
-  private syncSessions(): void {
+  /**
+   * From now on the sessions whose facts change are named to the model (`sessionsChanged`, from the ingest's
+   * `indexed` messages: the sessions each commit refreshed), so a commit costs a read of those sessions and of the
+   * new ones instead of the whole sessions table. A connection nobody tells (the CLI, tests) keeps re-reading all.
+   */
+  followChanges(): void {
+    this.followed = true;
+  }
+
+  sessionsChanged(ids: Iterable<string>): void {
+    for (const id of ids) this.changedSessions.add(id);
+  }
+
+  private syncSessions(now: number): void {
     // A session's id and source never change, but its repository does after it was created: a CLI session's
     // workspace.yaml or vscode.metadata.json arrives after its first events, and a session under two roots takes
-    // the newest copy that has one (refresh-session.ts). So after any commit every repository is read again
-    // (one pass over the sessions table, a few ms at thousands of sessions); new sessions are added.
+    // the newest copy that has one (refresh-session.ts). Both are set by a refresh, which names the session in
+    // the commit's `indexed` message. Unfollowed, or once every FULL_READ_EVERY_MS while commits arrive (a
+    // message lost with a worker that died after its commit), every repository is read again.
     const state = dbState(this.db);
-    if (state === this.sessionsReadAt) return;
-    for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions').all() as { num: number; id: string; repository: string | null; source: string }[]) {
-      const known = this.sessions.get(r.num);
-      if (known) {
-        if (known.repository !== r.repository) {
-          known.repository = r.repository;
-          this.repositoryChanges++;
-        }
-        continue;
+    if (state === this.sessionsReadAt && this.changedSessions.size === 0) return;
+    const full = !this.followed || this.sessionsReadAt === '' || (state !== this.sessionsReadAt && now - this.fullReadAt >= FULL_READ_EVERY_MS);
+    if (full) {
+      this.fullReadAt = now;
+      for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions').all() as SessionRow[]) this.noteSession(r);
+    } else {
+      for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions WHERE num > ?').all(this.maxSessionNum) as SessionRow[]) this.noteSession(r);
+      const one = this.db.prepare('SELECT num, id, repository, source FROM sessions WHERE id = ?');
+      for (const id of this.changedSessions) {
+        const r = one.get(id) as SessionRow | undefined;
+        if (r) this.noteSession(r);
       }
-      this.sessions.set(r.num, { id: r.id, repository: r.repository, source: r.source === 'cli' ? 'cli' : 'vscode' });
-      this.sessionNums.set(r.id, r.num);
-      if (r.num > this.maxSessionNum) this.maxSessionNum = r.num;
     }
+    this.changedSessions.clear();
     this.sessionsReadAt = state;
+  }
+
+  private noteSession(r: SessionRow): void {
+    const known = this.sessions.get(r.num);
+    if (known) {
+      if (known.repository !== r.repository) {
+        known.repository = r.repository;
+        this.repositoryChanges++;
+      }
+      return;
+    }
+    this.sessions.set(r.num, { id: r.id, repository: r.repository, source: r.source === 'cli' ? 'cli' : 'vscode' });
+    this.sessionNums.set(r.id, r.num);
+    if (r.num > this.maxSessionNum) this.maxSessionNum = r.num;
   }
 
   private reset(cookie: number): void {
@@ -359,6 +400,7 @@ export class TriageModel {
     this.sessionNums = new Map();
     this.maxSessionNum = -1;
     this.sessionsReadAt = '';
+    this.fullReadAt = -Infinity;
     this.bySubject.length = 0;
     this.byType.length = 0;
     // back to the narrow columns: a rebuilt index may no longer hold the value that widened one
@@ -513,6 +555,13 @@ export function triageModel(db: Database.Database, now = Date.now()): TriageMode
 /** Bytes the connection's model holds (0 before its first use): for the memory log. */
 export function triageModelBytes(db: Database.Database): number {
   return models.get(db)?.bytes() ?? 0;
+}
+
+/** Tells the connection's model which sessions the ingest refreshed, and that it will keep being told. */
+export function noteChangedSessions(db: Database.Database, sessionIds: Iterable<string>): void {
+  const m = modelOf(db);
+  m.followChanges();
+  m.sessionsChanged(sessionIds);
 }
 
 /** Loads the model of a connection without blocking the event loop for long (server start, after each batch). */
