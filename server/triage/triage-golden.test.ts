@@ -30,7 +30,7 @@ function session(sid: string, shift: number): string {
 
 let fx: FixtureDb;
 beforeAll(async () => {
-  fx = await fixtureDb({ [`${A}/main.jsonl`]: session(A, 0), [`ws2:${B}/main.jsonl`]: session(B, 30_000) }, { cli: cliTree() });
+  fx = await fixtureDb({ [`${A}/main.jsonl`]: session(A, 0), [`ws2:${B}/main.jsonl`]: session(B, 30_000) }, { cli: cliTree(), mtimeMs: T + 3_600_000 });
 });
 afterAll(() => fx.cleanup());
 
