@@ -1,12 +1,15 @@
 import type Database from 'better-sqlite3';
+import path from 'node:path';
 import { CALL_TYPES, type FailureKind } from '../../shared/api/triage';
 import type { SessionSource } from '../../shared/api/common';
 import { dbState } from '../db/db-state';
+import { PagedFloat64, PagedInt32, PagedUint32, PagedUint8, SpillFile, type PagedColumn } from './paged-column';
 
 /**
- * The triage model: typed-array columns of the canonical events that triage counts (every call —
- * llm_request, tool_call, subagent, hook —, every event that took time, failed or is a failure), held per read
- * connection and kept up to date **incrementally by event id**. Events are append-only (no statement updates or
+ * The triage model: columns of the canonical events that triage counts (every call — llm_request, tool_call,
+ * subagent, hook —, every event that took time, failed or is a failure), held per read connection and kept up to
+ * date **incrementally by event id**. The columns are paged (paged-column.ts): full pages of 16,384 rows go to a
+ * temporary file, so memory stays at a page or two per column whatever the corpus (issue 19.3). Events are append-only (no statement updates or
  * deletes them; ids only grow), so a sync reads only the rows with id > the last id seen: one scan of the table
  * when the server starts (in steps that yield to the event loop, see warmTriageModel), then a handful of rows
  * per indexed batch. Error groups, latency percentiles, chart data and list totals are passes over these
@@ -75,51 +78,6 @@ export function subjectOf(type: string, name: string | null, model: string | nul
   return name ?? '';
 }
 
-type Column = Float64Array | Float32Array | Int32Array | Int16Array | Uint32Array | Uint16Array | Uint8Array;
-
-/**
- * A column with room for `need` rows. Grows by a quarter, not double: the model is the largest thing the server
- * holds (tens of bytes a call, millions of calls), doubling left up to half of it empty, and the old column is
- * garbage only after the copy (a quarter is also the largest moment of two copies at once).
- */
-function grow<T extends Column>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  let cap = a.length || 1024;
-  while (cap < need) cap = Math.ceil(cap * 1.25);
-  const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a);
-  return b;
-}
-
-/**
- * Columns start as narrow as the values seen so far allow and widen, once, to the type that holds a value
- * exactly (never a rounded duration or token count): durations, TTFT and tokens are whole numbers below 2^24
- * in practice (4 bytes instead of 8), types, subjects and failure groups a few hundred or thousand values,
- * session numbers a few thousand.
- */
-export type FloatColumn = Float32Array | Float64Array;
-export type IndexColumn = Uint8Array | Uint16Array | Int16Array | Int32Array;
-
-export function holdFloat(a: FloatColumn, v: number): FloatColumn {
-  return a instanceof Float64Array || Math.fround(v) === v || Number.isNaN(v) ? a : Float64Array.from(a);
-}
-
-export function holdIndex(a: IndexColumn, v: number): IndexColumn {
-  if (a instanceof Int32Array) return a;
-  const fits = a instanceof Uint8Array ? v >= 0 && v < 256 : a instanceof Uint16Array ? v >= 0 && v < 65536 : v >= -32768 && v < 32768;
-  return fits ? a : Int32Array.from(a);
-}
-
-/** A growable list of row indexes. */
-export class RowList {
-  rows = new Int32Array(16);
-  length = 0;
-  push(i: number): void {
-    if (this.length === this.rows.length) this.rows = grow(this.rows, this.length + 1);
-    this.rows[this.length++] = i;
-  }
-}
-
 type Row = [
   id: number,
   type: string,
@@ -146,38 +104,38 @@ export class TriageModel {
   readonly types: string[] = [...CALL_TYPES];
   private readonly typeIds = new Map<string, number>(CALL_TYPES.map((t, i) => [t, i]));
 
-  // Rows: one per canonical event that is a call, took time, failed or is a failure, in id order.
+  // Rows: one per canonical event that is a call, took time, failed or is a failure, in id order. Paged to a
+  // temporary file (paged-column.ts): what stays in memory is a page or two per column, whatever the corpus.
   n = 0;
-  /** event ids are line ids, which stay far below 2^32 (4 billion archived lines), so 4 bytes each */
-  cId = new Uint32Array(0);
-  cTs = new Float64Array(0); // NaN when the line had no ts
-  cDur: FloatColumn = new Float32Array(0);
-  cStatus = new Uint8Array(0);
-  cType: IndexColumn = new Uint8Array(0);
-  cSubject: IndexColumn = new Uint16Array(0);
-  /** sessions.num: below 65,536 for most indexes (17,524 sessions at 1.6 GB) */
-  cSession: IndexColumn = new Uint16Array(0);
+  /** event ids are line ids, which stay far below 2^32 (4 billion archived lines) */
+  cId!: PagedColumn;
+  cTs!: PagedColumn; // NaN when the line had no ts
+  cDur!: PagedColumn;
+  cStatus!: PagedColumn;
+  cType!: PagedColumn;
+  cSubject!: PagedColumn;
+  cSession!: PagedColumn;
   /** index into the l* columns for model calls, -1 otherwise */
-  cLlm = new Int32Array(0);
+  cLlm!: PagedColumn;
   /** failure group, -1 when the event is not a failure */
-  cFail: IndexColumn = new Int16Array(0);
+  cFail!: PagedColumn;
 
   /** the rows of each subject and of each type (indexes into the columns above, ascending), for filtered passes */
-  readonly bySubject: RowList[] = [];
-  readonly byType: RowList[] = [];
+  bySubject: PagedColumn[] = [];
+  byType: PagedColumn[] = [];
 
   // Model calls: the columns only they have. NaN = absent.
   ln = 0;
-  lId = new Uint32Array(0);
-  lTtft: FloatColumn = new Float32Array(0);
-  lIn: FloatColumn = new Float32Array(0);
-  lOut: FloatColumn = new Float32Array(0);
-  lCached: FloatColumn = new Float32Array(0);
+  lId!: PagedColumn;
+  lTtft!: PagedColumn;
+  lIn!: PagedColumn;
+  lOut!: PagedColumn;
+  lCached!: PagedColumn;
 
   // Failures: their row and event id, in id order.
   fn = 0;
-  fRow = new Int32Array(0);
-  fId = new Uint32Array(0);
+  fRow!: PagedColumn;
+  fId!: PagedColumn;
   readonly failGroups: FailGroupKey[] = [];
   private readonly failGroupIds = new Map<string, number>();
 
@@ -206,7 +164,12 @@ export class TriageModel {
   private warming: Promise<void> | null = null;
   private readonly rowsStmt;
 
+  private readonly file: SpillFile;
+
   constructor(private readonly db: Database.Database) {
+    this.file = new SpillFile(db.memory || db.name === '' ? null : path.dirname(path.resolve(db.name)));
+    spillFiles.register(this, this.file);
+    this.newColumns();
     this.rowsStmt = db
       .prepare(
         `SELECT id, type, name, model, tool, status, ts, dur, ttft, tokens_in, tokens_out, tokens_cached, session_num, fail, dup
@@ -401,34 +364,44 @@ export class TriageModel {
     this.maxSessionNum = -1;
     this.sessionsReadAt = '';
     this.fullReadAt = -Infinity;
-    this.bySubject.length = 0;
-    this.byType.length = 0;
-    // back to the narrow columns: a rebuilt index may no longer hold the value that widened one
-    this.cId = new Uint32Array(0);
-    this.cTs = new Float64Array(0);
-    this.cDur = new Float32Array(0);
-    this.cStatus = new Uint8Array(0);
-    this.cType = new Uint8Array(0);
-    this.cSubject = new Uint16Array(0);
-    this.cSession = new Uint16Array(0);
-    this.cLlm = new Int32Array(0);
-    this.cFail = new Int16Array(0);
-    this.lId = new Uint32Array(0);
-    this.lTtft = new Float32Array(0);
-    this.lIn = new Float32Array(0);
-    this.lOut = new Float32Array(0);
-    this.lCached = new Float32Array(0);
-    this.fRow = new Int32Array(0);
-    this.fId = new Uint32Array(0);
+    this.file.clear();
+    this.newColumns();
   }
 
-  /** Bytes held by the columns and row lists (what grows with the corpus). */
+  private newColumns(): void {
+    const f = this.file;
+    this.cId = new PagedUint32(f);
+    this.cTs = new PagedFloat64(f);
+    this.cDur = new PagedFloat64(f);
+    this.cStatus = new PagedUint8(f);
+    this.cType = new PagedInt32(f);
+    this.cSubject = new PagedInt32(f);
+    this.cSession = new PagedInt32(f);
+    this.cLlm = new PagedInt32(f);
+    this.cFail = new PagedInt32(f);
+    this.lId = new PagedUint32(f);
+    this.lTtft = new PagedFloat64(f);
+    this.lIn = new PagedFloat64(f);
+    this.lOut = new PagedFloat64(f);
+    this.lCached = new PagedFloat64(f);
+    this.fRow = new PagedInt32(f);
+    this.fId = new PagedUint32(f);
+    this.bySubject = [];
+    this.byType = [];
+  }
+
+  /** Bytes the columns and row lists hold in memory (bounded: a page or two each). */
   bytes(): number {
     const columns = [this.cId, this.cTs, this.cDur, this.cStatus, this.cType, this.cSubject, this.cSession, this.cLlm, this.cFail, this.lId, this.lTtft, this.lIn, this.lOut, this.lCached, this.fRow, this.fId];
     let n = 0;
-    for (const c of columns) n += c.byteLength;
-    for (const l of [...this.bySubject, ...this.byType]) if (l) n += l.rows.byteLength;
+    for (const c of columns) n += c.residentBytes();
+    for (const l of [...this.bySubject, ...this.byType]) if (l) n += l.residentBytes();
     return n;
+  }
+
+  /** Bytes of full pages in the temporary file (what grows with the corpus, outside the process). */
+  bytesOnDisk(): number {
+    return this.file.bytes;
   }
 
   private load(hi: number): void {
@@ -453,18 +426,6 @@ export class TriageModel {
     this.counts.errorsUnique += status;
 
     const i = this.n++;
-    if (i >= this.cTs.length) {
-      const need = i + 1;
-      this.cId = grow(this.cId, need);
-      this.cTs = grow(this.cTs, need);
-      this.cDur = grow(this.cDur, need);
-      this.cStatus = grow(this.cStatus, need);
-      this.cType = grow(this.cType, need);
-      this.cSubject = grow(this.cSubject, need);
-      this.cSession = grow(this.cSession, need);
-      this.cLlm = grow(this.cLlm, need);
-      this.cFail = grow(this.cFail, need);
-    }
     let code = this.typeIds.get(type);
     if (code === undefined) {
       code = this.types.length;
@@ -473,43 +434,26 @@ export class TriageModel {
     }
     const subject = subjectOf(type, name, model, tool);
     const subjectId = this.intern(subject);
-    (this.bySubject[subjectId] ??= new RowList()).push(i);
-    (this.byType[code] ??= new RowList()).push(i);
-    this.cDur = holdFloat(this.cDur, dur);
-    this.cType = holdIndex(this.cType, code);
-    this.cSubject = holdIndex(this.cSubject, subjectId);
-    this.cSession = holdIndex(this.cSession, session);
-    this.cId[i] = id;
-    this.cTs[i] = ts ?? NaN;
-    this.cDur[i] = dur;
-    this.cStatus[i] = status;
-    this.cType[i] = code;
-    this.cSubject[i] = subjectId;
-    this.cSession[i] = session;
+    (this.bySubject[subjectId] ??= new PagedInt32(this.file)).push(i);
+    (this.byType[code] ??= new PagedInt32(this.file)).push(i);
+    this.cId.push(id);
+    this.cTs.push(ts ?? NaN);
+    this.cDur.push(dur);
+    this.cStatus.push(status);
+    this.cType.push(code);
+    this.cSubject.push(subjectId);
+    this.cSession.push(session);
     if (code === 0) {
-      const j = this.ln++;
-      if (j >= this.lId.length) {
-        const need = j + 1;
-        this.lId = grow(this.lId, need);
-        this.lTtft = grow(this.lTtft, need);
-        this.lIn = grow(this.lIn, need);
-        this.lOut = grow(this.lOut, need);
-        this.lCached = grow(this.lCached, need);
-      }
-      this.lTtft = holdFloat(this.lTtft, ttft ?? NaN);
-      this.lIn = holdFloat(this.lIn, tin ?? NaN);
-      this.lOut = holdFloat(this.lOut, tout ?? NaN);
-      this.lCached = holdFloat(this.lCached, tcached ?? NaN);
-      this.lId[j] = id;
-      this.lTtft[j] = ttft ?? NaN;
-      this.lIn[j] = tin ?? NaN;
-      this.lOut[j] = tout ?? NaN;
-      this.lCached[j] = tcached ?? NaN;
-      this.cLlm[i] = j;
-    } else this.cLlm[i] = -1;
+      this.cLlm.push(this.ln++);
+      this.lId.push(id);
+      this.lTtft.push(ttft ?? NaN);
+      this.lIn.push(tin ?? NaN);
+      this.lOut.push(tout ?? NaN);
+      this.lCached.push(tcached ?? NaN);
+    } else this.cLlm.push(-1);
 
     if (fail === null) {
-      this.cFail[i] = -1;
+      this.cFail.push(-1);
       return;
     }
     this.counts.failuresUnique++;
@@ -520,15 +464,10 @@ export class TriageModel {
       this.failGroups.push({ type, kind: failureKind(type), subject, signature: fail });
       this.failGroupIds.set(key, g);
     }
-    this.cFail = holdIndex(this.cFail, g);
-    this.cFail[i] = g;
-    const k = this.fn++;
-    if (k >= this.fId.length) {
-      this.fId = grow(this.fId, k + 1);
-      this.fRow = grow(this.fRow, k + 1);
-    }
-    this.fId[k] = id;
-    this.fRow[k] = i;
+    this.cFail.push(g);
+    this.fn++;
+    this.fId.push(id);
+    this.fRow.push(i);
   }
 
   callCode(type: CallType): number {
@@ -537,6 +476,8 @@ export class TriageModel {
 }
 
 const models = new WeakMap<Database.Database, TriageModel>();
+/** A model's temporary file is closed when the model is garbage (its connection closed and dropped). */
+const spillFiles = new FinalizationRegistry<SpillFile>((f) => f.close());
 
 function modelOf(db: Database.Database): TriageModel {
   let m = models.get(db);
