@@ -39,12 +39,13 @@ export type WorkerMessage =
 const input = workerData as WorkerInput;
 const post = (m: WorkerMessage) => parentPort?.postMessage(m);
 
-/** The ingest worker's heap is collected past this (heap-watch.ts); checked every HEAP_CHECK_MS. */
+/** The ingest worker's heap is collected past what survived + HEAP_HEADROOM_BYTES, at least HEAP_FLOOR_BYTES (heap-watch.ts). */
 const HEAP_FLOOR_BYTES = 48 * 2 ** 20;
+const HEAP_HEADROOM_BYTES = 32 * 2 ** 20;
 const HEAP_CHECK_MS = 100;
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
-const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, usedHeap: () => v8.getHeapStatistics().used_heap_size, collect: collectGarbage });
+const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, headroomBytes: HEAP_HEADROOM_BYTES, usedHeap: () => v8.getHeapStatistics().used_heap_size, collect: collectGarbage });
 setInterval(() => heapWatch.check(), HEAP_CHECK_MS).unref();
 reportThreadMemory('ingest', () => ({ heapLimit: heapWatch.limit, liveAfterCollect: heapWatch.liveAfterCollect }));
 let settled = false;
