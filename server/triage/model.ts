@@ -33,6 +33,14 @@ const CHECK_EVERY_MS = 5_000;
 /** A followed model still reads every session's repository this often while commits arrive (syncSessions). */
 const FULL_READ_EVERY_MS = 60_000;
 
+/** A per-session counter array with room for `need` sessions (sessions number thousands: small, kept in memory). */
+function grow(a: Uint32Array<ArrayBuffer>, need: number): Uint32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Uint32Array(Math.max(need, Math.ceil(a.length * 1.25), 1024));
+  b.set(a);
+  return b;
+}
+
 interface SessionRow {
   num: number;
   id: string;
