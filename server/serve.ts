@@ -13,7 +13,7 @@ import { ReadPool } from './read-pool/read-pool';
 import type { WorkerMessage } from './ingest/worker';
 import type { ForwardConfig } from './forward/forward-config';
 import { reportThreadMemory } from './memory/thread-memory';
-import { triageModelBytes } from './triage/model';
+import { pageTriageModelsToDisk, triageModelBytes } from './triage/model';
 import { responseCacheBytes } from './http/response-cache';
 
 export interface ServeOptions {
@@ -129,6 +129,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     }
   };
   const app = createApp(ctx);
+  pageTriageModelsToDisk();
   reportThreadMemory('main', () => ({ triageModel: triageModelBytes(ctx.db), responseCache: responseCacheBytes() }));
   // Listen before the worker starts: a port in use (often another Chronoscope on the same database) must
   // fail before anything writes, as a ListenError the CLI turns into one line.

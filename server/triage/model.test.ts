@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { latencyStats } from './latency';
-import { noteChangedSessions, triageModel } from './model';
+import { noteChangedSessions, pageTriageModelsToDisk, triageModel } from './model';
 import { setPageShiftForTests } from './paged-column';
 
 const S = '11111111-1111-4111-8111-111111111111';
@@ -29,6 +29,7 @@ describe('triage model columns', () => {
 
   it('keep a page or two per column in memory, whatever the number of calls: the rest is in a temporary file', async () => {
     setPageShiftForTests(4); // 16 rows a page
+    pageTriageModelsToDisk();
     try {
       const calls = (n: number) => Array.from({ length: n }, (_, i) => call(100 + i, 10)).join('');
       fx = await fixtureDb({ [`${S}/main.jsonl`]: calls(400) });
@@ -44,6 +45,7 @@ describe('triage model columns', () => {
       expect(fs.readdirSync(path.dirname(fx.dbPath)).filter((f) => f.includes('chronoscope-triage'))).toEqual([]);
     } finally {
       setPageShiftForTests(14);
+      pageTriageModelsToDisk(false);
     }
   });
 });

@@ -175,7 +175,7 @@ export class TriageModel {
   private readonly file: SpillFile;
 
   constructor(private readonly db: Database.Database) {
-    this.file = new SpillFile(db.memory || db.name === '' ? null : path.dirname(path.resolve(db.name)));
+    this.file = new SpillFile(!pagesToDisk ? false : db.memory || db.name === '' ? null : path.dirname(path.resolve(db.name)));
     spillFiles.register(this, this.file);
     this.newColumns();
     this.rowsStmt = db
@@ -484,6 +484,15 @@ export class TriageModel {
 }
 
 const models = new WeakMap<Database.Database, TriageModel>();
+/**
+ * Whether models created from now on write their full pages to a file: `serve` and `mcp` do (they run for days
+ * beside a growing index); a one-shot command (`chronoscope slow`, `errors`) and the tests keep them in memory
+ * rather than write ~60 bytes a call to disk and read them back once.
+ */
+let pagesToDisk = false;
+export function pageTriageModelsToDisk(on = true): void {
+  pagesToDisk = on;
+}
 /** A model's temporary file is closed when the model is garbage (its connection closed and dropped). */
 const spillFiles = new FinalizationRegistry<SpillFile>((f) => f.close());
 

@@ -31,7 +31,8 @@ export class SpillFile {
     return this.end;
   }
 
-  constructor(private readonly dir: string | null) {}
+  /** `dir`: where to create the file (the OS's temporary folder when it cannot be); false: never (pages stay in memory) */
+  constructor(private readonly dir: string | null | false) {}
 
   /** Writes a page; its offset, or -1 when it could not be written (the caller keeps it). */
   write(page: Uint8Array): number {
@@ -63,7 +64,7 @@ export class SpillFile {
   }
 
   private open(): number | null {
-    if (this.fd !== null || this.failed) return this.fd;
+    if (this.fd !== null || this.failed || this.dir === false) return this.fd;
     for (const dir of [this.dir, os.tmpdir()]) {
       if (dir === null) continue;
       const file = path.join(dir, `.chronoscope-triage-${process.pid}-${Math.random().toString(36).slice(2)}`);

@@ -6,7 +6,7 @@ import { cliTree } from '../ingest/cli/cli-fixture';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
 import { openReadDb } from '../db/open';
-import { triageModel } from './model';
+import { pageTriageModelsToDisk, triageModel } from './model';
 import { setPageShiftForTests } from './paged-column';
 
 const A = 'aaaaaaaa-1111-4111-8111-111111111111';
@@ -89,15 +89,17 @@ describe('triage API answers (golden)', () => {
     await expect(await answers()).toMatchFileSnapshot('__snapshots__/triage-golden.json');
   });
 
-  it('are the same when every column has gone to its file in pages of 4 rows (a fresh connection, a fresh model)', async () => {
+  it.each([true, false])('are the same in pages of 4 rows, written to the file (%s) or kept in memory (a fresh connection, a fresh model)', async (toDisk) => {
     setPageShiftForTests(2);
+    pageTriageModelsToDisk(toDisk);
     const db = openReadDb(fx.dbPath);
     try {
       const json = await answers(db);
-      expect(triageModel(db).bytesOnDisk()).toBeGreaterThan(0);
+      expect(triageModel(db).bytesOnDisk() > 0).toBe(toDisk);
       await expect(json).toMatchFileSnapshot('__snapshots__/triage-golden.json');
     } finally {
       setPageShiftForTests(14);
+      pageTriageModelsToDisk(false);
       db.close();
     }
   });
