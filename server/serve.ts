@@ -128,8 +128,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         break;
     }
   };
-  const app = createApp(ctx);
   pageTriageModelsToDisk();
+  const app = createApp(ctx);
   reportThreadMemory('main', () => ({ triageModel: triageModelBytes(ctx.db), responseCache: responseCacheBytes() }));
   // Listen before the worker starts: a port in use (often another Chronoscope on the same database) must
   // fail before anything writes, as a ListenError the CLI turns into one line.
