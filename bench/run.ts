@@ -12,6 +12,7 @@ import { machineFacts } from './lib/machine';
 import { rssSampler, treeCpuSeconds } from './lib/process-tree';
 import { median, round, summarize } from './lib/stats';
 import { backfillPeakRss } from './measure/backfill-rss';
+import { memoryAt, readMemoryLog } from './measure/memory-log';
 import { BURST, burstsDuring, healthAlone, healthDuringLongSearches, longPhraseQuery } from './measure/concurrency';
 import { measureAppendLatency, snapshotFiles } from './measure/incremental';
 import { ftsCeiling } from './measure/fts-ceiling';
@@ -174,7 +175,7 @@ async function baseline(q: QueryClass, files: string[]): Promise<{ ms: number; c
  * The RSS bound must hold independent of corpus size: the same backfill at a quarter of the size, on a corpus
  * generated with the same seed, by a second server on another port while the first one idles.
  */
-async function measureQuarterRss(loadPaths: string[]): Promise<{ mb: number; seconds: number; peakRss: number }> {
+async function measureQuarterRss(loadPaths: string[]): Promise<{ mb: number; seconds: number; peakRss: number; atPeak: string | null }> {
   const dir = path.resolve(values.cache as string, `corpus-${values.size}-quarter-seed${seed}`);
   const m = await ensureCorpus(dir, Math.round(size / 4));
   const probe = '/api/search?q=' + encodeURIComponent(m.notable.identifiers[0]);
@@ -268,12 +269,12 @@ async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[
  * session of the newest 7 days fully indexed, with the query load of the first 90 s; then until the backfill is
  * done, or (`untilWeekDone`) the week is.
  */
-async function timedBackfill(manifest: CorpusManifest, o: { untilWeekDone: boolean; onStderrLine?: (line: string) => void; env?: NodeJS.ProcessEnv }) {
+async function timedBackfill(manifest: CorpusManifest, o: { untilWeekDone: boolean; onStderrLine?: (line: string) => void; env?: NodeJS.ProcessEnv; memoryLog?: string }) {
   removeDatabaseFiles(dbPath);
   const week = newestWeekProbe(manifest, dbPath);
   let newestWeekMs = NaN;
   const t0 = performance.now();
-  const server = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath, port: Number(values.port), onStderrLine: o.onStderrLine, env: o.env });
+  const server = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath, port: Number(values.port), onStderrLine: o.onStderrLine, env: o.env, memoryLog: o.memoryLog });
   const rss = o.untilWeekDone ? null : rssSampler(server.child.pid as number);
   const probeWord = manifest.notable.identifiers[0];
   let firstSearchableMs = NaN;
@@ -372,11 +373,15 @@ async function main() {
   }
 
   log('backfill through the server (fresh database)');
-  const b = await timedBackfill(manifest, { untilWeekDone: false });
+  const memoryLog = `${dbPath}.memory.jsonl`;
+  fs.rmSync(memoryLog, { force: true });
+  const b = await timedBackfill(manifest, { untilWeekDone: false, memoryLog });
   const { server, week, underLoad, firstSearchableMs, newestWeekMs, loadClasses, t0 } = b;
   const rss = b.rss!;
   const backfillS = (performance.now() - t0) / 1000;
   const peakRss = rss.stop();
+  const atPeak = memoryAt(readMemoryLog(memoryLog), rss.peakAt());
+  if (atPeak) notes.push(`Memory at the backfill's peak (1×, MB): ${atPeak}.`);
   const dbBytes = ['', '-wal'].reduce((n, ext) => n + (fs.existsSync(dbPath + ext) ? fs.statSync(dbPath + ext).size : 0), 0);
   const mbps = corpusMb / backfillS;
   rows.push({
@@ -408,9 +413,12 @@ async function main() {
   const steady = await steadyRss({ base: server.base, pid: server.child.pid as number, paths: classes.map((q) => q.path) });
   const mib = (b: number) => `${round(b / 2 ** 20, 0)} MB`;
   rows.push({ measurement: 'RSS of the server process tree after the backfill, idle (10 s, 5 s after it ended)', ours: `median ${mib(steady.idle.median)}, max ${mib(steady.idle.max)}`, baseline: `peak during backfill ${mib(peakRss)}`, ratio: '—', target: '≤ 300 MB', met: steady.idle.max <= 300 * 2 ** 20 });
+  const atLoadPeak = memoryAt(readMemoryLog(memoryLog), steady.underLoad.peakAt);
+  if (atLoadPeak) notes.push(`Memory at the peak under query load after the backfill (1×, MB): ${atLoadPeak}.`);
   rows.push({ measurement: `peak RSS after the backfill under query load (every query row's request in turn for 20 s, ${steady.underLoad.requests} requests)`, ours: mib(steady.underLoad.peak), baseline: `idle ${mib(steady.idle.median)}`, ratio: '—', target: '≤ 300 MB', met: steady.underLoad.peak <= 300 * 2 ** 20 });
 
   const quarterRss = await measureQuarterRss(loadClasses.slice(1));
+  if (quarterRss.atPeak) notes.push(`Memory at the backfill's peak (0.25×, MB): ${quarterRss.atPeak}.`);
   rows.push({
     measurement: `peak RSS at 0.25× the corpus (${round(quarterRss.mb, 0)} MB, same query load; backfill ${round(quarterRss.seconds)} s)`,
     ours: mib(quarterRss.peakRss),

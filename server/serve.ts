@@ -13,6 +13,9 @@ import { traceStartup } from './ingest/startup-trace';
 import { ReadPool } from './read-pool/read-pool';
 import type { WorkerMessage } from './ingest/worker';
 import type { ForwardConfig } from './forward/forward-config';
+import { reportThreadMemory } from './memory/thread-memory';
+import { pageTriageModelsToDisk, triageModelBytes } from './triage/model';
+import { responseCacheBytes } from './http/response-cache';
 
 export interface ServeOptions {
   dbPath: string;
@@ -127,7 +130,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         break;
     }
   };
+  pageTriageModelsToDisk();
   const app = createApp(ctx);
+  reportThreadMemory('main', () => ({ triageModel: triageModelBytes(ctx.db), responseCache: responseCacheBytes() }));
   // Listen before the worker starts: a port in use (often another Chronoscope on the same database) must
   // fail before anything writes, as a ListenError the CLI turns into one line.
   let server: ReturnType<typeof serve>;

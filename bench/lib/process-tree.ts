@@ -53,16 +53,21 @@ export function treeCpuSeconds(pid: number): number {
   return total;
 }
 
-/** Samples the tree's RSS every `everyMs` until stopped; returns the peak. */
-export function rssSampler(pid: number, everyMs = 100): { stop(): number } {
+/** Samples the tree's RSS every `everyMs` until stopped; returns the peak (`peakAt`: when, in Date.now() time). */
+export function rssSampler(pid: number, everyMs = 100): { stop(): number; peakAt(): number } {
   let peak = treeRss(pid);
-  const timer = setInterval(() => {
-    peak = Math.max(peak, treeRss(pid));
-  }, everyMs);
+  let at = Date.now();
+  const sample = () => {
+    const r = treeRss(pid);
+    if (r > peak) [peak, at] = [r, Date.now()];
+  };
+  const timer = setInterval(sample, everyMs);
   return {
     stop() {
       clearInterval(timer);
-      return Math.max(peak, treeRss(pid));
+      sample();
+      return peak;
     },
+    peakAt: () => at,
   };
 }

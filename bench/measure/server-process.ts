@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { timedGet, waitFor } from '../lib/http';
+import { MEMORY_LOG_ENV } from '../../server/memory/thread-memory';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -16,6 +17,8 @@ export async function startServerProcess(opts: {
   /** its stderr lines go here (and on to ours) instead of straight to ours */
   onStderrLine?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** every thread of the server writes its memory there (server/memory/thread-memory.ts) */
+  memoryLog?: string;
 }): Promise<ServerProcess> {
   // Another server on the port (a previous run that died) would answer for ours and every number would be its.
   const taken = await timedGet(`http://127.0.0.1:${opts.port}`, '/api/health').then(
@@ -24,7 +27,7 @@ export async function startServerProcess(opts: {
   );
   if (taken) throw new Error(`port ${opts.port} is already in use: stop that server or pass --port`);
   const args = [path.resolve('dist/server/main.js'), 'serve', ...opts.roots.flatMap((r) => ['--logs', r]), '--db', opts.dbPath, '--port', String(opts.port)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', opts.onStderrLine ? 'pipe' : 'inherit'], env: { ...process.env, ...opts.env } });
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', opts.onStderrLine ? 'pipe' : 'inherit'], env: { ...process.env, ...opts.env, ...(opts.memoryLog ? { [MEMORY_LOG_ENV]: opts.memoryLog } : {}) } });
   const onLine = opts.onStderrLine;
   if (onLine && child.stderr) {
     let rest = '';

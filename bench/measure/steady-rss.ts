@@ -6,7 +6,7 @@ export interface SteadyRss {
   /** idle: median and largest of samples every 100 ms */
   idle: { median: number; max: number };
   /** peak while the query paths ran one after another, and how many requests that was */
-  underLoad: { peak: number; requests: number };
+  underLoad: { peak: number; requests: number; peakAt: number };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -25,7 +25,12 @@ export async function steadyRss(o: { base: string; pid: number; paths: string[];
     await sleep(100);
   }
   let peak = treeRss(o.pid);
-  const timer = setInterval(() => (peak = Math.max(peak, treeRss(o.pid))), 100);
+  let peakAt = Date.now();
+  const sample = () => {
+    const r = treeRss(o.pid);
+    if (r > peak) [peak, peakAt] = [r, Date.now()];
+  };
+  const timer = setInterval(sample, 100);
   let requests = 0;
   const loadUntil = performance.now() + (o.loadMs ?? 20_000);
   try {
@@ -38,5 +43,6 @@ export async function steadyRss(o: { base: string; pid: number; paths: string[];
   } finally {
     clearInterval(timer);
   }
-  return { idle: { median: median(samples), max: Math.max(...samples) }, underLoad: { peak: Math.max(peak, treeRss(o.pid)), requests } };
+  sample();
+  return { idle: { median: median(samples), max: Math.max(...samples) }, underLoad: { peak, requests, peakAt } };
 }

@@ -3,6 +3,7 @@ import type { Options } from '../config';
 import { createChronoscopeMcp } from '../mcp/mcp-server';
 import { resolveDbPath } from './locations';
 import { openIndexForQuery } from './open-index';
+import { pageTriageModelsToDisk } from '../triage/model';
 
 /**
  * `chronoscope mcp [--db FILE] [--logs DIR]... [--no-index] [--port 7311]`: the MCP server over stdio. stdout
@@ -10,6 +11,7 @@ import { openIndexForQuery } from './open-index';
  * client closes stdin.
  */
 export async function runMcp(opts: Options): Promise<number> {
+  pageTriageModelsToDisk(); // it runs beside an agent for as long as the server does
   const db = await openIndexForQuery(opts);
   const mcp = createChronoscopeMcp({ db, dbPath: resolveDbPath(opts), port: opts.port });
   const transport = new StdioServerTransport();

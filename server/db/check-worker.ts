@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { isCorruption, quickCheck } from './damaged-index';
 import { openReadDb } from './open';
+import { reportThreadMemory } from '../memory/thread-memory';
 
 export interface CheckResult {
   /** SQLite's findings when the index is damaged; null when it is sound */
@@ -13,6 +14,7 @@ export interface CheckResult {
 }
 
 const { dbPath } = workerData as { dbPath: string };
+reportThreadMemory('check');
 let result: CheckResult;
 try {
   const db = openReadDb(dbPath);

@@ -30,12 +30,23 @@ interface Entry extends Answer {
   at: number;
 }
 
+/** Bytes of bodies kept by every cache of this process (the memory log's count). */
+let processBytes = 0;
+export const responseCacheBytes = (): number => processBytes;
+
 /** The answers of one connection (a rebuilt index is a new connection, with nothing cached for it). */
 class AnswerCache {
   constructor(private readonly limits: Limits) {}
   /** insertion order is use order: the first key is the least recently used */
   private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
+  private _bytes = 0;
+  private get bytes(): number {
+    return this._bytes;
+  }
+  private set bytes(n: number) {
+    processBytes += n - this._bytes;
+    this._bytes = n;
+  }
   /** requests being answered now, by key and database state: the same request arriving meanwhile waits for it */
   readonly inFlight = new Map<string, Promise<Answer>>();
 

@@ -13,6 +13,8 @@ import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full'
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
 import { traceStartup } from './startup-trace';
+import { HeapWatch } from './heap-watch';
+import { reportThreadMemory } from '../memory/thread-memory';
 
 export interface WorkerInput {
   dbPath: string;
@@ -38,17 +40,15 @@ export type WorkerMessage =
 const input = workerData as WorkerInput;
 const post = (m: WorkerMessage) => parentPort?.postMessage(m);
 
-/**
- * A full collection after every GC_EVERY_BYTES of logs backfilled. What the worker keeps between batches is under
- * 15 MB, but V8 sizes a heap by how fast it allocates, not by what survives: parse garbage let it grow to about
- * 120 MB before it collected. A hard limit (resourceLimits) bounds it too but is fatal to the whole process when
- * a single line needs more than the limit (V8 aborts instead of throwing), so the heap is emptied on schedule
- * instead: one collection of a small live heap takes a few ms, every 5 s commit group.
- */
-const GC_EVERY_BYTES = 32 * 1024 * 1024;
+/** The ingest worker's heap is collected past what survived + HEAP_HEADROOM_BYTES, at least HEAP_FLOOR_BYTES (heap-watch.ts). */
+const HEAP_FLOOR_BYTES = 48 * 2 ** 20;
+const HEAP_HEADROOM_BYTES = 32 * 2 ** 20;
+const HEAP_CHECK_MS = 100;
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
-let collectedAt = 0;
+const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, headroomBytes: HEAP_HEADROOM_BYTES, usedHeap: () => v8.getHeapStatistics().used_heap_size, collect: collectGarbage });
+setInterval(() => heapWatch.check(), HEAP_CHECK_MS).unref();
+reportThreadMemory('ingest', () => ({ heapLimit: heapWatch.limit, liveAfterCollect: heapWatch.liveAfterCollect }));
 let settled = false;
 
 /** Opens the database and rebuilds derived tables if needed; on a full disk waits and tries again (no crash loop). */
@@ -91,10 +91,6 @@ async function main() {
       },
       progress: (p) => {
         post({ type: 'progress', ...p });
-        if (p.bytesDone - collectedAt >= GC_EVERY_BYTES) {
-          collectedAt = p.bytesDone;
-          collectGarbage();
-        }
         // The backfill is over: what it parsed is garbage and its pages are cold. Live appends need neither, and
         // an idle server keeps whatever it holds now (issue 19.3: steady-state RSS).
         if (p.state === 'idle' && !settled) {

@@ -4,9 +4,12 @@ import { openReadDb } from '../db/open';
 import { ApiError } from '../http/errors';
 import { READ_OPS, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
+import { reportThreadMemory } from '../memory/thread-memory';
+import { cachedTreeEvents } from '../spans/tree-cache';
 
 const db = openReadDb((workerData as { dbPath: string }).dbPath);
 const port = parentPort!;
+reportThreadMemory('read', () => ({ treeCacheEvents: cachedTreeEvents(db) }));
 
 port.on('message', (job: ReadJob) => {
   let reply: ReadReply;

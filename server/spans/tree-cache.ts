@@ -188,6 +188,13 @@ export function sessionTree(db: Database.Database, sessionId: string, maxEvents 
   return current;
 }
 
+/** Events in the connection's kept trees (the memory log's count). */
+export function cachedTreeEvents(db: Database.Database): number {
+  let n = 0;
+  for (const t of caches.get(db)?.values() ?? []) n += t.tree.rows.length;
+  return n;
+}
+
 /** A small LRU on a Map: get-or-compute, keeping at most `max` entries. */
 export function remember<K, V>(map: Map<K, V>, key: K, max: number, compute: () => V): V {
   const hit = map.get(key);

@@ -57,21 +57,21 @@ export function selectCalls(m: TriageModel, f: CallFilter, now: number): CallSel
 
   // the rows of the call type (or of the one subject asked for), not the whole model
   const list = subjectId >= 0 ? m.bySubject[subjectId] : subjectId === -1 ? undefined : m.byType[code];
-  const candidates = list ? list.rows.subarray(0, list.length) : new Int32Array(0);
-  const rows = new Int32Array(candidates.length);
-  const group = new Int32Array(candidates.length);
+  const n = list?.length ?? 0;
+  const rows = new Int32Array(n);
+  const group = new Int32Array(n);
   let k = 0;
   const { cType, cTs, cSubject, cSession } = m;
   const windowed = since !== -Infinity;
-  for (let c = 0; c < candidates.length; c++) {
-    const i = candidates[c];
-    if (cType[i] !== code) continue;
-    if (windowed && !(cTs[i] >= since)) continue;
-    const subject = cSubject[i];
+  for (let c = 0; c < n; c++) {
+    const i = list!.get(c);
+    if (cType.get(i) !== code) continue;
+    if (windowed && !(cTs.get(i) >= since)) continue;
+    const subject = cSubject.get(i);
     if (subjectId !== -2 && subject !== subjectId) continue;
     let g: number;
     if (sessionGroup !== null) {
-      const s = cSession[i];
+      const s = cSession.get(i);
       let sg = s < sessionGroup.length ? sessionGroup[s] : -1;
       if (sg === -1) {
         const repo = m.repositoryOf(s);

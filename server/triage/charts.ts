@@ -43,9 +43,9 @@ export function computeHistogram(m: TriageModel, q: ChartParams, now: number): H
   const errors = new Float64Array(nb);
   for (let k = 0; k < sel.rows.length; k++) {
     const i = sel.rows[k];
-    const b = bucketOf(m.cDur[i]);
+    const b = bucketOf(m.cDur.get(i));
     counts[b]++;
-    errors[b] += m.cStatus[i];
+    errors[b] += m.cStatus.get(i);
   }
   let first = 0;
   while (first < nb && counts[first] === 0) first++;
@@ -71,7 +71,7 @@ export function computeTimeseries(m: TriageModel, q: TimeseriesParams, now: numb
   let min = Infinity;
   let max = -Infinity;
   for (let k = 0; k < sel.rows.length; k++) {
-    const t = m.cTs[sel.rows[k]];
+    const t = m.cTs.get(sel.rows[k]);
     if (t < min) min = t;
     if (t > max) max = t;
   }
@@ -85,11 +85,11 @@ export function computeTimeseries(m: TriageModel, q: TimeseriesParams, now: numb
   const errors = new Float64Array(n);
   for (let k = 0; k < sel.rows.length; k++) {
     const i = sel.rows[k];
-    const t = m.cTs[i];
+    const t = m.cTs.get(i);
     if (Number.isNaN(t)) continue;
     const b = Math.min(n - 1, Math.floor((t - from) / bucketMs));
     calls[b]++;
-    errors[b] += m.cStatus[i];
+    errors[b] += m.cStatus.get(i);
   }
   const points = Array.from({ length: n }, (_, b) => ({ t: from + b * bucketMs, calls: calls[b], errors: errors[b] }));
   return { interval, bucketMs, points };
@@ -106,21 +106,21 @@ export function computeScatter(m: TriageModel, q: ScatterParams, now: number): S
   const usable: number[] = [];
   for (let k = 0; k < sel.rows.length; k++) {
     const i = sel.rows[k];
-    const l = m.cLlm[i];
-    if (l >= 0 && !Number.isNaN(m.lTtft[l]) && !Number.isNaN(m.lIn[l])) usable.push(i);
+    const l = m.cLlm.get(i);
+    if (l >= 0 && !Number.isNaN(m.lTtft.get(l)) && !Number.isNaN(m.lIn.get(l))) usable.push(i);
   }
   const step = Math.max(1, usable.length / q.limit);
   const points: ScatterResponse['points'] = [];
   for (let x = 0; x < usable.length && points.length < q.limit; x += step) {
     const i = usable[Math.floor(x)];
-    const l = m.cLlm[i];
+    const l = m.cLlm.get(i);
     points.push({
-      eventId: m.lId[l],
-      sessionId: m.sessions.get(m.cSession[i])?.id ?? '',
-      tokensIn: m.lIn[l],
-      ttft: m.lTtft[l],
-      dur: m.cDur[i],
-      model: m.strings[m.cSubject[i]],
+      eventId: m.lId.get(l),
+      sessionId: m.sessions.get(m.cSession.get(i))?.id ?? '',
+      tokensIn: m.lIn.get(l),
+      ttft: m.lTtft.get(l),
+      dur: m.cDur.get(i),
+      model: m.strings[m.cSubject.get(i)],
     });
   }
   return { points, total: usable.length };

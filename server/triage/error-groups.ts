@@ -104,12 +104,12 @@ export function computeGroups(m: TriageModel, q: ErrorGroupsParams, now: number)
   let minTs = Infinity;
   let maxTs = -Infinity;
   for (let k = 0; k < m.fn; k++) {
-    const row = m.fRow[k];
-    const g = m.cFail[row];
+    const row = m.fRow.get(k);
+    const g = m.cFail.get(row);
     if (ok[g] === 0) continue;
-    const ts = m.cTs[row];
+    const ts = m.cTs.get(row);
     if (since !== -Infinity && !(ts >= since)) continue;
-    const session = m.cSession[row];
+    const session = m.cSession.get(row);
     if (inScope !== null && !inScope(session)) continue;
     const kind = m.failGroups[g].kind;
     byKind[kind] = (byKind[kind] ?? 0) + 1;
@@ -129,7 +129,7 @@ export function computeGroups(m: TriageModel, q: ErrorGroupsParams, now: number)
     // the latest by time; by id when times tie or are missing
     if (!(ts < latestTs[g])) {
       latestTs[g] = Number.isNaN(ts) ? latestTs[g] : ts;
-      latestId[g] = m.fId[k];
+      latestId[g] = m.fId.get(k);
       latestSession[g] = session;
     }
   }
@@ -169,12 +169,12 @@ function sparklines(m: TriageModel, page: GroupTotals[], q: ErrorGroupsParams, f
   const out = page.map(() => new Array<number>(q.buckets).fill(0));
   if (page.length === 0) return out;
   for (let k = 0; k < m.fn; k++) {
-    const row = m.fRow[k];
-    const i = slot.get(m.cFail[row]);
+    const row = m.fRow.get(k);
+    const i = slot.get(m.cFail.get(row));
     if (i === undefined) continue;
-    const ts = m.cTs[row];
+    const ts = m.cTs.get(row);
     if (Number.isNaN(ts) || (since !== -Infinity && ts < since)) continue;
-    if (inScope !== null && !inScope(m.cSession[row])) continue;
+    if (inScope !== null && !inScope(m.cSession.get(row))) continue;
     const b = Math.floor((ts - from) / bucketMs);
     if (b >= 0 && b < q.buckets) out[i][b]++;
   }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../app-context';
-import { warmTriageModel } from './model';
+import { noteChangedSessions, warmTriageModel } from './model';
 
 const AFTER_BATCH_MS = 500;
 
@@ -15,7 +15,8 @@ export function keepTriageWarm(ctx: AppContext): void {
     if (ctx.db.open) void warmTriageModel(ctx.db).catch(() => undefined); // a request reports real failures
   };
   setImmediate(warm).unref?.();
-  ctx.bus.on('indexed', () => {
+  ctx.bus.on('indexed', ({ sessionIds }) => {
+    if (ctx.db.open) noteChangedSessions(ctx.db, sessionIds);
     if (timer !== null) return;
     timer = setTimeout(warm, AFTER_BATCH_MS);
     timer.unref?.();

@@ -23,8 +23,8 @@ export function computeLatency(m: TriageModel, q: LatencyStatsParams, now: numbe
   for (let k = 0; k < sel.rows.length; k++) {
     const g = sel.group[k];
     count[g]++;
-    const l = m.cLlm[sel.rows[k]];
-    if (l >= 0 && !Number.isNaN(m.lTtft[l])) ttftCount[g]++;
+    const l = m.cLlm.get(sel.rows[k]);
+    if (l >= 0 && !Number.isNaN(m.lTtft.get(l))) ttftCount[g]++;
   }
   // One buffer per measure, each group a contiguous slice of it, filled in a second pass.
   const start = new Float64Array(G + 1);
@@ -46,17 +46,17 @@ export function computeLatency(m: TriageModel, q: LatencyStatsParams, now: numbe
   for (let k = 0; k < sel.rows.length; k++) {
     const i = sel.rows[k];
     const g = sel.group[k];
-    const dur = m.cDur[i];
+    const dur = m.cDur.get(i);
     durs[fill[g]++] = dur;
-    errors[g] += m.cStatus[i];
-    const l = m.cLlm[i];
+    errors[g] += m.cStatus.get(i);
+    const l = m.cLlm.get(i);
     if (l < 0) continue;
-    const ttft = m.lTtft[l];
-    const out = m.lOut[l];
+    const ttft = m.lTtft.get(l);
+    const out = m.lOut.get(l);
     if (!Number.isNaN(ttft)) ttfts[tFill[g]++] = ttft;
-    if (!Number.isNaN(m.lIn[l])) tin[g] += m.lIn[l];
+    if (!Number.isNaN(m.lIn.get(l))) tin[g] += m.lIn.get(l);
     if (!Number.isNaN(out)) tout[g] += out;
-    if (!Number.isNaN(m.lCached[l])) tcached[g] += m.lCached[l];
+    if (!Number.isNaN(m.lCached.get(l))) tcached[g] += m.lCached.get(l);
     if (!Number.isNaN(out) && !Number.isNaN(ttft) && dur > ttft) {
       genTokens[g] += out;
       genMs[g] += dur - ttft;

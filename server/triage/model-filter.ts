@@ -2,7 +2,8 @@ import type { EventListParams } from '../../shared/api/triage';
 import { CALL_TYPES } from '../../shared/api/triage';
 import { foldWhitespace } from '../search/indexed-text';
 import { windowStart } from './cache';
-import type { RowList, TriageModel } from './model';
+import type { TriageModel } from './model';
+import type { PagedColumn } from './paged-column';
 
 const LLM = 0;
 const TOOLISH = new Set(['tool_call', 'subagent']);
@@ -61,31 +62,31 @@ export function rowFilter(m: TriageModel, q: EventListParams, now: number): RowF
   const { cType, cDur, cTs, cStatus, cSubject, cSession, cLlm, cFail, lTtft } = m;
   // Only the rows that can match need a look: those of the subject filtered on, else of the types asked for.
   const subjectFilter = modelId !== -2 ? modelId : toolId !== -2 ? toolId : nameId !== -2 ? nameId : -2;
-  let candidates: Int32Array[] | null = null;
-  if (subjectFilter !== -2) candidates = [rowsOf(m.bySubject[subjectFilter])];
-  else if (typeOk !== null) candidates = [...typeOk.keys()].filter((t) => typeOk![t] === 1).map((t) => rowsOf(m.byType[t]));
+  let candidates: PagedColumn[] | null = null;
+  if (subjectFilter !== -2) candidates = [m.bySubject[subjectFilter]].filter((l) => l !== undefined);
+  else if (typeOk !== null) candidates = [...typeOk.keys()].filter((t) => typeOk![t] === 1 && m.byType[t] !== undefined).map((t) => m.byType[t]);
   const match = (i: number) => {
-    const type = cType[i];
+    const type = cType.get(i);
     if (typeOk !== null && typeOk[type] === 0) return false;
-    const dur = cDur[i];
+    const dur = cDur.get(i);
     if (!(dur > min) || dur > max) return false;
-    if (status !== -1 && cStatus[i] !== status) return false;
-    if (modelId !== -2 && (type !== LLM || cSubject[i] !== modelId)) return false;
-    if (toolId !== -2 && (toolTypes[type] === 0 || cSubject[i] !== toolId)) return false;
-    if (nameId !== -2 && cSubject[i] !== nameId) return false;
+    if (status !== -1 && cStatus.get(i) !== status) return false;
+    if (modelId !== -2 && (type !== LLM || cSubject.get(i) !== modelId)) return false;
+    if (toolId !== -2 && (toolTypes[type] === 0 || cSubject.get(i) !== toolId)) return false;
+    if (nameId !== -2 && cSubject.get(i) !== nameId) return false;
     if (timed) {
-      const ts = cTs[i];
+      const ts = cTs.get(i);
       if (Number.isNaN(ts) || ts < from || ts >= to) return false;
     }
     if (failedOnly) {
-      const g = cFail[i];
+      const g = cFail.get(i);
       if (g < 0 || (sigGroups !== null && sigGroups[g] === 0)) return false;
     }
     if (needTtft) {
-      const l = cLlm[i];
-      if (l < 0 || Number.isNaN(lTtft[l])) return false;
+      const l = cLlm.get(i);
+      if (l < 0 || Number.isNaN(lTtft.get(l))) return false;
     }
-    const s = cSession[i];
+    const s = cSession.get(i);
     if (session !== -2 && s !== session) return false;
     if (inScope !== null && !inScope(s)) return false;
     return true;
@@ -96,7 +97,7 @@ export function rowFilter(m: TriageModel, q: EventListParams, now: number): RowF
 export interface RowFilter {
   match: (i: number) => boolean;
   /** row lists that hold every matching row; null: look at every row */
-  candidates: Int32Array[] | null;
+  candidates: PagedColumn[] | null;
 }
 
 function forEachCandidate(m: TriageModel, f: RowFilter, visit: (i: number) => void): void {
@@ -104,11 +105,7 @@ function forEachCandidate(m: TriageModel, f: RowFilter, visit: (i: number) => vo
     for (let i = 0; i < m.n; i++) visit(i);
     return;
   }
-  for (const rows of f.candidates) for (let k = 0; k < rows.length; k++) visit(rows[k]);
-}
-
-function rowsOf(list: RowList | undefined): Int32Array {
-  return list ? list.rows.subarray(0, list.length) : new Int32Array(0);
+  for (const rows of f.candidates) for (let k = 0; k < rows.length; k++) visit(rows.get(k));
 }
 
 /** The exact number of events matching a filter, over the model; null when the model cannot tell. */
@@ -131,7 +128,7 @@ export function pageInModel(m: TriageModel, q: EventListParams, after: (string |
   if (f === null) return null;
   const { match } = f;
   const { cDur, cTs, cLlm, lTtft, cId } = m;
-  const key = q.sort === 'dur' ? (i: number) => cDur[i] : q.sort === 'ts' ? (i: number) => cTs[i] : (i: number) => lTtft[cLlm[i]];
+  const key = q.sort === 'dur' ? (i: number) => cDur.get(i) : q.sort === 'ts' ? (i: number) => cTs.get(i) : (i: number) => lTtft.get(cLlm.get(i));
   const sign = q.order === 'desc' ? 1 : -1;
   // true when (ka, ia) comes before (kb, ib) in the list's order
   const before = (ka: number, ia: number, kb: number, ib: number) => (ka !== kb ? sign * (ka - kb) > 0 : sign * (ia - ib) > 0);
@@ -142,7 +139,7 @@ export function pageInModel(m: TriageModel, q: EventListParams, after: (string |
   forEachCandidate(m, f, (i) => {
     if (!match(i)) return;
     const k = key(i);
-    const id = cId[i];
+    const id = cId.get(i);
     if (c0 !== null && !before(c0, c1!, k, id)) return; // at or before the cursor
     const len = bufKey.length;
     if (len === limit && !before(k, id, bufKey[len - 1], bufId[len - 1])) return;

@@ -1,12 +1,15 @@
 import type Database from 'better-sqlite3';
+import path from 'node:path';
 import { CALL_TYPES, type FailureKind } from '../../shared/api/triage';
 import type { SessionSource } from '../../shared/api/common';
 import { dbState } from '../db/db-state';
+import { PagedFloat64, PagedInt32, PagedUint32, PagedUint8, SpillFile, type PagedColumn } from './paged-column';
 
 /**
- * The triage model: typed-array columns of the canonical events that triage counts (every call —
- * llm_request, tool_call, subagent, hook —, every event that took time, failed or is a failure), held per read
- * connection and kept up to date **incrementally by event id**. Events are append-only (no statement updates or
+ * The triage model: columns of the canonical events that triage counts (every call — llm_request, tool_call,
+ * subagent, hook —, every event that took time, failed or is a failure), held per read connection and kept up to
+ * date **incrementally by event id**. The columns are paged (paged-column.ts): full pages of 16,384 rows go to a
+ * temporary file, so memory stays at a page or two per column whatever the corpus (issue 19.3). Events are append-only (no statement updates or
  * deletes them; ids only grow), so a sync reads only the rows with id > the last id seen: one scan of the table
  * when the server starts (in steps that yield to the event loop, see warmTriageModel), then a handful of rows
  * per indexed batch. Error groups, latency percentiles, chart data and list totals are passes over these
@@ -27,6 +30,23 @@ export const SLOW_MS = 5000;
 /** ids per step: one step blocks the event loop for a few tens of ms at most */
 const STEP_IDS = 20_000;
 const CHECK_EVERY_MS = 5_000;
+/** A followed model still reads every session's repository this often while commits arrive (syncSessions). */
+const FULL_READ_EVERY_MS = 60_000;
+
+/** A per-session counter array with room for `need` sessions (sessions number thousands: small, kept in memory). */
+function grow(a: Uint32Array<ArrayBuffer>, need: number): Uint32Array<ArrayBuffer> {
+  if (need <= a.length) return a;
+  const b = new Uint32Array(Math.max(need, Math.ceil(a.length * 1.25), 1024));
+  b.set(a);
+  return b;
+}
+
+interface SessionRow {
+  num: number;
+  id: string;
+  repository: string | null;
+  source: string;
+}
 
 export interface SessionInfo {
   id: string;
@@ -66,51 +86,6 @@ export function subjectOf(type: string, name: string | null, model: string | nul
   return name ?? '';
 }
 
-type Column = Float64Array | Float32Array | Int32Array | Int16Array | Uint32Array | Uint16Array | Uint8Array;
-
-/**
- * A column with room for `need` rows. Grows by a quarter, not double: the model is the largest thing the server
- * holds (tens of bytes a call, millions of calls), doubling left up to half of it empty, and the old column is
- * garbage only after the copy (a quarter is also the largest moment of two copies at once).
- */
-function grow<T extends Column>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  let cap = a.length || 1024;
-  while (cap < need) cap = Math.ceil(cap * 1.25);
-  const b = new (a.constructor as new (n: number) => T)(cap);
-  b.set(a);
-  return b;
-}
-
-/**
- * Columns start as narrow as the values seen so far allow and widen, once, to the type that holds a value
- * exactly (never a rounded duration or token count): durations, TTFT and tokens are whole numbers below 2^24
- * in practice (4 bytes instead of 8), types, subjects and failure groups a few hundred or thousand values,
- * session numbers a few thousand.
- */
-export type FloatColumn = Float32Array | Float64Array;
-export type IndexColumn = Uint8Array | Uint16Array | Int16Array | Int32Array;
-
-export function holdFloat(a: FloatColumn, v: number): FloatColumn {
-  return a instanceof Float64Array || Math.fround(v) === v || Number.isNaN(v) ? a : Float64Array.from(a);
-}
-
-export function holdIndex(a: IndexColumn, v: number): IndexColumn {
-  if (a instanceof Int32Array) return a;
-  const fits = a instanceof Uint8Array ? v >= 0 && v < 256 : a instanceof Uint16Array ? v >= 0 && v < 65536 : v >= -32768 && v < 32768;
-  return fits ? a : Int32Array.from(a);
-}
-
-/** A growable list of row indexes. */
-export class RowList {
-  rows = new Int32Array(16);
-  length = 0;
-  push(i: number): void {
-    if (this.length === this.rows.length) this.rows = grow(this.rows, this.length + 1);
-    this.rows[this.length++] = i;
-  }
-}
-
 type Row = [
   id: number,
   type: string,
@@ -137,38 +112,38 @@ export class TriageModel {
   readonly types: string[] = [...CALL_TYPES];
   private readonly typeIds = new Map<string, number>(CALL_TYPES.map((t, i) => [t, i]));
 
-  // Rows: one per canonical event that is a call, took time, failed or is a failure, in id order.
+  // Rows: one per canonical event that is a call, took time, failed or is a failure, in id order. Paged to a
+  // temporary file (paged-column.ts): what stays in memory is a page or two per column, whatever the corpus.
   n = 0;
-  /** event ids are line ids, which stay far below 2^32 (4 billion archived lines), so 4 bytes each */
-  cId = new Uint32Array(0);
-  cTs = new Float64Array(0); // NaN when the line had no ts
-  cDur: FloatColumn = new Float32Array(0);
-  cStatus = new Uint8Array(0);
-  cType: IndexColumn = new Uint8Array(0);
-  cSubject: IndexColumn = new Uint16Array(0);
-  /** sessions.num: below 65,536 for most indexes (17,524 sessions at 1.6 GB) */
-  cSession: IndexColumn = new Uint16Array(0);
+  /** event ids are line ids, which stay far below 2^32 (4 billion archived lines) */
+  cId!: PagedColumn;
+  cTs!: PagedColumn; // NaN when the line had no ts
+  cDur!: PagedColumn;
+  cStatus!: PagedColumn;
+  cType!: PagedColumn;
+  cSubject!: PagedColumn;
+  cSession!: PagedColumn;
   /** index into the l* columns for model calls, -1 otherwise */
-  cLlm = new Int32Array(0);
+  cLlm!: PagedColumn;
   /** failure group, -1 when the event is not a failure */
-  cFail: IndexColumn = new Int16Array(0);
+  cFail!: PagedColumn;
 
   /** the rows of each subject and of each type (indexes into the columns above, ascending), for filtered passes */
-  readonly bySubject: RowList[] = [];
-  readonly byType: RowList[] = [];
+  bySubject: PagedColumn[] = [];
+  byType: PagedColumn[] = [];
 
   // Model calls: the columns only they have. NaN = absent.
   ln = 0;
-  lId = new Uint32Array(0);
-  lTtft: FloatColumn = new Float32Array(0);
-  lIn: FloatColumn = new Float32Array(0);
-  lOut: FloatColumn = new Float32Array(0);
-  lCached: FloatColumn = new Float32Array(0);
+  lId!: PagedColumn;
+  lTtft!: PagedColumn;
+  lIn!: PagedColumn;
+  lOut!: PagedColumn;
+  lCached!: PagedColumn;
 
   // Failures: their row and event id, in id order.
   fn = 0;
-  fRow = new Int32Array(0);
-  fId = new Uint32Array(0);
+  fRow!: PagedColumn;
+  fId!: PagedColumn;
   readonly failGroups: FailGroupKey[] = [];
   private readonly failGroupIds = new Map<string, number>();
 
@@ -188,12 +163,21 @@ export class TriageModel {
   /** dbState when the sessions' repositories were last read, and how many times one of them changed since. */
   private sessionsReadAt = '';
   private repositoryChanges = 0;
+  private followed = false;
+  /** sessions named by the ingest since the last read (followChanges) */
+  private readonly changedSessions = new Set<string>();
+  private fullReadAt = -Infinity;
   /** changes whenever anything the results depend on changes: the key of every cached result */
   version = '';
   private warming: Promise<void> | null = null;
   private readonly rowsStmt;
 
+  private readonly file: SpillFile;
+
   constructor(private readonly db: Database.Database) {
+    this.file = new SpillFile(!pagesToDisk ? false : db.memory || db.name === '' ? null : path.dirname(path.resolve(db.name)));
+    spillFiles.register(this, this.file);
+    this.newColumns();
     this.rowsStmt = db
       .prepare(
         `SELECT id, type, name, model, tool, status, ts, dur, ttft, tokens_in, tokens_out, tokens_cached, session_num, fail, dup
@@ -301,7 +285,7 @@ export class TriageModel {
         }
         this.checkedId = this.lastId;
       }
-      this.syncSessions();
+      this.syncSessions(now);
       this.version = `${this.schemaCookie}:${this.lastId}:${this.maxSessionNum}:${this.repositoryChanges}`;
       return done;
     })();
@@ -323,27 +307,55 @@ export class TriageModel {
     return this.warming;
   }
 
-  private syncSessions(): void {
+  /**
+   * From now on the sessions whose facts change are named to the model (`sessionsChanged`, from the ingest's
+   * `indexed` messages: the sessions each commit refreshed), so a commit costs a read of those sessions and of the
+   * new ones instead of the whole sessions table. A connection nobody tells (the CLI, tests) keeps re-reading all.
+   */
+  followChanges(): void {
+    this.followed = true;
+  }
+
+  sessionsChanged(ids: Iterable<string>): void {
+    for (const id of ids) this.changedSessions.add(id);
+  }
+
+  private syncSessions(now: number): void {
     // A session's id and source never change, but its repository does after it was created: a CLI session's
     // workspace.yaml or vscode.metadata.json arrives after its first events, and a session under two roots takes
-    // the newest copy that has one (refresh-session.ts). So after any commit every repository is read again
-    // (one pass over the sessions table, a few ms at thousands of sessions); new sessions are added.
+    // the newest copy that has one (refresh-session.ts). Both are set by a refresh, which names the session in
+    // the commit's `indexed` message. Unfollowed, or once every FULL_READ_EVERY_MS while commits arrive (a
+    // message lost with a worker that died after its commit), every repository is read again.
     const state = dbState(this.db);
-    if (state === this.sessionsReadAt) return;
-    for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions').all() as { num: number; id: string; repository: string | null; source: string }[]) {
-      const known = this.sessions.get(r.num);
-      if (known) {
-        if (known.repository !== r.repository) {
-          known.repository = r.repository;
-          this.repositoryChanges++;
-        }
-        continue;
+    if (state === this.sessionsReadAt && this.changedSessions.size === 0) return;
+    const full = !this.followed || this.sessionsReadAt === '' || (state !== this.sessionsReadAt && now - this.fullReadAt >= FULL_READ_EVERY_MS);
+    if (full) {
+      this.fullReadAt = now;
+      for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions').all() as SessionRow[]) this.noteSession(r);
+    } else {
+      for (const r of this.db.prepare('SELECT num, id, repository, source FROM sessions WHERE num > ?').all(this.maxSessionNum) as SessionRow[]) this.noteSession(r);
+      const one = this.db.prepare('SELECT num, id, repository, source FROM sessions WHERE id = ?');
+      for (const id of this.changedSessions) {
+        const r = one.get(id) as SessionRow | undefined;
+        if (r) this.noteSession(r);
       }
-      this.sessions.set(r.num, { id: r.id, repository: r.repository, source: r.source === 'cli' ? 'cli' : 'vscode' });
-      this.sessionNums.set(r.id, r.num);
-      if (r.num > this.maxSessionNum) this.maxSessionNum = r.num;
     }
+    this.changedSessions.clear();
     this.sessionsReadAt = state;
+  }
+
+  private noteSession(r: SessionRow): void {
+    const known = this.sessions.get(r.num);
+    if (known) {
+      if (known.repository !== r.repository) {
+        known.repository = r.repository;
+        this.repositoryChanges++;
+      }
+      return;
+    }
+    this.sessions.set(r.num, { id: r.id, repository: r.repository, source: r.source === 'cli' ? 'cli' : 'vscode' });
+    this.sessionNums.set(r.id, r.num);
+    if (r.num > this.maxSessionNum) this.maxSessionNum = r.num;
   }
 
   private reset(cookie: number): void {
@@ -359,34 +371,45 @@ export class TriageModel {
     this.sessionNums = new Map();
     this.maxSessionNum = -1;
     this.sessionsReadAt = '';
-    this.bySubject.length = 0;
-    this.byType.length = 0;
-    // back to the narrow columns: a rebuilt index may no longer hold the value that widened one
-    this.cId = new Uint32Array(0);
-    this.cTs = new Float64Array(0);
-    this.cDur = new Float32Array(0);
-    this.cStatus = new Uint8Array(0);
-    this.cType = new Uint8Array(0);
-    this.cSubject = new Uint16Array(0);
-    this.cSession = new Uint16Array(0);
-    this.cLlm = new Int32Array(0);
-    this.cFail = new Int16Array(0);
-    this.lId = new Uint32Array(0);
-    this.lTtft = new Float32Array(0);
-    this.lIn = new Float32Array(0);
-    this.lOut = new Float32Array(0);
-    this.lCached = new Float32Array(0);
-    this.fRow = new Int32Array(0);
-    this.fId = new Uint32Array(0);
+    this.fullReadAt = -Infinity;
+    this.file.clear();
+    this.newColumns();
   }
 
-  /** Bytes held by the columns and row lists (what grows with the corpus). */
+  private newColumns(): void {
+    const f = this.file;
+    this.cId = new PagedUint32(f);
+    this.cTs = new PagedFloat64(f);
+    this.cDur = new PagedFloat64(f);
+    this.cStatus = new PagedUint8(f);
+    this.cType = new PagedInt32(f);
+    this.cSubject = new PagedInt32(f);
+    this.cSession = new PagedInt32(f);
+    this.cLlm = new PagedInt32(f);
+    this.cFail = new PagedInt32(f);
+    this.lId = new PagedUint32(f);
+    this.lTtft = new PagedFloat64(f);
+    this.lIn = new PagedFloat64(f);
+    this.lOut = new PagedFloat64(f);
+    this.lCached = new PagedFloat64(f);
+    this.fRow = new PagedInt32(f);
+    this.fId = new PagedUint32(f);
+    this.bySubject = [];
+    this.byType = [];
+  }
+
+  /** Bytes the columns and row lists hold in memory (bounded: a page or two each). */
   bytes(): number {
     const columns = [this.cId, this.cTs, this.cDur, this.cStatus, this.cType, this.cSubject, this.cSession, this.cLlm, this.cFail, this.lId, this.lTtft, this.lIn, this.lOut, this.lCached, this.fRow, this.fId];
     let n = 0;
-    for (const c of columns) n += c.byteLength;
-    for (const l of [...this.bySubject, ...this.byType]) if (l) n += l.rows.byteLength;
+    for (const c of columns) n += c.residentBytes();
+    for (const l of [...this.bySubject, ...this.byType]) if (l) n += l.residentBytes();
     return n;
+  }
+
+  /** Bytes of full pages in the temporary file (what grows with the corpus, outside the process). */
+  bytesOnDisk(): number {
+    return this.file.bytes;
   }
 
   private load(hi: number): void {
@@ -411,18 +434,6 @@ export class TriageModel {
     this.counts.errorsUnique += status;
 
     const i = this.n++;
-    if (i >= this.cTs.length) {
-      const need = i + 1;
-      this.cId = grow(this.cId, need);
-      this.cTs = grow(this.cTs, need);
-      this.cDur = grow(this.cDur, need);
-      this.cStatus = grow(this.cStatus, need);
-      this.cType = grow(this.cType, need);
-      this.cSubject = grow(this.cSubject, need);
-      this.cSession = grow(this.cSession, need);
-      this.cLlm = grow(this.cLlm, need);
-      this.cFail = grow(this.cFail, need);
-    }
     let code = this.typeIds.get(type);
     if (code === undefined) {
       code = this.types.length;
@@ -431,43 +442,26 @@ export class TriageModel {
     }
     const subject = subjectOf(type, name, model, tool);
     const subjectId = this.intern(subject);
-    (this.bySubject[subjectId] ??= new RowList()).push(i);
-    (this.byType[code] ??= new RowList()).push(i);
-    this.cDur = holdFloat(this.cDur, dur);
-    this.cType = holdIndex(this.cType, code);
-    this.cSubject = holdIndex(this.cSubject, subjectId);
-    this.cSession = holdIndex(this.cSession, session);
-    this.cId[i] = id;
-    this.cTs[i] = ts ?? NaN;
-    this.cDur[i] = dur;
-    this.cStatus[i] = status;
-    this.cType[i] = code;
-    this.cSubject[i] = subjectId;
-    this.cSession[i] = session;
+    (this.bySubject[subjectId] ??= new PagedInt32(this.file)).push(i);
+    (this.byType[code] ??= new PagedInt32(this.file)).push(i);
+    this.cId.push(id);
+    this.cTs.push(ts ?? NaN);
+    this.cDur.push(dur);
+    this.cStatus.push(status);
+    this.cType.push(code);
+    this.cSubject.push(subjectId);
+    this.cSession.push(session);
     if (code === 0) {
-      const j = this.ln++;
-      if (j >= this.lId.length) {
-        const need = j + 1;
-        this.lId = grow(this.lId, need);
-        this.lTtft = grow(this.lTtft, need);
-        this.lIn = grow(this.lIn, need);
-        this.lOut = grow(this.lOut, need);
-        this.lCached = grow(this.lCached, need);
-      }
-      this.lTtft = holdFloat(this.lTtft, ttft ?? NaN);
-      this.lIn = holdFloat(this.lIn, tin ?? NaN);
-      this.lOut = holdFloat(this.lOut, tout ?? NaN);
-      this.lCached = holdFloat(this.lCached, tcached ?? NaN);
-      this.lId[j] = id;
-      this.lTtft[j] = ttft ?? NaN;
-      this.lIn[j] = tin ?? NaN;
-      this.lOut[j] = tout ?? NaN;
-      this.lCached[j] = tcached ?? NaN;
-      this.cLlm[i] = j;
-    } else this.cLlm[i] = -1;
+      this.cLlm.push(this.ln++);
+      this.lId.push(id);
+      this.lTtft.push(ttft ?? NaN);
+      this.lIn.push(tin ?? NaN);
+      this.lOut.push(tout ?? NaN);
+      this.lCached.push(tcached ?? NaN);
+    } else this.cLlm.push(-1);
 
     if (fail === null) {
-      this.cFail[i] = -1;
+      this.cFail.push(-1);
       return;
     }
     this.counts.failuresUnique++;
@@ -478,15 +472,10 @@ export class TriageModel {
       this.failGroups.push({ type, kind: failureKind(type), subject, signature: fail });
       this.failGroupIds.set(key, g);
     }
-    this.cFail = holdIndex(this.cFail, g);
-    this.cFail[i] = g;
-    const k = this.fn++;
-    if (k >= this.fId.length) {
-      this.fId = grow(this.fId, k + 1);
-      this.fRow = grow(this.fRow, k + 1);
-    }
-    this.fId[k] = id;
-    this.fRow[k] = i;
+    this.cFail.push(g);
+    this.fn++;
+    this.fId.push(id);
+    this.fRow.push(i);
   }
 
   callCode(type: CallType): number {
@@ -495,6 +484,17 @@ export class TriageModel {
 }
 
 const models = new WeakMap<Database.Database, TriageModel>();
+/**
+ * Whether models created from now on write their full pages to a file: `serve` and `mcp` do (they run for days
+ * beside a growing index); a one-shot command (`chronoscope slow`, `errors`) and the tests keep them in memory
+ * rather than write ~60 bytes a call to disk and read them back once.
+ */
+let pagesToDisk = false;
+export function pageTriageModelsToDisk(on = true): void {
+  pagesToDisk = on;
+}
+/** A model's temporary file is closed when the model is garbage (its connection closed and dropped). */
+const spillFiles = new FinalizationRegistry<SpillFile>((f) => f.close());
 
 function modelOf(db: Database.Database): TriageModel {
   let m = models.get(db);
@@ -508,6 +508,18 @@ function modelOf(db: Database.Database): TriageModel {
 /** The model of a read connection, synced to the committed index. */
 export function triageModel(db: Database.Database, now = Date.now()): TriageModel {
   return modelOf(db).sync(now);
+}
+
+/** Bytes the connection's model holds (0 before its first use): for the memory log. */
+export function triageModelBytes(db: Database.Database): number {
+  return models.get(db)?.bytes() ?? 0;
+}
+
+/** Tells the connection's model which sessions the ingest refreshed, and that it will keep being told. */
+export function noteChangedSessions(db: Database.Database, sessionIds: Iterable<string>): void {
+  const m = modelOf(db);
+  m.followChanges();
+  m.sessionsChanged(sessionIds);
 }
 
 /** Loads the model of a connection without blocking the event loop for long (server start, after each batch). */
