@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { latencyStats } from './latency';
 import { noteChangedSessions, pageTriageModelsToDisk, triageModel } from './model';
@@ -44,6 +44,34 @@ describe('triage model columns', () => {
       // nothing beside the database: the file was unlinked when it was created
       expect(fs.readdirSync(path.dirname(fx.dbPath)).filter((f) => f.includes('chronoscope-triage'))).toEqual([]);
     } finally {
+      setPageShiftForTests(14);
+      pageTriageModelsToDisk(false);
+    }
+  });
+});
+
+describe('triage model page file', () => {
+  it('a failed read answers that request with a clear error; the model is read again with its pages in memory and answers the next one the same', async () => {
+    setPageShiftForTests(3); // 8 rows a page
+    pageTriageModelsToDisk();
+    try {
+      fx = await fixtureDb({ [`${S}/main.jsonl`]: Array.from({ length: 50 }, (_, i) => call(100 + 37 * i, 10 + i)).join('') });
+      const before = latencyStats(fx.db, { by: 'model', window: 'all' });
+      expect(triageModel(fx.db).bytesOnDisk()).toBeGreaterThan(0);
+      // the disk fails every read from now on
+      vi.spyOn(fs, 'readSync').mockImplementation(() => {
+        throw Object.assign(new Error('EIO: i/o error, read'), { code: 'EIO' });
+      });
+      // another grouping than the cached answer's, so that a pass reads the pages
+      expect(() => latencyStats(fx!.db, { by: 'repository', window: 'all' })).toThrow(/triage model's page file could not be read \(EIO/);
+      const again = latencyStats(fx.db, { by: 'model', window: 'all' });
+      expect(again).toEqual(before);
+      expect(again.rows[0].count).toBe(50);
+      expect(triageModel(fx.db).bytesOnDisk()).toBe(0);
+      // a pass never answered before runs while the disk still fails every read
+      expect(latencyStats(fx.db, { by: 'repository', window: 'all' }).rows.map((r) => [r.key, r.count])).toEqual([['ws1', 50]]);
+    } finally {
+      vi.restoreAllMocks();
       setPageShiftForTests(14);
       pageTriageModelsToDisk(false);
     }

@@ -174,9 +174,13 @@ export class TriageModel {
 
   private readonly file: SpillFile;
 
-  constructor(private readonly db: Database.Database) {
-    this.file = new SpillFile(!pagesToDisk ? false : db.memory || db.name === '' ? null : path.dirname(path.resolve(db.name)));
-    spillFiles.register(this, this.file);
+  /** `inMemory`: never page to a file (the model that replaces one whose file failed) */
+  constructor(
+    private readonly db: Database.Database,
+    inMemory = false,
+  ) {
+    this.file = new SpillFile(!pagesToDisk || inMemory ? false : db.memory || db.name === '' ? null : path.dirname(path.resolve(db.name)));
+    spillFiles.register(this, this.file, this);
     this.newColumns();
     this.rowsStmt = db
       .prepare(
@@ -398,6 +402,15 @@ export class TriageModel {
     this.byType = [];
   }
 
+  pageFileBroken(): boolean {
+    return this.file.broken;
+  }
+
+  close(): void {
+    spillFiles.unregister(this);
+    this.file.close();
+  }
+
   /** Bytes the columns and row lists hold in memory (bounded: a page or two each). */
   bytes(): number {
     const columns = [this.cId, this.cTs, this.cDur, this.cStatus, this.cType, this.cSubject, this.cSession, this.cLlm, this.cFail, this.lId, this.lTtft, this.lIn, this.lOut, this.lCached, this.fRow, this.fId];
@@ -498,8 +511,12 @@ const spillFiles = new FinalizationRegistry<SpillFile>((f) => f.close());
 
 function modelOf(db: Database.Database): TriageModel {
   let m = models.get(db);
-  if (!m) {
-    m = new TriageModel(db);
+  // A page file that failed a read (a disk error): the request that met it said so, and the model is read again
+  // from the index with its pages in memory, so the next one is answered.
+  if (!m || m.pageFileBroken()) {
+    const inMemory = m !== undefined;
+    m?.close();
+    m = new TriageModel(db, inMemory);
     models.set(db, m);
   }
   return m;

@@ -39,7 +39,8 @@ export class SpillFile {
     const fd = this.open();
     if (fd === null) return -1;
     try {
-      fs.writeSync(fd, page, 0, page.byteLength, this.end);
+      // A nearly full disk may take part of a page without an error: that page is not written.
+      if (fs.writeSync(fd, page, 0, page.byteLength, this.end) !== page.byteLength) return -1;
     } catch {
       return -1;
     }
@@ -48,8 +49,21 @@ export class SpillFile {
     return at;
   }
 
+  /** Set by a failed read: the model that owns this file is rebuilt in memory (model.ts `modelOf`). */
+  broken = false;
+
   read(into: Uint8Array, at: number): void {
-    fs.readSync(this.fd as number, into, 0, into.byteLength, at);
+    let n: number;
+    try {
+      n = fs.readSync(this.fd as number, into, 0, into.byteLength, at);
+    } catch (err) {
+      this.broken = true;
+      throw new Error(`the triage model's page file could not be read (${err instanceof Error ? err.message : String(err)}); it is rebuilt from the index, try again`);
+    }
+    if (n !== into.byteLength) {
+      this.broken = true;
+      throw new Error(`the triage model's page file could not be read (short read: ${n} of ${into.byteLength} bytes); it is rebuilt from the index, try again`);
+    }
   }
 
   /** Forgets every page (the model was reset); the file is reused from its start. */
@@ -179,6 +193,9 @@ function pagedClass<T extends Values>(Values: ValuesClass<T>): new (file: SpillF
       }
       let buf = this.read;
       if (buf === null || this.kept.has(this.readPage)) buf = new Values(this.pageRows);
+      // the buffer is about to be overwritten: until the read succeeds it holds no page
+      this.read = null;
+      this.readPage = -1;
       this.file.read(new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength), this.offsets[p]);
       this.read = buf;
       this.readPage = p;
