@@ -25,6 +25,8 @@ export interface AppContext {
     forwarding?: ForwardStatus | null;
     /** set while the indexer cannot write (disk full); cleared when a write succeeds again */
     writesPaused: Problem | null;
+    /** why the search file lags (full disk, damaged and being refilled), from the search thread; null when fine */
+    searchProblem?: Problem | null;
   };
   /** the hostnames a request's Host header may name (loopback names, plus --host when given) */
   allowedHosts: string[];

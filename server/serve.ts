@@ -6,6 +6,7 @@ import { createBus, type AppContext } from './app-context';
 import { LOOPBACK_HOSTS } from './config';
 import { openReadDb, openWriteDbOrRecover } from './db/open';
 import { ensureSchema } from './db/schema';
+import { searchDbPath } from './search-index/search-db';
 import { checkIndexInBackground } from './db/check-index';
 import { IndexRecovery } from './index-recovery';
 import { superviseIngestWorker } from './ingest/supervise-worker';
@@ -124,6 +125,12 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
       case 'forward':
         ctx.status.forwarding = m.status;
         break;
+      case 'search': {
+        const p = m.status.problem;
+        if (p && ctx.status.searchProblem?.reason !== p.reason) o.log?.(p.reason);
+        ctx.status.searchProblem = p ? { fileId: null, path: searchDbPath(o.dbPath), lineNo: null, byteOffset: null, kind: p.kind, reason: p.reason, at: Date.now() } : null;
+        break;
+      }
       case 'fatal':
         o.log?.(`indexer stopped: ${m.message}`);
         console.error(m.message);

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isCorruption, lostSessions, moveAside, quickCheck, recordRecovery, recoveryMessage } from './damaged-index';
+import { attachSearch } from '../search-index/search-db';
 import { ensureSchema } from './schema';
 
 /** The indexer's connection: the only writer. WAL so that readers never wait for a batch to commit. */
@@ -23,9 +24,14 @@ export function openWriteDb(file: string): Database.Database {
 /** Page cache of a read-only connection, in KiB. */
 export const READ_CACHE_KB = 4096;
 
-/** A read-only connection for HTTP handlers and the CLI: the engine itself refuses writes. */
-export function openReadDb(file: string): Database.Database {
+/**
+ * A read-only connection for HTTP handlers and the CLI: the engine itself refuses writes. The search file is
+ * attached (`o.search`, default true), so `event_text` and `event_cjk` resolve as if they were in the archive;
+ * a long-lived connection calls `attachSearch` again to follow a search file that was replaced.
+ */
+export function openReadDb(file: string, o: { search?: boolean } = {}): Database.Database {
   const db = new Database(file, { readonly: true, fileMustExist: true });
+  if (o.search !== false) attachSearch(db, file);
   db.pragma('busy_timeout = 5000');
   // 4 MB, not the writer's 16: there are three of these (main, read worker, forwarder) and the OS page cache
   // holds the file anyway; on the 256 MB bench corpus the query rows' p95 did not change (docs/CONTRIBUTING.md).

@@ -1,12 +1,26 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { ensureSchema } from './schema';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openSearchWriteDb } from '../search-index/search-db';
+import { ensureSchema, getMeta } from './schema';
 
 describe('schema', () => {
-  it('gives the trigram index a 16 MB pending-terms hash (fewer, larger segments during a backfill)', () => {
+  it('gives the trigram index, in the search file, a 16 MB pending-terms hash (fewer, larger segments during a backfill)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-schema-'));
+    const search = openSearchWriteDb(path.join(dir, 'index.db'), { archiveId: 'a' });
+    expect(search.prepare("SELECT v FROM event_text_config WHERE k = 'hashsize'").get()).toEqual({ v: 16 * 1024 * 1024 });
+    search.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps event text out of the archive (the search file holds it) and gives the archive an identity', () => {
     const db = new Database(':memory:');
     ensureSchema(db);
-    expect(db.prepare("SELECT v FROM event_text_config WHERE k = 'hashsize'").get()).toEqual({ v: 16 * 1024 * 1024 });
+    const tables = (db.prepare("SELECT name FROM sqlite_master WHERE name IN ('event_text', 'event_cjk')").all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toEqual([]);
+    expect(getMeta(db, 'archive_id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('indexes files by session: every refresh of a session reads its files', () => {

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 
 /**
  * Version of the derived tables. Bump it whenever a derived table or the way it is filled changes: a database
@@ -11,7 +12,7 @@ import type Database from 'better-sqlite3';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 16;
+export const SCHEMA_VERSION = 17;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -125,15 +126,8 @@ CREATE INDEX events_ttft ON events (ttft) WHERE ttft IS NOT NULL AND dup = 0;
 -- Usage (issue 17): canonical model calls by start time, for token and credit totals over a window.
 CREATE INDEX events_model_calls ON events (ts) WHERE type = 'llm_request' AND dup = 0;
 
--- Substring search (issue 3): trigram over each event's indexed text, contentless (the text lives in the
--- archive), explicit rowid = events.id. detail=full because a substring is a phrase of trigrams.
-CREATE VIRTUAL TABLE event_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
--- FTS5 keeps new terms in memory until a commit or this many bytes (1 MB by default), then writes them as a
--- segment that later merges rewrite: larger segments, less merging (with 5 s backfill groups, 700 MB of logs
--- indexed in 64 s instead of 77 s). Live, commits come every 200 ms and the hash stays small.
-INSERT INTO event_text (event_text, rank) VALUES ('hashsize', 16777216);
--- One- and two-character CJK queries, which trigrams cannot answer: each CJK character one token.
-CREATE VIRTUAL TABLE event_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
+-- Substring search over event text (event_text, event_cjk) lives in the search file beside the archive
+-- (server/search-index/search-db.ts), written by a thread of its own and attached by every reader.
 -- The prompt a model call was sent (llm_request userRequest and each inputMessages message, indexed-text.ts
 -- promptMessages): every request repeats the conversation so far, so each distinct text is kept once per session
 -- (hash: the first 8 bytes of its SHA-1), with the first event that sent it; its text is indexed in prompt_text /
@@ -177,6 +171,10 @@ CREATE INDEX events_cli_spans ON events (session_num, span_id)
 CREATE INDEX events_cli_session ON events (session_num) WHERE type IN ('session_start', 'session.shutdown');
 `;
 
+/**
+ * Every derived table, dropped on a rebuild. `event_text` and `event_cjk` moved to the search file (SCHEMA_VERSION
+ * 17) and stay listed so that an older database loses them from the archive.
+ */
 export const DERIVED_TABLES = [
   'session_edges',
   'companion_cjk',
@@ -262,6 +260,9 @@ export function ensureSchema(db: Database.Database): boolean {
   db.exec(ARCHIVE_DDL);
   addArchiveColumns(db);
   setMeta(db, 'archive_version', String(ARCHIVE_VERSION));
+  // Which archive this is: its search file carries the same id, and a search file of another archive (this one
+  // moved aside as damaged and created again) is discarded (server/search-index/search-db.ts).
+  if (getMeta(db, 'archive_id') === null) setMeta(db, 'archive_id', randomUUID());
   const version = Number(getMeta(db, 'schema_version') ?? '0');
   const hasSessions = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").get() !== undefined;
   if (version === SCHEMA_VERSION && hasSessions) return false;

@@ -16,6 +16,8 @@ import { AGENT_HOST_USAGE, SESSION_STATE, workspaceOfAgentHostUsage, workspaceOf
 import { makeSessionRefresher } from './refresh-session';
 import { traceStartup } from './startup-trace';
 import { IngestStore } from './store';
+import { InlineSearchFeed, type SearchFeed } from '../search-index/search-feed';
+import type { SearchWriterStatus } from '../search-index/search-writer';
 import { tailFile, type FileIdentity } from './tail-file';
 
 export interface IndexerEvents {
@@ -26,6 +28,8 @@ export interface IndexerEvents {
   damaged(cause: string): void;
   /** the database cannot grow (disk full): writes wait and retry; null once a commit succeeded again */
   paused(reason: string | null): void;
+  /** where the search file stands (its mark, the archive's, and why it is behind) */
+  search(status: SearchWriterStatus): void;
 }
 
 export interface IndexerOptions {
@@ -38,6 +42,11 @@ export interface IndexerOptions {
    * error after rolling back (`chronoscope index` and the query commands, which report it and exit).
    */
   waitForSpace?: boolean;
+  /**
+   * Where each event's search text goes (server/search-index/): the search thread in the server and `chronoscope
+   * index`; by default the same writer on this thread (tests), closed by stop().
+   */
+  search?: SearchFeed;
 }
 
 /** How long a commit group may stay open, live and during a backfill (see groupMs). */
@@ -88,9 +97,16 @@ export class Indexer {
     private opts: IndexerOptions,
     private events: Partial<IndexerEvents> = {},
   ) {
-    this.store = new IngestStore(db);
+    this.ownsSearch = opts.search === undefined;
+    this.search = opts.search ?? new InlineSearchFeed(db.name, (s) => this.events.search?.(s));
+    this.store = new IngestStore(db, this.search);
     this.refresh = makeSessionRefresher(db);
+    this.lastLineId = db.prepare('SELECT max(id) m FROM lines');
   }
+
+  private search: SearchFeed;
+  private ownsSearch: boolean;
+  private lastLineId: Database.Statement;
 
   /** Discover, backfill everything, then (when watching) follow changes until stop(). */
   async start(): Promise<void> {
@@ -162,6 +178,16 @@ export class Indexer {
     for (const t of this.settleTimers.values()) clearTimeout(t);
     this.folders?.close();
     await this.watcher?.close();
+    if (this.ownsSearch) await this.search.close();
+  }
+
+  /** Resolves once search holds every committed event (`chronoscope index` waits for it before it exits). */
+  async whenSearchCaughtUp(): Promise<void> {
+    await this.search.whenIndexed(this.committedThrough());
+  }
+
+  private committedThrough(): number {
+    return (this.lastLineId.get() as { m: number | null }).m ?? 0;
   }
 
   /** Resolves when the queue is empty and every dirty session is refreshed (tests, `index`). */
@@ -270,8 +296,11 @@ export class Indexer {
   /** Commits the group, then tells the server: a reader notified before the commit would not see the rows. */
   private commitGroup(): void {
     this.refreshDirty();
+    let through: number | undefined;
     if (this.db.inTransaction) {
       this.db.exec('COMMIT');
+      through = this.committedThrough();
+      this.search.committed(through);
       if (this.progress.state === 'running') {
         this.backfillCommits++;
         const { recent } = this.progress;
@@ -283,7 +312,7 @@ export class Indexer {
       this.resumeIfPaused();
     }
     this.group = null;
-    this.notify();
+    this.notify(through);
   }
 
   /** Rolls the open group back (SQLite may already have, on a full disk) and queues its files, and `file`, again. */
@@ -293,6 +322,7 @@ export class Indexer {
     } catch {
       /* already rolled back by SQLite */
     }
+    this.search.rolledBack();
     if (this.group) {
       for (const f of this.group.files) this.queue.add(f);
       this.pendingEvents -= this.group.events;
@@ -369,6 +399,8 @@ export class Indexer {
           }
           this.queue.delete(file);
           unfinished = await this.indexFile(file, backfill);
+          // The search thread is behind by more than its in-flight bound: wait (memory, issue 19.3).
+          await this.search.room();
         } catch (err) {
           // Only a full disk gets here (indexFile handles a file's own failures): every file would fail alike.
           failed = true;
@@ -392,6 +424,7 @@ export class Indexer {
         } catch {
           /* already rolled back by SQLite */
         }
+        this.search.rolledBack();
         this.store.resetCaches();
       }
       this.group = null;
@@ -492,13 +525,20 @@ export class Indexer {
     for (const id of ids) this.pendingSessions.add(id);
   }
 
-  private notify(): void {
+  /**
+   * Tells the server which sessions changed. After a commit through line `through`, only once the search thread
+   * has committed through it too: a client told "indexed" must find the new lines in search.
+   */
+  private notify(through?: number): void {
     this.lastNotify = Date.now();
     if (this.progress.state === 'running') this.emitProgress();
     if (this.pendingSessions.size === 0) return;
-    this.events.indexed?.([...this.pendingSessions], this.pendingEvents);
+    const sessions = [...this.pendingSessions];
+    const events = this.pendingEvents;
     this.pendingSessions.clear();
     this.pendingEvents = 0;
+    if (through === undefined) this.events.indexed?.(sessions, events);
+    else void this.search.whenIndexed(through).then(() => this.events.indexed?.(sessions, events));
   }
 
   private emitProgress(): void {

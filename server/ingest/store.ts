@@ -66,6 +66,11 @@ interface SessionState {
   lastTurnIsRequest: boolean;
 }
 
+/** Where an event's search text goes (the search feed: search-feed.ts). */
+export interface SearchRows {
+  add(id: number, text: string, cjk: string): void;
+}
+
 /** Bytes of lines per archive chunk before compression: large enough to compress well, small enough to inflate in ~25 µs. */
 export const CHUNK_BYTES = 64 * 1024;
 
@@ -94,7 +99,14 @@ export class IngestStore {
   private st;
   private cli: CliLinker;
 
-  constructor(readonly db: Database.Database) {
+  /**
+   * `searchRows` receives each event's search text (the search feed, server/search-index/search-feed.ts); none
+   * for a rebuild of the derived tables, after which the search file catches up from the archive by itself.
+   */
+  constructor(
+    readonly db: Database.Database,
+    private readonly searchRows: SearchRows = { add: () => {} },
+  ) {
     this.cli = makeCliLinker(db);
     this.nextNum = ((db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
     this.st = {
@@ -121,8 +133,6 @@ export class IngestStore {
            ttft, tokens_in, tokens_out, tokens_cached, error, dup, fail, credits_nano)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      insertText: db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)'),
-      insertCjk: db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)'),
       insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
       insertPromptText: db.prepare('INSERT INTO prompt_text (rowid, text) VALUES (?, ?)'),
       insertPromptCjk: db.prepare('INSERT INTO prompt_cjk (rowid, text) VALUES (?, ?)'),
@@ -344,8 +354,8 @@ export class IngestStore {
       ev.tokensCached, ev.error, dup, failureSignature(ev), ev.creditsNano,
     );
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
-    if (l.text !== '') this.st.insertText.run(id, l.text);
-    if (l.cjk !== '') this.st.insertCjk.run(id, l.cjk);
+    // The trigram index is written by the search thread, which commits it after this group (search-writer.ts).
+    if (l.text !== '' || l.cjk !== '') this.searchRows.add(id, l.text, l.cjk);
     if (l.said.length > 0 || l.prompts.length > 0) {
       if (this.known.num !== session.num) this.known = { num: session.num, strings: new Set(), chars: 0 };
       for (const t of l.said) this.remember(t);

@@ -15,6 +15,8 @@ import { IngestStore } from './store';
 import { traceStartup } from './startup-trace';
 import { HeapWatch } from './heap-watch';
 import { reportThreadMemory } from '../memory/thread-memory';
+import { SearchThread } from '../search-index/search-thread';
+import type { SearchWriterStatus } from '../search-index/search-writer';
 
 export interface WorkerInput {
   dbPath: string;
@@ -33,6 +35,8 @@ export type WorkerMessage =
   | { type: 'forward'; status: ForwardStatus }
   /** writes are paused because the database cannot grow (reason), or resumed (null) */
   | { type: 'paused'; reason: string | null }
+  /** the search file's progress (server/search-index/): its mark against the archive's, and why it lags */
+  | { type: 'search'; status: SearchWriterStatus }
   | { type: 'fatal'; message: string };
 
 // The ingest worker: the only writer. It owns its connection so that better-sqlite3's synchronous writes never
@@ -81,9 +85,11 @@ async function main() {
   const db = await openIndex();
   // Forwarding reads what this connection commits, through a read-only connection of its own (forwarder.ts).
   const forwarder = input.forward ? new Forwarder(input.dbPath, input.forward, (status) => post({ type: 'forward', status })) : null;
+  // The trigram index is written beside this thread, on the other core (server/search-index/search-writer.ts).
+  const search = new SearchThread(input.dbPath, (status) => post({ type: 'search', status }));
   const indexer = new Indexer(
     db,
-    { roots: input.roots, watch: input.watch },
+    { roots: input.roots, watch: input.watch, search },
     {
       indexed: (sessionIds, events) => {
         post({ type: 'indexed', sessionIds, events, at: Date.now() });
@@ -107,7 +113,10 @@ async function main() {
   parentPort?.on('message', (m: { type: string }) => {
     if (m.type === 'stop') {
       forwarder?.stop();
-      void indexer.stop().then(() => db.close());
+      void indexer
+        .stop()
+        .then(() => search.close())
+        .then(() => db.close());
     }
   });
   await indexer.start();

@@ -1,19 +1,22 @@
 // One read worker: its own read-only connection, one request at a time (read-pool.ts).
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadDb } from '../db/open';
+import { attachSearch } from '../search-index/search-db';
 import { ApiError } from '../http/errors';
 import { READ_OPS, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
 import { reportThreadMemory } from '../memory/thread-memory';
 import { cachedTreeEvents } from '../spans/tree-cache';
 
-const db = openReadDb((workerData as { dbPath: string }).dbPath);
+const dbPath = (workerData as { dbPath: string }).dbPath;
+const db = openReadDb(dbPath);
 const port = parentPort!;
 reportThreadMemory('read', () => ({ treeCacheEvents: cachedTreeEvents(db) }));
 
 port.on('message', (job: ReadJob) => {
   let reply: ReadReply;
   try {
+    attachSearch(db, dbPath); // the search file may have been created again since the last job
     const op = READ_OPS[job.op as ReadOp] as (d: typeof db, a: unknown) => unknown;
     reply = { id: job.id, ok: true, result: op(db, job.args) };
   } catch (err) {

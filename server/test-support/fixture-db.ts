@@ -62,7 +62,7 @@ export async function fixtureDb(files: Record<string, string>, opts: { cli?: Rec
   const dbPath = path.join(root, 'index.db');
   const db = openWriteDb(dbPath);
   ensureSchema(db);
-  await indexOnce(db, roots);
+  await indexOnce(db, roots, { searchThread: false });
   return {
     db,
     root,
@@ -70,7 +70,7 @@ export async function fixtureDb(files: Record<string, string>, opts: { cli?: Rec
     sessionStateDir,
     dbPath,
     reindex: async () => {
-      await indexOnce(db, roots);
+      await indexOnce(db, roots, { searchThread: false });
     },
     cleanup: () => {
       db.close();

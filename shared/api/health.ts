@@ -57,6 +57,11 @@ export const Health = z.object({
   indexLagMs: z.number(),
   backfill: BackfillProgress,
   problems: z.array(Problem),
+  /**
+   * The search file (event text), written apart from the archive: events the archive holds that search does not
+   * find yet (0 once caught up), and the events.id it is complete through.
+   */
+  search: z.object({ indexedThrough: z.number(), eventsBehind: z.number() }),
   /** null when the server does not forward to a collector */
   forwarding: z.lazy(() => ForwardStatus).nullable(),
 });

@@ -20,6 +20,7 @@ const HEALTHY: Health = {
   backfill: { state: 'idle', filesDone: 10, filesTotal: 10, bytesDone: 5000, bytesTotal: 5000 },
   problems: [],
   forwarding: null,
+  search: { indexedThrough: 0, eventsBehind: 0 },
 };
 
 describe('status banners', () => {

@@ -1,0 +1,157 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+import { SCHEMA_VERSION } from '../db/schema';
+
+/**
+ * The search file: the trigram index of event text (`event_text`, `event_cjk`) beside the archive, written by a
+ * thread of its own (search-thread.ts) so that the writer's core is not spent on FTS5 inserts and merges (about
+ * 45% of a backfill's CPU, docs/CONTRIBUTING.md). Readers ATTACH it as `search` (server/db/open.ts), so queries
+ * name the tables unqualified.
+ *
+ * It says which archive it belongs to and how far it has got:
+ * - `archive_id`: the archive's `meta.archive_id`; a file of another archive (the archive moved aside as damaged
+ *   and created again) is discarded.
+ * - `schema_version`: SCHEMA_VERSION when it was filled; another version means the text rules changed: discarded.
+ * - `indexed_through`: every event with id <= it that has text has its rows, and nothing past it has any
+ *   (rows are committed with the mark, only after the archive committed the events: search-writer.ts).
+ */
+export function searchDbPath(archivePath: string): string {
+  return archivePath.replace(/\.db$/, '') + '.search.db';
+}
+
+/** The schema name readers attach the search file under. */
+export const SEARCH_SCHEMA = 'search';
+
+const SEARCH_DDL = `
+CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT);
+-- Substring search (issue 3): trigram over each event's indexed text (server/search/indexed-text.ts), contentless
+-- (the text lives in the archive), explicit rowid = events.id. detail=full because a substring is a phrase of trigrams.
+CREATE VIRTUAL TABLE IF NOT EXISTS event_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+-- One- and two-character CJK queries, which trigrams cannot answer: each CJK character one token.
+CREATE VIRTUAL TABLE IF NOT EXISTS event_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
+`;
+
+/**
+ * FTS5 keeps new terms in memory until a commit or this many bytes (1 MB by default), then writes them as a
+ * segment that later merges rewrite: larger segments, less merging (with 5 s backfill groups, 700 MB of logs
+ * indexed in 64 s instead of 77 s). Live, commits come every 200 ms and the hash stays small.
+ */
+const HASH_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Page cache of the search thread's connection, in KiB. FTS5 inserts go through its pending-terms hash, not the
+ * page cache; the pages read back are the segment index and the merges' inputs.
+ */
+const SEARCH_CACHE_KB = 4096;
+
+export interface SearchDbIdentity {
+  archiveId: string;
+}
+
+/** Opens the search file for writing (WAL, like the archive), creating it, or emptying one of another archive or schema. */
+export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Database.Database {
+  const file = searchDbPath(archivePath);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  let db = openWritable(file);
+  if (!belongsTo(db, id)) {
+    db.close();
+    removeSearchFiles(file);
+    db = openWritable(file);
+  }
+  db.exec(SEARCH_DDL);
+  if (searchMetaValue(db, 'archive_id') === null) {
+    db.transaction(() => {
+      db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`); // bound, it would be a REAL
+      setSearchMeta(db, 'archive_id', id.archiveId);
+      setSearchMeta(db, 'schema_version', String(SCHEMA_VERSION));
+      setSearchMeta(db, 'indexed_through', '0');
+    })();
+  }
+  return db;
+}
+
+function openWritable(file: string): Database.Database {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // As the archive: a crash loses the last commits, never the file; whatever is lost is refilled from the mark.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma(`cache_size = -${SEARCH_CACHE_KB}`);
+  db.pragma('temp_store = MEMORY');
+  db.pragma('wal_autocheckpoint = 4000');
+  return db;
+}
+
+function belongsTo(db: Database.Database, id: SearchDbIdentity): boolean {
+  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_meta'").get() !== undefined;
+  if (!hasMeta) return db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined; // a new, empty file
+  return searchMetaValue(db, 'archive_id') === id.archiveId && searchMetaValue(db, 'schema_version') === String(SCHEMA_VERSION);
+}
+
+export function searchMetaValue(db: Database.Database, key: string, schema = 'main'): string | null {
+  const row = db.prepare(`SELECT value FROM ${schema}.search_meta WHERE key = ?`).get(key) as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+export function setSearchMeta(db: Database.Database, key: string, value: string): void {
+  db.prepare('INSERT INTO search_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+/** The search file's mark: events.id through which its rows are complete. */
+export function indexedThrough(db: Database.Database, schema = 'main'): number {
+  return Number(searchMetaValue(db, 'indexed_through', schema) ?? '0');
+}
+
+/** Deletes the search file with its write-ahead log and shared-memory index. */
+export function removeSearchFiles(file: string): void {
+  for (const ext of ['', '-wal', '-shm']) fs.rmSync(file + ext, { force: true });
+}
+
+const attachedInode = new WeakMap<Database.Database, number>();
+
+/**
+ * Attaches the archive's search file to a connection as `search`, so `event_text` and `event_cjk` resolve
+ * unqualified (SQLite looks in main, then in attached databases); a read-only connection attaches it read-only.
+ * A missing file is created empty first (its mark 0: the search thread fills it), so that search always has
+ * its tables. Called again on a connection, it attaches anew when the file was deleted or replaced since (a
+ * connection keeps reading a deleted file's inode). Returns false when the archive has no identity yet.
+ */
+export function attachSearch(db: Database.Database, archivePath: string): boolean {
+  const file = searchDbPath(archivePath);
+  let ino = searchFileInode(archivePath);
+  if (ino !== null && attachedInode.get(db) === ino) return true;
+  if (ino === null) {
+    const archiveId = archiveIdOf(db);
+    if (archiveId === null) return false;
+    openSearchWriteDb(archivePath, { archiveId }).close();
+    ino = searchFileInode(archivePath);
+  }
+  if (attachedInode.has(db)) {
+    try {
+      db.exec(`DETACH DATABASE ${SEARCH_SCHEMA}`);
+    } catch {
+      return true; // a statement is still reading it: the next call tries again
+    }
+  }
+  db.prepare(`ATTACH DATABASE ? AS ${SEARCH_SCHEMA}`).run(file);
+  attachedInode.set(db, ino ?? -1);
+  return true;
+}
+
+/** The archive's identity (meta.archive_id, ensureSchema), which its search file carries. */
+export function archiveIdOf(db: Database.Database): string | null {
+  const hasMeta = db.prepare("SELECT 1 FROM main.sqlite_master WHERE name = 'meta'").get() !== undefined;
+  if (!hasMeta) return null;
+  const row = db.prepare("SELECT value FROM main.meta WHERE key = 'archive_id'").get() as { value: string } | undefined;
+  return row?.value ?? null;
+}
+
+/** The inode of the search file on disk (to notice it was deleted or replaced), or null when it is not there. */
+export function searchFileInode(archivePath: string): number | null {
+  try {
+    return fs.statSync(searchDbPath(archivePath)).ino;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,51 @@
+// The search thread: writes the search file (search-writer.ts) from what the ingest posts (search-thread.ts),
+// beside the ingest worker, so that the trigram index's inserts and merges run on the other core.
+import { parentPort, workerData } from 'node:worker_threads';
+import { RetryBackoff } from '../ingest/disk-full';
+import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
+import { SearchWriter } from './search-writer';
+
+const port = parentPort!;
+const post = (m: SearchThreadReply) => port.postMessage(m);
+const writer = new SearchWriter((workerData as { archivePath: string }).archivePath, (status) => post({ t: 'status', status }));
+const backoff = new RetryBackoff();
+let retry: NodeJS.Timeout | undefined;
+
+/** A full disk (or a file just replaced) left search behind: catch up again after a growing delay, by itself. */
+function scheduleRetry(): void {
+  if (!writer.behind) {
+    backoff.reset();
+    return;
+  }
+  if (retry !== undefined) return;
+  retry = setTimeout(() => {
+    retry = undefined;
+    writer.catchUp();
+    scheduleRetry();
+  }, backoff.next());
+}
+
+port.on('message', (m: SearchThreadRequest) => {
+  switch (m.t) {
+    case 'rows':
+      writer.add(m.ids, m.texts, m.cjks);
+      post({ t: 'consumed', chars: m.chars });
+      break;
+    case 'commit':
+      writer.commit(m.through);
+      break;
+    case 'rollback':
+      writer.rollback();
+      break;
+    case 'stop':
+      clearTimeout(retry);
+      writer.close();
+      port.close();
+      return;
+  }
+  scheduleRetry();
+});
+
+writer.catchUp();
+scheduleRetry();
+post({ t: 'status', status: writer.status });

@@ -1,0 +1,170 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { MarkWaiters, type SearchFeed } from './search-feed';
+import type { SearchWriterStatus } from './search-writer';
+
+export type SearchThreadRequest =
+  | { t: 'rows'; ids: number[]; texts: string[]; cjks: string[]; chars: number }
+  | { t: 'commit'; through: number }
+  | { t: 'rollback' }
+  | { t: 'stop' };
+
+export type SearchThreadReply = { t: 'consumed'; chars: number } | { t: 'status'; status: SearchWriterStatus };
+
+/**
+ * Characters of text posted to the search thread and not yet written by it, past which the ingest waits
+ * (`room`): 2 M characters, about 2–4 MB as strings in each of the two threads until collected. The thread
+ * keeps up with the writer on the other core, so this only bounds memory when it falls behind (a catch-up).
+ */
+export const MAX_IN_FLIGHT_CHARS = 2 * 1024 * 1024;
+/** Rows are posted in messages of about this many characters: one message per event cost more than the clone. */
+const POST_CHARS = 128 * 1024;
+
+/** A string's young generation: rows arrive, are inserted and die. */
+/** More deaths than this within a minute and the thread is not started again. */
+const MAX_RESTARTS = 3;
+
+const SEARCH_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+/** The bundled `search-thread.js` beside the server bundle, or the TypeScript source run through tsx. */
+function searchThreadScript(): string {
+  return import.meta.url.endsWith('.ts') ? path.join(here, 'search-thread-from-source.mjs') : path.join(here, 'search-thread.js');
+}
+
+/** The search writer in a thread of its own; the ingest's side of it. */
+export class SearchThread implements SearchFeed {
+  private worker!: Worker;
+  private ids: number[] = [];
+  private texts: string[] = [];
+  private cjks: string[] = [];
+  private chars = 0;
+  private inFlight = 0;
+  private roomWaiters: (() => void)[] = [];
+  private waiters = new MarkWaiters();
+  private latest: SearchWriterStatus = { indexedThrough: 0, archiveThrough: 0, problem: null };
+  private exited!: Promise<void>;
+  private stopping = false;
+  /** the thread died more than MAX_RESTARTS times in a row: nothing is written any more (status.problem says so) */
+  private dead = false;
+  private crashes: number[] = [];
+
+  constructor(
+    private readonly archivePath: string,
+    private readonly onStatus: (s: SearchWriterStatus) => void = () => {},
+  ) {
+    this.start();
+  }
+
+  /**
+   * A thread that dies is started again: it catches up from its mark, and the rows posted to the dead one are
+   * read back from the archive once their group commits (search-writer.ts), so nothing is lost.
+   */
+  private start(): void {
+    const worker = new Worker(searchThreadScript(), { workerData: { archivePath: this.archivePath }, resourceLimits: SEARCH_RESOURCE_LIMITS });
+    this.worker = worker;
+    let failure: Error | null = null;
+    worker.on('message', (m: SearchThreadReply) => this.onReply(m));
+    worker.on('error', (err) => (failure = err));
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        this.inFlight = 0;
+        for (const r of this.roomWaiters.splice(0)) r();
+        resolve();
+        if (this.stopping) return;
+        const now = Date.now();
+        this.crashes = [...this.crashes.filter((t) => now - t < 60_000), now];
+        const why = failure ? failure.message : `exit code ${code}`;
+        if (this.crashes.length <= MAX_RESTARTS) {
+          this.start();
+          return;
+        }
+        // Whoever waits is told rather than left waiting for ever; health says why search stopped.
+        this.dead = true;
+        this.waiters.releaseAll();
+        this.latest = {
+          ...this.latest,
+          problem: { kind: 'corrupt', reason: `the search thread stopped (${why}) ${this.crashes.length} times within a minute: new lines are archived but not searchable until Chronoscope restarts` },
+        };
+        this.onStatus(this.latest);
+      }),
+    );
+  }
+
+  get status(): SearchWriterStatus {
+    return this.latest;
+  }
+
+  add(id: number, text: string, cjk: string): void {
+    this.ids.push(id);
+    this.texts.push(text);
+    this.cjks.push(cjk);
+    this.chars += text.length + cjk.length;
+    if (this.chars >= POST_CHARS) this.flush();
+  }
+
+  committed(through: number): void {
+    this.flush();
+    this.post({ t: 'commit', through });
+  }
+
+  rolledBack(): void {
+    this.ids = [];
+    this.texts = [];
+    this.cjks = [];
+    this.chars = 0;
+    this.post({ t: 'rollback' });
+  }
+
+  room(): Promise<void> {
+    this.flush();
+    if (this.inFlight <= MAX_IN_FLIGHT_CHARS) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
+  }
+
+  whenIndexed(through: number): Promise<void> {
+    if (this.dead) return Promise.resolve();
+    return this.waiters.wait(through, this.latest.indexedThrough);
+  }
+
+  async close(): Promise<void> {
+    this.stopping = true;
+    this.post({ t: 'stop' });
+    await this.exited;
+    this.waiters.releaseAll();
+  }
+
+  /** Ends the thread as a crash would (tests: a kill between the archive's commit and the search commit). */
+  async crashForTest(): Promise<void> {
+    const exited = this.exited;
+    await this.worker.terminate();
+    await exited;
+  }
+
+  private flush(): void {
+    if (this.ids.length === 0) return;
+    this.post({ t: 'rows', ids: this.ids, texts: this.texts, cjks: this.cjks, chars: this.chars });
+    this.inFlight += this.chars;
+    this.ids = [];
+    this.texts = [];
+    this.cjks = [];
+    this.chars = 0;
+  }
+
+  private post(m: SearchThreadRequest): void {
+    if (!this.dead) this.worker.postMessage(m);
+  }
+
+  private onReply(m: SearchThreadReply): void {
+    if (m.t === 'consumed') {
+      this.inFlight -= m.chars;
+      if (this.inFlight <= MAX_IN_FLIGHT_CHARS) for (const r of this.roomWaiters.splice(0)) r();
+      return;
+    }
+    this.latest = m.status;
+    this.waiters.reached(m.status.indexedThrough);
+    this.onStatus(m.status);
+  }
+}

@@ -1,0 +1,223 @@
+import type Database from 'better-sqlite3';
+import fs from 'node:fs';
+import { isCorruption, moveAside } from '../db/damaged-index';
+import { openReadDb } from '../db/open';
+import { derivedNeedRebuild } from '../db/schema';
+import { rawLines, type RawLineReader } from '../db/raw-lines';
+import { diskFullMessage, isDiskFull } from '../ingest/disk-full';
+import { lineFormatOf, LINE_EVENT, processLine } from '../ingest/process-line';
+import { archiveIdOf, indexedThrough, openSearchWriteDb, searchDbPath, setSearchMeta } from './search-db';
+
+/**
+ * Writes the search file (search-db.ts) from two sources, and keeps these invariants:
+ *
+ * 1. Rows are committed only for events the archive has committed: live rows (`add`) wait in the open
+ *    transaction until the ingest says "committed through N" (`commit`), and a group the ingest rolled back
+ *    (`rollback`: disk full, a failed batch, indexer.ts abandonGroup) is rolled back here too. So the search
+ *    file never runs ahead of the archive, and `indexed_through` = N is committed with the rows.
+ * 2. Every event with id <= the mark that has text has its rows, once: a live row at or below the mark is one the
+ *    catch-up already read from the archive, and is dropped.
+ * 3. Catch-up: at start and after any failure of the search file (full disk: retried; damaged: moved aside;
+ *    deleted or replaced: created again), every event past the mark is read back from the archive (the archived
+ *    line inflated and run through processLine, as ingest does; `dup = 2` repeats get no text, as in
+ *    store.ts writeEvent). Until it has caught up, live rows are dropped (the archive has them once committed).
+ */
+export interface SearchWriterStatus {
+  /** events.id through which search is complete */
+  indexedThrough: number;
+  /** the archive's last committed line id this writer was told of */
+  archiveThrough: number;
+  /** why search is behind for now (disk full, damaged file moved aside), or null */
+  problem: { kind: 'disk_full' | 'corrupt'; reason: string } | null;
+}
+
+/** Events read from the archive per catch-up transaction: each commit moves the mark, and health with it. */
+const CATCH_UP_EVENTS = 20_000;
+
+export class SearchWriter {
+  private db!: Database.Database;
+  private archive: Database.Database;
+  private raw: RawLineReader;
+  private insertText!: Database.Statement;
+  private insertCjk!: Database.Statement;
+  private ino: number | null = null;
+  private mark = 0;
+  /** the archive's last committed line id we know of: what a catch-up must reach */
+  private archiveThrough = 0;
+  /** live rows are not trusted until a catch-up has run (at start, after a failure) */
+  private needsCatchUp = true;
+  private problem: SearchWriterStatus['problem'] = null;
+  private readonly eventsToIndex: Database.Statement;
+
+  constructor(
+    private readonly archivePath: string,
+    private readonly onStatus: (s: SearchWriterStatus) => void = () => {},
+  ) {
+    // The archive through a read-only connection of its own, without the search file attached.
+    this.archive = openReadDb(archivePath, { search: false });
+    this.raw = rawLines(this.archive);
+    this.eventsToIndex = this.archive.prepare(
+      `SELECT e.id, f.kind FROM events e JOIN files f ON f.id = e.file_id WHERE e.id > ? AND e.id <= ? AND e.dup != 2 ORDER BY e.id LIMIT ?`,
+    );
+    this.open();
+    this.archiveThrough = this.archiveMax();
+  }
+
+  get status(): SearchWriterStatus {
+    return { indexedThrough: this.mark, archiveThrough: this.archiveThrough, problem: this.problem };
+  }
+
+  /** Rows of the group being written by the ingest (not committed there yet). */
+  add(ids: number[], texts: string[], cjks: string[]): void {
+    if (this.needsCatchUp) return;
+    this.guard(() => {
+      if (!this.db.inTransaction) this.db.exec('BEGIN');
+      for (let i = 0; i < ids.length; i++) {
+        if (ids[i] <= this.mark) continue;
+        if (texts[i] !== '') this.insertText.run(ids[i], texts[i]);
+        if (cjks[i] !== '') this.insertCjk.run(ids[i], cjks[i]);
+      }
+    });
+  }
+
+  /** The ingest committed its group: the archive holds every line through `through`. */
+  commit(through: number): void {
+    this.archiveThrough = Math.max(this.archiveThrough, through);
+    if (this.replaced()) this.reopen(null);
+    if (this.needsCatchUp) {
+      this.catchUp();
+      return;
+    }
+    const ok = this.guard(() => {
+      if (!this.db.inTransaction) this.db.exec('BEGIN');
+      setSearchMeta(this.db, 'indexed_through', String(through));
+      this.db.exec('COMMIT');
+      this.mark = through;
+      this.problem = null;
+    });
+    if (ok) this.report();
+  }
+
+  /** The ingest rolled its group back: so are its rows here. */
+  rollback(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+  }
+
+  /**
+   * Reads every event past the mark, through the archive's last known commit, from the archive. Returns true
+   * once caught up (false: a failure left it behind, to be tried again).
+   */
+  catchUp(): boolean {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK'); // live rows of a group this pass reads from the archive once committed
+    this.needsCatchUp = true;
+    this.archiveThrough = Math.max(this.archiveThrough, this.archiveMax());
+    // The derived tables are being rebuilt (SCHEMA_VERSION changed): `events` is not there to read yet.
+    if (derivedNeedRebuild(this.archive)) return false;
+    while (this.mark < this.archiveThrough) {
+      const target = this.archiveThrough;
+      const ok = this.guard(() => {
+        const rows = this.eventsToIndex.all(this.mark, target, CATCH_UP_EVENTS) as { id: number; kind: string }[];
+        const through = rows.length < CATCH_UP_EVENTS ? target : rows[rows.length - 1].id;
+        this.db.exec('BEGIN');
+        for (const r of rows) {
+          const bytes = this.raw.bytes(r.id);
+          if (!bytes) continue;
+          const p = processLine({ bytes, byteOffset: 0, tooLong: false }, lineFormatOf(r.kind));
+          if (p.kind !== LINE_EVENT) continue;
+          if (p.text !== '') this.insertText.run(r.id, p.text);
+          if (p.cjk !== '') this.insertCjk.run(r.id, p.cjk);
+        }
+        setSearchMeta(this.db, 'indexed_through', String(through));
+        this.db.exec('COMMIT');
+        this.mark = through;
+      });
+      if (!ok) return false;
+      this.report();
+    }
+    this.needsCatchUp = false;
+    this.problem = null;
+    this.report();
+    return true;
+  }
+
+  /** True while a failure keeps search behind (a full disk): the owner retries `catchUp` with a backoff. */
+  get behind(): boolean {
+    return this.needsCatchUp;
+  }
+
+  close(): void {
+    try {
+      if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      this.db.close();
+    } catch {
+      /* closing after a failure */
+    }
+    this.archive.close();
+  }
+
+  private open(): void {
+    const archiveId = archiveIdOf(this.archive);
+    if (archiveId === null) throw new Error(`${this.archivePath} has no archive_id: open it for writing first (ensureSchema)`);
+    this.db = openSearchWriteDb(this.archivePath, { archiveId });
+    this.ino = fs.statSync(searchDbPath(this.archivePath)).ino;
+    this.insertText = this.db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)');
+    this.insertCjk = this.db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)');
+    this.mark = indexedThrough(this.db);
+    this.needsCatchUp = true;
+  }
+
+  /** Starts a new search file (the old one moved aside when damaged), to be filled by catch-up. */
+  private reopen(damage: string | null): void {
+    try {
+      this.db.close();
+    } catch {
+      /* a damaged file may refuse even this */
+    }
+    const file = searchDbPath(this.archivePath);
+    if (damage !== null && fs.existsSync(file)) {
+      const aside = moveAside(file);
+      this.problem = {
+        kind: 'corrupt',
+        reason: `the search index ${file} was damaged (${damage}); it was moved to ${aside} and is being refilled from the archive (nothing is lost: the archive holds every line)`,
+      };
+    }
+    this.open();
+  }
+
+  /** The search file on disk is not the one this connection writes (deleted, or replaced by another). */
+  private replaced(): boolean {
+    try {
+      return fs.statSync(searchDbPath(this.archivePath)).ino !== this.ino;
+    } catch {
+      return true;
+    }
+  }
+
+  /** Runs a write; a full disk or a damaged file leaves search behind, to catch up later. */
+  private guard(write: () => void): boolean {
+    try {
+      write();
+      return true;
+    } catch (err) {
+      try {
+        if (this.db.inTransaction) this.db.exec('ROLLBACK');
+      } catch {
+        /* rolled back by SQLite already */
+      }
+      this.needsCatchUp = true;
+      if (isDiskFull(err)) this.problem = { kind: 'disk_full', reason: diskFullMessage(searchDbPath(this.archivePath), err) };
+      else if (isCorruption(err)) this.reopen(err instanceof Error ? err.message : String(err));
+      else throw err;
+      this.report();
+      return false;
+    }
+  }
+
+  private archiveMax(): number {
+    return (this.archive.prepare('SELECT max(id) m FROM lines').get() as { m: number | null }).m ?? 0;
+  }
+
+  private report(): void {
+    this.onStatus(this.status);
+  }
+}
