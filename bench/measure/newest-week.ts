@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { openReadDb } from '../../server/db/open';
+import { attachSearch, indexedThrough, SEARCH_SCHEMA } from '../../server/search-index/search-db';
 import { planBackfill, sessionKeyOf } from '../../server/ingest/backfill-order';
 import type { CorpusManifest } from '../../server/corpus/generate';
 
@@ -14,7 +15,7 @@ export interface NewestWeekProbe {
   cliBytes: number;
   /** "47 sessions (12 Copilot CLI), 1297 log and usage files, 126 MB (9 MB CLI)": the server's progress also counts the companions (workspace.yaml, models.json…) */
   describe(): string;
-  /** true once every event of every file of the newest 7 days is committed (searchable, in spans and triage) */
+  /** true once every event of every file of the newest 7 days is committed, in the archive and in search */
   done(): boolean;
 }
 
@@ -29,8 +30,9 @@ interface Expected {
  * (the same definition the indexer orders by, server/ingest/backfill-order.ts, over the same files: the debug logs
  * and the Copilot CLI's events.jsonl and agentHostUsage files, since a CLI session written last moves the week),
  * then the committed event count of each of their logs against the manifest's, and each usage file stored.
- * Events, their trigram text and the session refresh are written in one transaction, so a file whose events are
- * all committed is searchable, in the span tree and in triage.
+ * Events and the session refresh are written in one transaction (in the span tree and triage once committed);
+ * their trigram text is committed apart, by the search thread, so a log counts only once the search file's mark
+ * has reached its last line too (server/search-index/search-db.ts).
  */
 export function newestWeekProbe(manifest: CorpusManifest, dbPath: string): NewestWeekProbe {
   const all = new Map<string, Expected>();
@@ -62,10 +64,15 @@ export function newestWeekProbe(manifest: CorpusManifest, dbPath: string): Newes
     done() {
       if (pending.length === 0) return true;
       db ??= openReadDb(dbPath);
-      const count = db.prepare('SELECT events FROM files WHERE path = ?');
+      attachSearch(db, dbPath); // the search file may have been created since this connection opened
+      const count = db.prepare('SELECT events, (SELECT max(l.id) FROM main.lines l WHERE l.file_id = files.id) last FROM files WHERE path = ?');
       const stored = db.prepare('SELECT 1 FROM companions WHERE path = ?');
-      const unfinished = (f: Expected) =>
-        f.events === null ? stored.get(f.path) === undefined : ((count.get(f.path) as { events: number } | undefined)?.events ?? 0) < f.events;
+      const searched = indexedThrough(db, SEARCH_SCHEMA);
+      const unfinished = (f: Expected) => {
+        if (f.events === null) return stored.get(f.path) === undefined;
+        const row = count.get(f.path) as { events: number; last: number | null } | undefined;
+        return (row?.events ?? 0) < f.events || (row?.last ?? 0) > searched;
+      };
       // In the backfill's order, up to the first file not done: a poll costs a query or two, not one per file of
       // the week (thousands, every 50 ms, on the core the server's threads share).
       const first = pending.findIndex(unfinished);

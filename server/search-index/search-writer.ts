@@ -59,7 +59,13 @@ export class SearchWriter {
     this.eventsToIndex = this.archive.prepare(
       `SELECT e.id, f.kind FROM events e JOIN files f ON f.id = e.file_id WHERE e.id > ? AND e.id <= ? AND e.dup != 2 ORDER BY e.id LIMIT ?`,
     );
-    this.open();
+    try {
+      this.open();
+    } catch (err) {
+      // A search file whose header or schema is damaged fails already here: aside with it, and a new one.
+      if (!isCorruption(err)) throw err;
+      this.reopen(err instanceof Error ? err.message : String(err));
+    }
     this.archiveThrough = this.archiveMax();
   }
 
@@ -169,7 +175,7 @@ export class SearchWriter {
   /** Starts a new search file (the old one moved aside when damaged), to be filled by catch-up. */
   private reopen(damage: string | null): void {
     try {
-      this.db.close();
+      this.db?.close();
     } catch {
       /* a damaged file may refuse even this */
     }
