@@ -7,7 +7,8 @@ import { SearchWriter } from './search-writer';
 
 const port = parentPort!;
 const post = (m: SearchThreadReply) => port.postMessage(m);
-const writer = new SearchWriter((workerData as { archivePath: string }).archivePath, (status) => post({ t: 'status', status }));
+const input = workerData as { archivePath: string; restarted: boolean };
+const writer = new SearchWriter(input.archivePath, (status) => post({ t: 'status', status }));
 const backoff = new RetryBackoff();
 let retry: NodeJS.Timeout | undefined;
 
@@ -47,5 +48,8 @@ port.on('message', (m: SearchThreadRequest) => {
 });
 
 writer.catchUp();
-scheduleRetry();
+// Started again after a crash: the open group's first rows died with the old thread, so its rows are read from
+// the archive once it commits, like every row after a failure (search-writer.ts, invariant 3).
+if (input.restarted) writer.distrustLiveRows();
+else scheduleRetry();
 post({ t: 'status', status: writer.status });

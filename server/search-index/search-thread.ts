@@ -63,7 +63,9 @@ export class SearchThread implements SearchFeed {
    * read back from the archive once their group commits (search-writer.ts), so nothing is lost.
    */
   private start(): void {
-    const worker = new Worker(searchThreadScript(), { workerData: { archivePath: this.archivePath }, resourceLimits: SEARCH_RESOURCE_LIMITS });
+    // A thread started again joins in the middle of a group whose first rows went to the dead one.
+    const restarted = this.crashes.length > 0;
+    const worker = new Worker(searchThreadScript(), { workerData: { archivePath: this.archivePath, restarted }, resourceLimits: SEARCH_RESOURCE_LIMITS });
     this.worker = worker;
     let failure: Error | null = null;
     worker.on('message', (m: SearchThreadReply) => this.onReply(m));

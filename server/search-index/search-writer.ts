@@ -146,6 +146,12 @@ export class SearchWriter {
     return true;
   }
 
+  /** Drops live rows until the next commit, then reads that group from the archive (rows of it were lost). */
+  distrustLiveRows(): void {
+    if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.needsCatchUp = true;
+  }
+
   /** True while a failure keeps search behind (a full disk): the owner retries `catchUp` with a backoff. */
   get behind(): boolean {
     return this.needsCatchUp;

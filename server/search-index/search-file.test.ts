@@ -1,0 +1,311 @@
+import Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { AppContext } from '../app-context';
+import { generateCorpus } from '../corpus/generate';
+import { openReadDb, openWriteDb } from '../db/open';
+import { ensureSchema } from '../db/schema';
+import { searchProgress } from '../health/health';
+import { indexOnce } from '../ingest/index-once';
+import { Indexer } from '../ingest/indexer';
+import { line } from '../test-support/fixture-db';
+import { attachSearch, indexedThrough, openSearchWriteDb, removeSearchFiles, searchDbPath, SEARCH_SCHEMA, setSearchMeta } from './search-db';
+import { InlineSearchFeed, type SearchFeed } from './search-feed';
+import { SearchThread } from './search-thread';
+import { SearchWriter, type SearchWriterStatus } from './search-writer';
+
+// The search file (event_text, event_cjk) is written apart from the archive, by the search thread, and refilled
+// from the archive after a crash or a loss: these tests check that every path gives exactly the rows a live
+// ingest gives, and that it never runs ahead of the archive.
+
+let dir: string;
+let corpus: string;
+/** the rows of a plain threaded ingest of the corpus: what every other path must give */
+let reference: SearchRows;
+
+interface SearchRows {
+  /** fts5vocab 'instance' rows (term, doc, offset) of each table: count, distinct docs and a digest of them all */
+  text: { rows: number; docs: number; digest: string };
+  cjk: { rows: number; docs: number; digest: string };
+  mark: number;
+}
+
+/** Everything the two FTS tables hold, read through a reader connection as search reads it. */
+function searchRows(dbPath: string): SearchRows {
+  const db = openReadDb(dbPath);
+  const of = (table: string) => {
+    db.exec(`CREATE VIRTUAL TABLE temp.v_${table} USING fts5vocab(${SEARCH_SCHEMA}, ${table}, 'instance')`);
+    const h = createHash('sha1');
+    let rows = 0;
+    const docs = new Set<number>();
+    for (const r of db.prepare(`SELECT term, doc, offset FROM temp.v_${table} ORDER BY term, doc, offset`).iterate() as Iterable<{ term: string; doc: number; offset: number }>) {
+      h.update(`${r.term}\u0001${r.doc}\u0001${r.offset}\n`);
+      rows++;
+      docs.add(r.doc);
+    }
+    return { rows, docs: docs.size, digest: h.digest('hex') };
+  };
+  const out = { text: of('event_text'), cjk: of('event_cjk'), mark: indexedThrough(db, SEARCH_SCHEMA) };
+  db.close();
+  return out;
+}
+
+function lastLineId(dbPath: string): number {
+  const db = openReadDb(dbPath, { search: false });
+  const m = (db.prepare('SELECT max(id) m FROM lines').get() as { m: number }).m;
+  db.close();
+  return m;
+}
+
+/** A fresh archive at `name`, indexed from the corpus by `index` (the threaded indexOnce by default). */
+async function indexed(name: string, index: (db: Database.Database) => Promise<unknown> = (db) => indexOnce(db, [corpus])): Promise<string> {
+  const dbPath = path.join(dir, name);
+  const db = openWriteDb(dbPath);
+  ensureSchema(db);
+  await index(db);
+  db.close();
+  return dbPath;
+}
+
+const NO_WORKSPACE_SESSION = 'b1a2c3d4-0000-4000-8000-00000000cafe';
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-search-file-'));
+  corpus = path.join(dir, 'corpus');
+  await generateCorpus({ outDir: corpus, seed: 5, targetBytes: 1536 * 1024 });
+  // As the newer writer writes (FORMAT §10): the no-workspace root, span ids from 1, both turn-id forms, an attr
+  // cut at 5,000 characters, CJK text, a line repeated in its file (dup = 2: no text of its own) and a garbage line.
+  const session = path.join(corpus, 'Code', 'User', 'globalStorage', 'github.copilot-chat', 'debug-logs', NO_WORKSPACE_SESSION);
+  fs.mkdirSync(session, { recursive: true });
+  const base = { ts: 1_764_000_000_000, dur: 0, sid: NO_WORKSPACE_SESSION, status: 'ok', rIdx: 0 };
+  const ask = { ...base, type: 'user_message', name: 'user_message', spanId: '0000000000000001', attrs: { content: '修复重试逻辑 retryBudget please' } };
+  fs.writeFileSync(
+    path.join(session, 'main.jsonl'),
+    line({ ...base, type: 'session_start', name: 'session_start', spanId: '0000000000000001', attrs: { copilotVersion: '0.40.0' } }) +
+      line({ ...base, type: 'turn_start', name: 'turn_start:1', spanId: `turn_start-0000000000000001-1`, attrs: { turnId: 1 } }) +
+      line(ask) +
+      line(ask) +
+      line({ ...base, type: 'turn_start', name: 'turn_start:2', spanId: `turn-start-0000000000000001-2`, attrs: { turnId: '2' } }) +
+      line({ ...base, type: 'tool_call', name: 'read_file', spanId: '0000000000000002', attrs: { args: 'x'.repeat(5000) + '[truncated]' } }) +
+      '{"type": not json\n',
+  );
+  reference = searchRows(await indexed('reference.db'));
+}, 180_000);
+
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterEach(() => vi.restoreAllMocks());
+
+describe('the search file', () => {
+  it('is complete through the archive after a threaded ingest, with no text for in-file repeats (dup = 2)', () => {
+    const dbPath = path.join(dir, 'reference.db');
+    expect(reference.mark).toBe(lastLineId(dbPath));
+    expect(reference.text.docs).toBeGreaterThan(1000);
+    expect(reference.cjk.docs).toBeGreaterThan(0);
+    const db = openReadDb(dbPath);
+    const repeats = (db.prepare('SELECT id FROM events WHERE dup = 2').all() as { id: number }[]).map((r) => r.id);
+    expect(repeats.length).toBeGreaterThan(0);
+    expect(db.prepare('SELECT count(*) n FROM event_text WHERE rowid IN (SELECT id FROM events WHERE dup = 2)').get()).toEqual({ n: 0 });
+    // the repeated CJK message is found once, as its first copy
+    expect(db.prepare(`SELECT count(*) n FROM event_text WHERE event_text MATCH '"修复重试"'`).get()).toEqual({ n: 1 });
+    expect(db.prepare(`SELECT count(*) n FROM event_cjk WHERE event_cjk MATCH '"修 复"'`).get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('deleted between runs: refilled from the archive with exactly the rows a live ingest gave', async () => {
+    const dbPath = await indexed('deleted.db');
+    removeSearchFiles(searchDbPath(dbPath));
+    const db = openWriteDb(dbPath);
+    await indexOnce(db, [corpus]); // nothing new to index: the search thread catches up from mark 0
+    db.close();
+    expect(searchRows(dbPath)).toEqual(reference);
+  }, 120_000);
+
+  it('killed between the archive commit and the search commit: nothing ahead of the archive, complete after a restart', async () => {
+    // The search side of every group is lost, as when the process dies after the archive's COMMIT.
+    const dbPath = await indexed('killed.db', async (db) => {
+      const inline = new InlineSearchFeed(db.name);
+      const killed: SearchFeed = {
+        add: (id, text, cjk) => inline.add(id, text, cjk),
+        committed: () => inline.rolledBack(),
+        rolledBack: () => inline.rolledBack(),
+        room: () => inline.room(),
+        whenIndexed: () => Promise.resolve(),
+        status: inline.status,
+        close: () => inline.close(),
+      };
+      const indexer = new Indexer(db, { roots: [corpus], watch: false, waitForSpace: false, search: killed });
+      await indexer.start();
+      await indexer.whenIdle();
+      await killed.close();
+    });
+    const lost = searchRows(dbPath);
+    expect([lost.mark, lost.text.rows, lost.cjk.rows]).toEqual([0, 0, 0]);
+    const db = openWriteDb(dbPath);
+    await indexOnce(db, [corpus]);
+    db.close();
+    expect(searchRows(dbPath)).toEqual(reference);
+  }, 120_000);
+
+  it('a search thread that dies mid-backfill is started again and the result is identical', async () => {
+    const dbPath = await indexed('crashed.db', async (db) => {
+      let statuses = 0;
+      const search = new SearchThread(db.name, () => statuses++);
+      // Dies in the middle of a group (between two files of it): rows of the group went to the thread that died,
+      // the rest go to the new one.
+      let crashed = false;
+      let files = 0;
+      const room = search.room.bind(search);
+      search.room = async () => {
+        await room(); // posts what the group wrote so far
+        if (++files === 3) {
+          expect(db.inTransaction).toBe(true);
+          await search.crashForTest();
+          // the new thread is up (it reported its catch-up) while the group is still open
+          const before = statuses;
+          while (statuses === before) await new Promise((r) => setTimeout(r, 5));
+          expect(db.inTransaction).toBe(true);
+          crashed = true;
+        }
+      };
+      const indexer = new Indexer(db, { roots: [corpus], watch: false, waitForSpace: false, search });
+      await indexer.start();
+      await indexer.whenIdle();
+      await indexer.whenSearchCaughtUp();
+      await search.close();
+      expect(crashed).toBe(true);
+    });
+    console.error('DBG', JSON.stringify(searchRows(dbPath)), lastLineId(dbPath));
+    expect(searchRows(dbPath)).toEqual(reference);
+  }, 120_000);
+
+  it('deleted while the server runs: the writer notices at its next commit, starts a new file and refills it; readers follow', async () => {
+    const dbPath = await indexed('live-delete.db');
+    const reader = openReadDb(dbPath);
+    const writer = new SearchWriter(dbPath);
+    writer.catchUp();
+    removeSearchFiles(searchDbPath(dbPath));
+    writer.commit(lastLineId(dbPath));
+    expect(writer.status).toEqual({ indexedThrough: lastLineId(dbPath), archiveThrough: lastLineId(dbPath), problem: null });
+    writer.close();
+    expect(searchRows(dbPath)).toEqual(reference);
+    attachSearch(reader, dbPath); // what the server does on each of the writer's status messages
+    const ref = openReadDb(path.join(dir, 'reference.db'));
+    expect(reader.prepare('SELECT count(*) n FROM event_text').get()).toEqual(ref.prepare('SELECT count(*) n FROM event_text').get());
+    ref.close();
+    reader.close();
+  }, 120_000);
+
+  it('damaged: moved aside (kept), refilled from the archive, and the problem says so', async () => {
+    const dbPath = await indexed('damaged.db');
+    const file = searchDbPath(dbPath);
+    const fd = fs.openSync(file, 'r+');
+    fs.writeSync(fd, Buffer.alloc(100, 0xee), 0, 100, 0); // the header: "file is not a database"
+    fs.closeSync(fd);
+    const statuses: SearchWriterStatus[] = [];
+    const writer = new SearchWriter(dbPath, (s) => statuses.push(s));
+    expect(writer.catchUp()).toBe(true);
+    writer.close();
+    expect(statuses[0].problem).toMatchObject({ kind: 'corrupt' });
+    expect(statuses[0].problem!.reason).toMatch(/^the search index .*damaged\.search\.db was damaged \(.*\); it was moved to .*damaged\.search\.db\.corrupt-/);
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('damaged.search.db.corrupt-') && !f.endsWith('-wal') && !f.endsWith('-shm'))).toHaveLength(1);
+    expect(searchRows(dbPath)).toEqual(reference);
+  }, 120_000);
+
+  it('on a full disk: search pauses with "disk full: <search file>", nothing is lost, and it resumes by itself', async () => {
+    let full = true;
+    const original = Database.prototype.exec;
+    vi.spyOn(Database.prototype, 'exec').mockImplementation(function (this: Database.Database, sql: string) {
+      if (full && sql === 'COMMIT' && this.name.endsWith('.search.db')) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      return original.call(this, sql);
+    });
+    setTimeout(() => (full = false), 1500);
+    const statuses: SearchWriterStatus[] = [];
+    const t = Date.now();
+    const dbPath = await indexed('full.db', async (db) => {
+      const indexer = new Indexer(db, { roots: [corpus], watch: false, waitForSpace: false, search: new InlineSearchFeed(db.name, (s) => statuses.push(s)) });
+      await indexer.start();
+      await indexer.whenIdle();
+      await indexer.whenSearchCaughtUp(); // resolves only once the retries got through
+      await indexer.stop();
+    });
+    expect(Date.now() - t).toBeGreaterThanOrEqual(1500);
+    const paused = statuses.find((s) => s.problem !== null)!;
+    expect(paused.problem).toEqual({ kind: 'disk_full', reason: expect.stringMatching(/^disk full: .*full\.search\.db \(database or disk is full\)\. Indexing is paused and retries by itself/) });
+    expect(statuses.at(-1)!.problem).toBeNull();
+    expect(searchRows(dbPath)).toEqual(reference);
+  }, 120_000);
+
+  it('a rolled-back group is rolled back in search too, and rows at or below the mark are not written twice', async () => {
+    const dbPath = await indexed('rollback.db');
+    const writer = new SearchWriter(dbPath);
+    writer.catchUp();
+    const through = lastLineId(dbPath);
+    writer.add([through + 1], ['ghost of a rolled-back group'], ['']);
+    writer.rollback();
+    writer.add([through], ['written again by a late message'], ['']);
+    writer.commit(through);
+    writer.close();
+    const db = openReadDb(dbPath);
+    expect(db.prepare(`SELECT count(*) n FROM event_text WHERE event_text MATCH '"rolled-back" OR "late message"'`).get()).toEqual({ n: 0 });
+    db.close();
+    expect(searchRows(dbPath)).toEqual(reference);
+  }, 120_000);
+
+  it('a search file of another archive (or another schema) is discarded and refilled', () => {
+    const archive = path.join(dir, 'other.db');
+    const a = openSearchWriteDb(archive, { archiveId: 'archive-a' });
+    a.prepare('INSERT INTO event_text (rowid, text) VALUES (7, ?)').run('from archive a');
+    setSearchMeta(a, 'indexed_through', '7');
+    a.close();
+    const b = openSearchWriteDb(archive, { archiveId: 'archive-b' });
+    expect([indexedThrough(b), (b.prepare('SELECT count(*) n FROM event_text').get() as { n: number }).n]).toEqual([0, 0]);
+    b.close();
+  });
+
+  it('"indexed" is sent only once search has committed the group: a client told so finds the new lines', async () => {
+    const dbPath = path.join(dir, 'notify.db');
+    const db = openWriteDb(dbPath);
+    ensureSchema(db);
+    const search = new SearchThread(dbPath);
+    const found: number[] = [];
+    const reader = openReadDb(dbPath);
+    const indexer = new Indexer(
+      db,
+      { roots: [corpus], watch: false, waitForSpace: false, search },
+      {
+        indexed: () => {
+          // every event committed so far, and so announced, has its rows in the search file
+          attachSearch(reader, dbPath);
+          found.push(indexedThrough(reader, SEARCH_SCHEMA) - (reader.prepare('SELECT max(id) m FROM main.events').get() as { m: number }).m);
+        },
+      },
+    );
+    await indexer.start();
+    await indexer.whenIdle();
+    await indexer.whenSearchCaughtUp();
+    await new Promise((r) => setTimeout(r, 50));
+    await search.close();
+    reader.close();
+    db.close();
+    expect(found.length).toBeGreaterThan(0);
+    expect(found.every((behind) => behind >= 0)).toBe(true);
+  }, 120_000);
+
+  it('health reports how many events search lags behind the archive', async () => {
+    const dbPath = path.join(dir, 'reference.db');
+    const ctx = { db: openReadDb(dbPath), dbPath } as AppContext;
+    expect(searchProgress(ctx)).toEqual({ indexedThrough: reference.mark, eventsBehind: 0 });
+    const events = (ctx.db.prepare('SELECT count(*) n FROM main.events WHERE id > ?').get(reference.mark - 500) as { n: number }).n;
+    const s = new Database(searchDbPath(dbPath));
+    setSearchMeta(s, 'indexed_through', String(reference.mark - 500));
+    s.close();
+    expect(searchProgress(ctx)).toEqual({ indexedThrough: reference.mark - 500, eventsBehind: events });
+    const back = new Database(searchDbPath(dbPath));
+    setSearchMeta(back, 'indexed_through', String(reference.mark));
+    back.close();
+    ctx.db.close();
+  });
+});
