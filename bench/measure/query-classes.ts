@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import type { CorpusManifest } from '../../server/corpus/generate';
+import { attachSearch } from '../../server/search-index/search-db';
 
 export interface QueryClass {
   /** what the row in BENCHMARKS.md says */
@@ -43,6 +44,7 @@ function pick(db: Database.Database) {
 /** Every query class of the search, triage, session and lineage issues, with its baseline. */
 export function queryClasses(dbPath: string, manifest: CorpusManifest, corpusDir: string): { classes: QueryClass[]; notes: string[] } {
   const db = new Database(dbPath, { readonly: true });
+  attachSearch(db, dbPath);
   const p = pick(db);
   db.close();
   const n = manifest.notable;

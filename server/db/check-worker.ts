@@ -17,7 +17,9 @@ const { dbPath } = workerData as { dbPath: string };
 reportThreadMemory('check');
 let result: CheckResult;
 try {
-  const db = openReadDb(dbPath);
+  // The archive alone: a damaged search file is the search thread's to find and replace (search-writer.ts), and
+  // must not send the archive aside.
+  const db = openReadDb(dbPath, { search: false });
   // quick_check walks each b-tree once: a page cache would only fill with pages it never reads again (16 MB of RSS).
   db.pragma('cache_size = -1024');
   try {

@@ -177,7 +177,6 @@ describe('the search file', () => {
       await search.close();
       expect(crashed).toBe(true);
     });
-    console.error('DBG', JSON.stringify(searchRows(dbPath)), lastLineId(dbPath));
     expect(searchRows(dbPath)).toEqual(reference);
   }, 120_000);
 

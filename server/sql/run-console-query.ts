@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { attachSearch } from '../search-index/search-db';
 import type { SqlResult, SqlValue } from '../../shared/api';
 import { SqlQueryError } from './sql-error';
 import { checkStatementText } from './statement-text';
@@ -25,6 +26,7 @@ export const DEFAULT_LIMITS: ConsoleLimits = { maxRows: MAX_ROWS, maxCellChars: 
  */
 export function openConsoleDb(dbPath: string): Database.Database {
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
+  attachSearch(db, dbPath); // event_text and event_cjk, as in every reader (server/search-index/search-db.ts)
   db.pragma('query_only = ON');
   db.pragma('trusted_schema = OFF');
   db.pragma('busy_timeout = 2000');
