@@ -38,6 +38,8 @@ port.on('message', (m: SearchThreadRequest) => {
     case 'rollback':
       writer.rollback();
       break;
+    case 'crash':
+      throw new Error('search thread crashed (test)');
     case 'stop':
       clearTimeout(retry);
       writer.close();

@@ -8,7 +8,9 @@ export type SearchThreadRequest =
   | { t: 'rows'; ids: number[]; texts: string[]; cjks: string[]; chars: number }
   | { t: 'commit'; through: number }
   | { t: 'rollback' }
-  | { t: 'stop' };
+  | { t: 'stop' }
+  /** tests: die of an uncaught error */
+  | { t: 'crash' };
 
 export type SearchThreadReply = { t: 'consumed'; chars: number } | { t: 'status'; status: SearchWriterStatus };
 
@@ -138,10 +140,10 @@ export class SearchThread implements SearchFeed {
     this.waiters.releaseAll();
   }
 
-  /** Ends the thread as a crash would (tests: a kill between the archive's commit and the search commit). */
+  /** Makes the thread die of an uncaught error, as a bug would (tests); resolves once it is gone. */
   async crashForTest(): Promise<void> {
     const exited = this.exited;
-    await this.worker.terminate();
+    this.post({ t: 'crash' });
     await exited;
   }
 
