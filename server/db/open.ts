@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isCorruption, lostSessions, moveAside, quickCheck, recordRecovery, recoveryMessage } from './damaged-index';
-import { attachSearch } from '../search-index/search-db';
+import { attachSearch, removeSearchFiles, searchDbPath } from '../search-index/search-db';
 import { ensureSchema } from './schema';
 
 /** The indexer's connection: the only writer. WAL so that readers never wait for a batch to commit. */
@@ -73,6 +73,9 @@ export function openWriteDbOrRecover(file: string, o: { quickCheck?: boolean } =
  */
 export function rebuildDamagedIndex(file: string, cause: string): { db: Database.Database; recovered: string } {
   const aside = moveAside(file);
+  // The search file belongs to the archive just moved aside: a reader attaching it would find that archive's
+  // events under ids the new one gives to others. (The new search thread would discard it too: another archive_id.)
+  removeSearchFiles(searchDbPath(file));
   const message = recoveryMessage(file, aside, cause, lostSessions(aside));
   const db = openWriteDb(file);
   ensureSchema(db);

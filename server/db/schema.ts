@@ -217,7 +217,8 @@ export function setMeta(db: Database.Database, key: string, value: string): void
 /** Drops and recreates the derived tables, empty; marks them for a rebuild when the archive has lines to derive. */
 export function recreateDerived(db: Database.Database): void {
   db.transaction(() => {
-    for (const t of DERIVED_TABLES) db.exec(`DROP TABLE IF EXISTS ${t}`);
+    // main. : on a connection with the search file attached, an unqualified event_text would name search.event_text.
+    for (const t of DERIVED_TABLES) db.exec(`DROP TABLE IF EXISTS main.${t}`);
     db.exec(DERIVED_DDL);
     setMeta(db, 'schema_version', String(SCHEMA_VERSION));
     // Until rebuildDerived refills them, whoever opens the database next (the ingest worker after the server's
@@ -254,7 +255,7 @@ export function ensureSchema(db: Database.Database): boolean {
   const hasArchive = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'lines'").get() !== undefined;
   if (hasArchive && archive !== ARCHIVE_VERSION) {
     db.transaction(() => {
-      for (const t of [...DERIVED_TABLES, 'lines', 'chunks', 'files', 'companions', 'workspaces', 'meta']) db.exec(`DROP TABLE IF EXISTS ${t}`);
+      for (const t of [...DERIVED_TABLES, 'lines', 'chunks', 'files', 'companions', 'workspaces', 'meta']) db.exec(`DROP TABLE IF EXISTS main.${t}`);
     })();
   }
   db.exec(ARCHIVE_DDL);
