@@ -14,13 +14,22 @@ export async function indexOnce(db: Database.Database, roots: string[], o: { sea
   // The connection that indexed sees search too (tests and the bench query it).
   attachSearch(db, db.name);
   let damage: string | null = null;
-  const search = o.searchThread === false ? undefined : new SearchThread(db.name);
+  // A full disk under the search file ends a one-shot run as it does under the archive (the caller says so).
+  let searchFull: (err: Error) => void = () => {};
+  const searchFailed = new Promise<never>((_, reject) => (searchFull = reject));
+  searchFailed.catch(() => {}); // awaited only once the archive is done
+  const search =
+    o.searchThread === false
+      ? undefined
+      : new SearchThread(db.name, (s) => {
+          if (s.problem?.kind === 'disk_full') searchFull(Object.assign(new Error(s.problem.reason), { code: 'SQLITE_FULL' }));
+        });
   const indexer = new Indexer(db, { roots, watch: false, waitForSpace: false, search }, { damaged: (cause) => (damage = cause) });
   try {
     await indexer.start();
     await indexer.whenIdle();
     if (damage !== null) throw Object.assign(new Error(damage), { code: 'SQLITE_CORRUPT' });
-    await indexer.whenSearchCaughtUp();
+    await Promise.race([indexer.whenSearchCaughtUp(), searchFailed]);
   } finally {
     if (search) await search.close();
     else await indexer.stop();
