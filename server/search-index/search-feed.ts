@@ -61,7 +61,8 @@ export class InlineSearchFeed implements SearchFeed {
       this.waiters.reached(s.indexedThrough);
       onStatus?.(s);
     });
-    this.catchUp();
+    this.writer.catchUp({ trustLiveRows: true });
+    this.scheduleRetry();
   }
 
   get status(): SearchWriterStatus {

@@ -240,7 +240,7 @@ describe('the search file', () => {
   it('a rolled-back group is rolled back in search too, and rows at or below the mark are not written twice', async () => {
     const dbPath = await indexed('rollback.db');
     const writer = new SearchWriter(dbPath);
-    writer.catchUp();
+    writer.catchUp({ trustLiveRows: true });
     const through = lastLineId(dbPath);
     writer.add([through + 1], ['ghost of a rolled-back group'], ['']);
     writer.rollback();
@@ -251,6 +251,20 @@ describe('the search file', () => {
     expect(db.prepare(`SELECT count(*) n FROM event_text WHERE event_text MATCH '"rolled-back" OR "late message"'`).get()).toEqual({ n: 0 });
     db.close();
     expect(searchRows(dbPath)).toEqual(reference);
+  }, 120_000);
+
+  it('a retry between two commits leaves the open group alone (it rolled back the live rows of a group that had lost none)', async () => {
+    const dbPath = await indexed('retry.db');
+    const writer = new SearchWriter(dbPath);
+    writer.catchUp({ trustLiveRows: true });
+    const next = lastLineId(dbPath) + 1;
+    writer.add([next], ['kestrelmoth in the open group'], ['']);
+    writer.catchUp(); // what a retry timer scheduled before the last failure cleared does when it fires
+    writer.commit(next);
+    writer.close();
+    const db = openReadDb(dbPath);
+    expect(db.prepare(`SELECT rowid FROM event_text WHERE event_text MATCH 'kestrelmoth'`).all()).toEqual([{ rowid: next }]);
+    db.close();
   }, 120_000);
 
   it('a search file of another archive (or another schema) is discarded and refilled', () => {

@@ -49,9 +49,8 @@ port.on('message', (m: SearchThreadRequest) => {
   scheduleRetry();
 });
 
-writer.catchUp();
-// Started again after a crash: the open group's first rows died with the old thread, so its rows are read from
-// the archive once it commits, like every row after a failure (search-writer.ts, invariant 3).
-if (input.restarted) writer.distrustLiveRows();
-else scheduleRetry();
+// Started again after a crash, the open group's first rows died with the old thread: that group is read from the
+// archive once it commits, like every group a failure cut (search-writer.ts, invariant 3).
+writer.catchUp({ trustLiveRows: !input.restarted });
+scheduleRetry();
 post({ t: 'status', status: writer.status });

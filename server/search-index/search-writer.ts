@@ -44,8 +44,13 @@ export class SearchWriter {
   private mark = 0;
   /** the archive's last committed line id we know of: what a catch-up must reach */
   private archiveThrough = 0;
-  /** live rows are not trusted until a catch-up has run (at start, after a failure) */
-  private needsCatchUp = true;
+  /**
+   * Live rows are dropped: some rows of the group being written were lost (a failure, a thread started again),
+   * so the whole group is read from the archive once it commits, and live rows are trusted again after that.
+   */
+  private dropLiveRows = true;
+  /** a failure (full disk) left search behind: the owner calls catchUp again after a delay */
+  private failed = false;
   private problem: SearchWriterStatus['problem'] = null;
   private readonly eventsToIndex: Database.Statement;
 
@@ -75,7 +80,7 @@ export class SearchWriter {
 
   /** Rows of the group being written by the ingest (not committed there yet). */
   add(ids: number[], texts: string[], cjks: string[]): void {
-    if (this.needsCatchUp) return;
+    if (this.dropLiveRows) return;
     this.guard(() => {
       if (!this.db.inTransaction) this.db.exec('BEGIN');
       for (let i = 0; i < ids.length; i++) {
@@ -90,8 +95,9 @@ export class SearchWriter {
   commit(through: number): void {
     this.archiveThrough = Math.max(this.archiveThrough, through);
     if (this.replaced()) this.reopen(null);
-    if (this.needsCatchUp) {
-      this.catchUp();
+    if (this.dropLiveRows || this.failed) {
+      // Every row through `through` is in the archive now, and the next group's rows come after this message.
+      this.catchUp({ trustLiveRows: true });
       return;
     }
     const ok = this.guard(() => {
@@ -110,12 +116,16 @@ export class SearchWriter {
   }
 
   /**
-   * Reads every event past the mark, through the archive's last known commit, from the archive. Returns true
-   * once caught up (false: a failure left it behind, to be tried again).
+   * Reads every event past the mark, through the archive's last commit, from the archive. Returns true once caught
+   * up (false: a failure left it behind, to be tried again). Live rows stay dropped until the next commit unless
+   * `trustLiveRows` (at a commit, or at the start of a thread that has dropped none): a catch-up between two
+   * commits cannot know which rows of the open group it missed. Called while live rows are trusted and nothing
+   * failed, it has nothing to do (the live path is complete, and a rollback here would lose the open group's rows).
    */
-  catchUp(): boolean {
-    if (this.db.inTransaction) this.db.exec('ROLLBACK'); // live rows of a group this pass reads from the archive once committed
-    this.needsCatchUp = true;
+  catchUp(o: { trustLiveRows?: boolean } = {}): boolean {
+    if (!this.dropLiveRows && !this.failed) return true;
+    if (this.db.inTransaction) this.db.exec('ROLLBACK'); // dropped rows only: the archive gives them once committed
+    this.dropLiveRows = true;
     this.archiveThrough = Math.max(this.archiveThrough, this.archiveMax());
     // The derived tables are being rebuilt (SCHEMA_VERSION changed): `events` is not there to read yet.
     if (derivedNeedRebuild(this.archive)) return false;
@@ -140,21 +150,16 @@ export class SearchWriter {
       if (!ok) return false;
       this.report();
     }
-    this.needsCatchUp = false;
+    this.failed = false;
+    if (o.trustLiveRows) this.dropLiveRows = false;
     this.problem = null;
     this.report();
     return true;
   }
 
-  /** Drops live rows until the next commit, then reads that group from the archive (rows of it were lost). */
-  distrustLiveRows(): void {
-    if (this.db.inTransaction) this.db.exec('ROLLBACK');
-    this.needsCatchUp = true;
-  }
-
   /** True while a failure keeps search behind (a full disk): the owner retries `catchUp` with a backoff. */
   get behind(): boolean {
-    return this.needsCatchUp;
+    return this.failed;
   }
 
   close(): void {
@@ -175,7 +180,7 @@ export class SearchWriter {
     this.insertText = this.db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)');
     this.insertCjk = this.db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)');
     this.mark = indexedThrough(this.db);
-    this.needsCatchUp = true;
+    this.dropLiveRows = true;
   }
 
   /** Starts a new search file (the old one moved aside when damaged), to be filled by catch-up. */
@@ -216,7 +221,8 @@ export class SearchWriter {
       } catch {
         /* rolled back by SQLite already */
       }
-      this.needsCatchUp = true;
+      this.dropLiveRows = true;
+      this.failed = true;
       if (isDiskFull(err)) this.problem = { kind: 'disk_full', reason: diskFullMessage(searchDbPath(this.archivePath), err) };
       else if (isCorruption(err)) this.reopen(err instanceof Error ? err.message : String(err));
       else throw err;
