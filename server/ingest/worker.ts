@@ -103,6 +103,7 @@ async function main() {
           settled = true;
           collectGarbage();
           db.pragma('shrink_memory');
+          search.settle();
         }
       },
       damaged: (cause) => post({ type: 'damaged', cause }),

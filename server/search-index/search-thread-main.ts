@@ -1,11 +1,15 @@
 // The search thread: writes the search file (search-writer.ts) from what the ingest posts (search-thread.ts),
 // beside the ingest worker, so that the trigram index's inserts and merges run on the other core.
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { RetryBackoff } from '../ingest/disk-full';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
 
 const port = parentPort!;
+v8.setFlagsFromString('--expose-gc');
+const collectGarbage = vm.runInNewContext('gc') as () => void;
 const post = (m: SearchThreadReply) => port.postMessage(m);
 const input = workerData as { archivePath: string; restarted: boolean };
 const writer = new SearchWriter(input.archivePath, (status) => post({ t: 'status', status }));
@@ -37,6 +41,10 @@ port.on('message', (m: SearchThreadRequest) => {
       break;
     case 'rollback':
       writer.rollback();
+      break;
+    case 'settle':
+      collectGarbage();
+      writer.settle();
       break;
     case 'crash':
       throw new Error('search thread crashed (test)');

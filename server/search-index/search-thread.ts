@@ -9,6 +9,8 @@ export type SearchThreadRequest =
   | { t: 'commit'; through: number }
   | { t: 'rollback' }
   | { t: 'stop' }
+  /** the backfill is over: collect what it left and give SQLite's spare memory back (steady-state RSS) */
+  | { t: 'settle' }
   /** tests: die of an uncaught error */
   | { t: 'crash' };
 
@@ -138,6 +140,11 @@ export class SearchThread implements SearchFeed {
     this.post({ t: 'stop' });
     await this.exited;
     this.waiters.releaseAll();
+  }
+
+  /** The backfill is over: the thread empties its heap and SQLite's caches (issue 19.3: steady-state RSS). */
+  settle(): void {
+    this.post({ t: 'settle' });
   }
 
   /** Makes the thread die of an uncaught error, as a bug would (tests); resolves once it is gone. */

@@ -157,6 +157,18 @@ export class SearchWriter {
     return true;
   }
 
+  /** After the backfill: the write-ahead log folded into the file and SQLite's spare memory returned. */
+  settle(): void {
+    if (this.db.inTransaction) return; // a live group is being written: the next idle moment will do
+    try {
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+    } catch {
+      /* a reader holds the log open; the automatic checkpoint will do it */
+    }
+    this.db.pragma('shrink_memory');
+    this.archive.pragma('shrink_memory');
+  }
+
   /** True while a failure keeps search behind (a full disk): the owner retries `catchUp` with a backoff. */
   get behind(): boolean {
     return this.failed;
