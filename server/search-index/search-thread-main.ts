@@ -50,6 +50,7 @@ port.on('message', (m: SearchThreadRequest) => {
       throw new Error('search thread crashed (test)');
     case 'stop':
       clearTimeout(retry);
+      clearInterval(follow);
       writer.close();
       port.close();
       return;
@@ -60,5 +61,11 @@ port.on('message', (m: SearchThreadRequest) => {
 // Started again after a crash, the open group's first rows died with the old thread: that group is read from the
 // archive once it commits, like every group a failure cut (search-writer.ts, invariant 3).
 writer.catchUp({ trustLiveRows: !input.restarted });
+/** How often an idle thread looks whether its search file was deleted or replaced (a stat). */
+const FOLLOW_FILE_MS = 5000;
+const follow = setInterval(() => {
+  writer.followFile();
+  scheduleRetry();
+}, FOLLOW_FILE_MS);
 scheduleRetry();
 post({ t: 'status', status: writer.status });

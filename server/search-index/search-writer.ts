@@ -157,6 +157,16 @@ export class SearchWriter {
     return true;
   }
 
+  /**
+   * Between commits (an idle server commits nothing): a search file deleted or replaced since is noticed and
+   * refilled, not only at the next commit.
+   */
+  followFile(): void {
+    if (this.db.inTransaction || !this.replaced()) return;
+    this.reopen(null);
+    this.catchUp();
+  }
+
   /** After the backfill: the write-ahead log folded into the file and SQLite's spare memory returned. */
   settle(): void {
     if (this.db.inTransaction) return; // a live group is being written: the next idle moment will do

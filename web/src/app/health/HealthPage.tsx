@@ -48,6 +48,8 @@ export function HealthReport({ health: h }: { health: Health }) {
     ['Bad lines', formatCount(h.badLines)],
     ['Fragments', formatCount(h.fragments)],
     ['Index lag', h.indexLagMs === 0 ? 'caught up' : formatDuration(h.indexLagMs)],
+    // The search file is written apart from the archive and refilled from it after a loss (server/search-index/).
+    ['Search', h.search.eventsBehind === 0 ? 'caught up' : `${formatCount(h.search.eventsBehind)} events behind`],
     ['Backfill', h.backfill.state === 'idle' ? 'done' : `${h.backfill.state}${fraction === null ? '' : ` ${Math.floor(fraction * 100)}%`}`],
   ];
   const unparsed = h.badLines + h.fragments;

@@ -56,6 +56,12 @@ describe('health', () => {
     expect(t).toContain('1,234');
   });
 
+  it('the report says how far search lags the archive, apart from the index lag', () => {
+    const t = (h: Health) => text(renderToStaticMarkup(<MemoryRouter><HealthReport health={h} /></MemoryRouter>));
+    expect(t(HEALTHY)).toMatch(/Search\s*caught up/);
+    expect(t({ ...HEALTHY, search: { indexedThrough: 10, eventsBehind: 12345 } })).toMatch(/Search\s*12,345 events behind/);
+  });
+
   it('an indexer restart warns and is listed with its kind and reason', () => {
     const reason = 'The indexer stopped (boom) and was restarted; it resumed from its last commit.';
     const h: Health = { ...HEALTHY, problems: [{ fileId: null, path: '/tmp/x.db', lineNo: null, byteOffset: null, kind: 'indexer', reason, at: 1 }] };
