@@ -197,6 +197,16 @@ describe('the search file', () => {
     reader.close();
   }, 120_000);
 
+  it('deleted while the server is idle (no commit to come): noticed by the periodic look and refilled', async () => {
+    const dbPath = await indexed('idle-delete.db');
+    const writer = new SearchWriter(dbPath);
+    writer.catchUp({ trustLiveRows: true });
+    removeSearchFiles(searchDbPath(dbPath));
+    writer.followFile(); // what the search thread does every FOLLOW_FILE_MS
+    writer.close();
+    expect(searchRows(dbPath)).toEqual(reference);
+  }, 120_000);
+
   it('damaged: moved aside (kept), refilled from the archive, and the problem says so', async () => {
     const dbPath = await indexed('damaged.db');
     const file = searchDbPath(dbPath);
