@@ -293,6 +293,10 @@ describe('the search file', () => {
     const db = openWriteDb(dbPath);
     ensureSchema(db);
     const search = new SearchThread(dbPath);
+    // The commit each notification is about: the Indexer waits on whenIndexed(through) before it announces it.
+    let announced = 0;
+    const whenIndexed = search.whenIndexed.bind(search);
+    search.whenIndexed = (through) => whenIndexed(through).then(() => void (announced = through));
     const found: number[] = [];
     const reader = openReadDb(dbPath);
     const indexer = new Indexer(
@@ -300,9 +304,9 @@ describe('the search file', () => {
       { roots: [corpus], watch: false, waitForSpace: false, search },
       {
         indexed: () => {
-          // every event committed so far, and so announced, has its rows in the search file
+          // every event of the announced commit has its rows committed in the search file
           attachSearch(reader, dbPath);
-          found.push(indexedThrough(reader, SEARCH_SCHEMA) - (reader.prepare('SELECT max(id) m FROM main.events').get() as { m: number }).m);
+          found.push(indexedThrough(reader, SEARCH_SCHEMA) - announced);
         },
       },
     );
