@@ -58,7 +58,7 @@ export class Forwarder {
     private readonly onStatus: (s: ForwardStatus) => void,
     private readonly send: Send = (url, init) => fetch(url, { ...init, body: Buffer.from(init.body) }),
   ) {
-    this.db = openReadDb(dbPath);
+    this.db = openReadDb(dbPath, { search: false }); // spans only: no search file attached (its cache is memory)
     const db = this.db;
     this.cursor = readCursor(dbPath, cfg.endpoint);
     this.st = {
