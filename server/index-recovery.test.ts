@@ -88,3 +88,50 @@ describe('a damaged page in the middle of the index, on the running server', () 
     expect(server.recovery.count).toBe(0);
   }, 60_000);
 });
+
+describe('a damaged page in the middle of the search file, on the running server', () => {
+  it('moves the search file aside alone and refills it from the archive: the archive, and the session whose logs are gone, are kept', async () => {
+    const wordy = (sid: string, n: number, title: string) =>
+      ask(sid, title) +
+      Array.from({ length: n }, (_, i) =>
+        line({ ts: 1775000000000 + i, dur: 1, sid, type: 'tool_call', name: 'read_file', spanId: (i + 1).toString(16).padStart(16, '0'), status: 'ok', attrs: { args: '{}', result: `${sid} word${i} ` + Array.from({ length: 60 }, (_, k) => `t${(i * 61 + k) % 9973}x`).join(' ') } }),
+      ).join('');
+    fx = await fixtureDb({ 'keep1/main.jsonl': wordy('keep1', 400, 'keep one'), 'gone/main.jsonl': wordy('gone', 300, 'the lost one') });
+    fs.rmSync(path.join(fx.logsDir(), 'gone'), { recursive: true });
+    await fx.reindex();
+    fx.db.close();
+    const searchFile = fx.dbPath.replace(/\.db$/, '.search.db');
+    expect(fs.existsSync(searchFile)).toBe(true);
+    damageMiddlePage(searchFile, 'event_text_data');
+    server = await start(fx);
+    const s = server;
+    const get = async <T>(p: string) => {
+      const res = await fetch(s.url + p);
+      return { status: res.status, body: (await res.json()) as T };
+    };
+    const sessionsFound = async (q: string) => {
+      const r = await get<SearchResponse>('/api/search?q=' + encodeURIComponent(q));
+      return [r.status, r.body.groups?.flatMap((g) => g.sessions.map((x) => x.id)).sort()];
+    };
+    // a search over every trigram page meets the damage: a 503 that says so, never a 500
+    const first = await get<unknown>('/api/search?q=' + encodeURIComponent('t1x'));
+    expect([200, 503]).toContain(first.status);
+    await until(() => get<unknown>('/api/ready'), (r) => r.status === 200 && s.recovery.count === 1);
+    // the archive was not moved: only the search file
+    const aside = fs.readdirSync(fx.root).filter((n) => n.includes('.corrupt-') && !n.endsWith('-wal') && !n.endsWith('-shm'));
+    expect(aside.map((n) => n.replace(/corrupt-.*/, 'corrupt-'))).toEqual(['index.search.db.corrupt-']);
+    const health = await until(() => get<Health>('/api/health'), (h) => h.body.search?.eventsBehind === 0);
+    expect(health.body.problems.find((p) => p.kind === 'corrupt')?.reason).toMatch(
+      new RegExp(`^The search index at ${searchFile} was damaged \\(.+\\)\\. It was moved to ${path.join(fx.root, aside[0])} and is being filled again from the archive; the archive itself was sound and kept\\.$`),
+    );
+    expect(health.body.events).toBe(401 + 301);
+    // the session whose logs are gone is still in the archive, and found again through the refilled search file
+    expect((await get<SessionListResponse>('/api/sessions')).body.sessions.map((x) => [x.id, x.eventCount]).sort()).toEqual([
+      ['gone', 301],
+      ['keep1', 401],
+    ]);
+    expect(await sessionsFound('"the lost one"')).toEqual([200, ['gone']]);
+    expect(await sessionsFound('t1x')).toEqual([200, ['gone', 'keep1']]);
+    expect(await sessionsFound('"gone word299 "')).toEqual([200, ['gone']]);
+  }, 60_000);
+});

@@ -1,5 +1,6 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
+import fs from 'node:fs';
 import type { BackfillProgress } from '../shared/api';
 import { createApp } from './app';
 import { createBus, type AppContext } from './app-context';
@@ -176,10 +177,18 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   ctx.reportCorruption = (cause) => void recovery.report(cause);
   // quick_check reads every page (27–56 s on the 1.6 GiB benchmark index): not on the start-up path, but in a
   // thread of its own once the first backfill is done; only a damaged page the backfill never touched is left.
+  // The search file too, after the archive: nothing else reads every one of its pages, and a damaged one would
+  // otherwise wait for the search that meets it (the recovery then replaces that file alone).
   void backfilled.then(async () => {
-    const check = await checkIndexInBackground(o.dbPath);
-    if (check.damage !== null && !closed) void recovery.report(check.damage);
-    else if (check.error !== null) o.log?.(`the index check could not run: ${check.error}`);
+    for (const file of [o.dbPath, searchDbPath(o.dbPath)]) {
+      if (closed || !fs.existsSync(file)) continue;
+      const check = await checkIndexInBackground(file);
+      if (check.damage !== null && !closed) {
+        await recovery.report(check.damage, file); // checked already: the recovery need not check it again
+        break;
+      }
+      if (check.error !== null) o.log?.(`the index check of ${file} could not run: ${check.error}`);
+    }
   });
   let closed = false;
   const address = server.address() as AddressInfo;
