@@ -85,16 +85,19 @@ function missNotes(rows: Row[]): string[] {
   const tried: [RegExp, string][] = [
     [
       /^backfill throughput/,
-      'Backfill throughput: tried and kept: plain INSERTs instead of INSERT…SELECT/RETURNING (1.7 ms → 20 µs a session row), no ' +
-        'savepoint per batch inside a group transaction, grouped commits, Chronicle FTS rows rewritten only when a turn grew, WAL ' +
-        'checkpointed after the backfill; then an index on files(session_id) (every session refresh scanned the files table: the ' +
-        'backfill was quadratic, 1.6 GB went from 325 s to 202 s through the indexer alone, in one thread), and backfill commits every 5 s after the ' +
-        'first second with a 16 MB FTS5 hash (fewer, larger trigram segments: a 700 MB corpus 77 s → 64 s). Tried and dropped: a ' +
-        '64 MB page cache, a 256 MB autocheckpoint, dropping the events_ts/events_dur indexes (each within the ±10% noise of this ' +
-        'machine). What is left: the row "the unavoidable part" measures what no FTS5 design avoids — our line processing plus a bare trigram ' +
-        'FTS5 insert of the same text, on one thread — and it is itself below the 50 MB/s target. Running the FTS5 insert on the ' +
-        'second core (a search database of its own, written by a thread behind the main one) would hide at most that insert: ' +
-        'about a third of a backfill. Reaching 50 MB/s on two cores needs a cheaper substring index than FTS5 trigram.',
+      'Backfill throughput (issue 19.1): built: the trigram index (event_text, event_cjk) in a search file of its own, written by a thread ' +
+        'beside the ingest (server/search-index/: rows posted as they are written, committed after the archive\'s group with an ' +
+        '"indexed through" mark, caught up from the archive after a crash or a lost file); processLine building one object shape (a 256 MB ' +
+        'backfill 21.5 → 18.8 CPU s in one thread); before that: plain INSERTs, grouped 5 s commits with a 16 MB FTS5 hash, the ' +
+        'files(session_id) index, no statement journals on the write path (the companion upsert). A 256 MB corpus through the server on an ' +
+        'idle machine: 24.1 s before the search thread, 16.9 s after. What is left: the ingest thread is the bottleneck. Its profile ' +
+        '(256 MB, the server, idle machine): 17.6 s busy against the search thread\'s 8.3 s; of the 17.6 s, the events, lines, prompt, ' +
+        'turn and file inserts and the per-session refresh ~8 s, line parsing and text extraction ~2.5 s, garbage collection 1.7 s ' +
+        '(the heap watch\'s full collections, kept for peak RSS), deflate 1.0 s, COMMIT 0.8 s. 25 MB/s needs about a third of that ' +
+        'moved to the other core or removed. Next, by that profile: the prompt FTS tables (prompt_text, prompt_cjk) to the search ' +
+        'thread, deflate on the libuv pool, lazy ISO timestamps; then parsing ahead in a thread of its own. Tried and dropped earlier: a ' +
+        '64 MB page cache, a 256 MB autocheckpoint, dropping the events_ts/events_dur indexes (within noise); FTS5 detail=none, ' +
+        'automerge 0 (less CPU on the search thread, which is not the bottleneck).',
     ],
     [
       /^peak RSS/,
@@ -114,7 +117,25 @@ function missNotes(rows: Row[]): string[] {
         'corpus: a bound needs it on disk or paged, not done), three V8 heaps of 40–70 MB, ~200 MB of native memory (page caches ' +
         'of 16 MB per connection, the FTS5 hash, glibc arenas that keep what they freed). Since then: span trees as packed ' +
         'columns (a 265k-event family 107.9 → 32.7 MB of heap and array buffers) and a 4 MB page cache for the read-only ' +
-        'connections (main, read worker, forwarder; the writer keeps 16 MB).',
+        'connections (main, read worker, forwarder; the writer keeps 16 MB). This stop (issue 19.3): the triage model\'s ' +
+        'columns paged to an unlinked temporary file (67.5 → 6.4 MB resident at 1.6 GB; uncached passes 10–60% slower, cached rows ' +
+        'unchanged); the ingest worker collects whenever its heap passes what survived plus 32 MB (it had grown to 237 MB between ' +
+        'the collections once per commit group: 1× peak 599 → 415 MB in the engineer\'s runs, 0.25× 318 → 300); the triage model ' +
+        're-reads only the sessions a commit changed. Why 1× still grows: what survives in the ingest worker grows with the folders ' +
+        'of the corpus (27 MB at 0.25×, 61–75 MB at 1×: chokidar\'s folder tree, the per-folder watchers and the backfill plan of ' +
+        '4,221 folders and 15,597 files), V8 keeps more heap committed than it uses, and the search thread adds an isolate, its page ' +
+        'cache and the FTS5 hash. MALLOC_ARENA_MAX=2 saved ~20 MB (within noise) and is not set. The memory notes above say where ' +
+        'the memory was at each peak (CHRONOSCOPE_MEMORY_LOG).',
+    ],
+    [
+      /^time until every session of the newest 7 days/,
+      'Newest week (issue 19.2): the week is now every log the server reads (Copilot CLI sessions and their usage files too: most ' +
+        'of its sessions are CLI ones); the row counted only the VS Code sessions before (47 sessions, 126 MB). Fixed: usage files ' +
+        'are keyed by their session (keyed by their folder, all 1,071 were one session as new as the newest and were read first); ' +
+        'the roots\' tree watcher starts once this week is read (its walk took 1–2 s before the first read); the ancestor walk skips ' +
+        'session-state folders; the trigram insert is on the search thread. What is left is the ingest thread\'s rate on this week\'s ' +
+        'bytes, a third of them Copilot CLI lines (7.3 MB per CPU s against 12.5 for debug logs: short lines, many small sessions), ' +
+        'under the query load of the first 90 s (`node dist/bench/run.js --only newest` times it alone, with the start-up phases).',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
