@@ -1,6 +1,5 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
-import { threadId } from 'node:worker_threads';
 import path from 'node:path';
 import { SCHEMA_VERSION } from '../db/schema';
 
@@ -54,49 +53,22 @@ export interface SearchDbIdentity {
 export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Database.Database {
   const file = searchDbPath(archivePath);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  createSearchFile(archivePath, id);
   let db = openWritable(file);
   if (!belongsTo(db, id)) {
     db.close();
     removeSearchFiles(file);
-    createSearchFile(archivePath, id);
     db = openWritable(file);
   }
-  return db;
-}
-
-/**
- * Creates the search file when it is missing: its tables and identity are written under a temporary name, without
- * a write-ahead log, and linked into place, so it appears whole or not at all, and no second writable connection
- * of this process ever opens the file itself. That matters: a writable connection closing while another one of
- * the same process (the search thread's) has the file open can take itself for the last one and delete the
- * write-ahead log under it (POSIX locks do not tell threads of one process apart), and the search thread then
- * commits into a log nobody else reads (seen as a reader stuck at an old mark while the thread reported a newer one).
- */
-function createSearchFile(archivePath: string, id: SearchDbIdentity): void {
-  const file = searchDbPath(archivePath);
-  if (fs.existsSync(file)) return;
-  const tmp = `${file}.new-${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}`;
-  const db = new Database(tmp);
-  try {
-    db.exec(SEARCH_DDL);
+  db.exec(SEARCH_DDL);
+  if (searchMetaValue(db, 'archive_id') === null) {
     db.transaction(() => {
       db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`); // bound, it would be a REAL
       setSearchMeta(db, 'archive_id', id.archiveId);
       setSearchMeta(db, 'schema_version', String(SCHEMA_VERSION));
       setSearchMeta(db, 'indexed_through', '0');
     })();
-  } finally {
-    db.close();
   }
-  try {
-    fs.linkSync(tmp, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err; // created meanwhile by another connection: that one is it
-  } finally {
-    fs.rmSync(tmp, { force: true });
-    fs.rmSync(`${tmp}-journal`, { force: true });
-  }
+  return db;
 }
 
 function openWritable(file: string): Database.Database {
@@ -152,7 +124,7 @@ export function attachSearch(db: Database.Database, archivePath: string): boolea
   if (ino === null) {
     const archiveId = archiveIdOf(db);
     if (archiveId === null) return false;
-    createSearchFile(archivePath, { archiveId });
+    openSearchWriteDb(archivePath, { archiveId }).close();
     ino = searchFileInode(archivePath);
   }
   if (attachedInode.has(db)) {
