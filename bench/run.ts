@@ -19,6 +19,7 @@ import { ftsCeiling } from './measure/fts-ceiling';
 import { jsonParseCeiling } from './measure/json-parse-ceiling';
 import { newestWeekProbe, type NewestWeekProbe } from './measure/newest-week';
 import { HELD_OUT_FILED_RATIO, heldOutRatio } from './measure/held-out';
+import { searchDbPath } from '../server/search-index/search-db';
 import { STARTUP_TRACE_PREFIX } from '../server/ingest/startup-trace';
 import { queryClasses, type QueryClass } from './measure/query-classes';
 import { awaitBackfill, startServerProcess } from './measure/server-process';
@@ -403,7 +404,8 @@ async function main() {
   const peakRss = rss.stop();
   const atPeak = memoryAt(readMemoryLog(memoryLog), rss.peakAt());
   if (atPeak) notes.push(`Memory at the backfill's peak (1×, MB): ${atPeak}.`);
-  const dbBytes = ['', '-wal'].reduce((n, ext) => n + (fs.existsSync(dbPath + ext) ? fs.statSync(dbPath + ext).size : 0), 0);
+  // the archive and its search file (server/search-index/search-db.ts), each with its write-ahead log
+  const dbBytes = [dbPath, searchDbPath(dbPath)].reduce((n, file) => n + ['', '-wal'].reduce((m, ext) => m + (fs.existsSync(file + ext) ? fs.statSync(file + ext).size : 0), 0), 0);
   const mbps = corpusMb / backfillS;
   rows.push({
     measurement: `backfill throughput (${round(corpusMb, 0)} MB, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.files} files)`,
@@ -423,7 +425,7 @@ async function main() {
     met: null,
   });
   rows.push({ measurement: 'peak RSS of the server process tree during backfill', ours: `${round(peakRss / 2 ** 20, 0)} MB`, baseline: '—', ratio: '—', target: '≤ 300 MB', met: peakRss <= 300 * 2 ** 20 });
-  rows.push({ measurement: 'database size / log size', ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, target: '≤ 1.5×', met: dbBytes <= 1.5 * manifest.bytes });
+  rows.push({ measurement: 'database size (archive and search file) / log size', ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, target: '≤ 1.5×', met: dbBytes <= 1.5 * manifest.bytes });
   rows.push(...newestFirstRows(b, `whole backfill ${round(backfillS)} s`));
   const ul = summarize(underLoad);
   rows.push({ measurement: `queries during the backfill's first 90 s (${underLoad.length} requests: search, slow, sessions, errors)`, ours: `p50 ${fmtMs(ul.p50)} / p95 ${fmtMs(ul.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 100 ms', met: ul.p95 <= 100 });

@@ -40,6 +40,7 @@ export function memoryAt(samples: ThreadSample[], at: number): string | null {
         (holds.length ? ` (${holds.join(', ')})` : ''),
     );
   }
+  if (p.mappings === false) return parts.join('; ');
   const largest = p.anonLargest.map((a) => `${Math.round(a.kb / 1024)}/${Math.round(a.sizeKb / 1024)}`).join(' ');
   parts.push(`anonymous mappings (resident/size): ${largest}, ${p.anonCount - p.anonLargest.length} more ${Math.round(p.anonRestKb / 1024)}`);
   return parts.join('; ');

@@ -42,6 +42,7 @@ export function openReadDb(file: string, o: { search?: boolean } = {}): Database
 /** Deletes a database file with its write-ahead log and shared-memory index (a fresh start; tests and the bench). */
 export function removeDatabaseFiles(file: string): void {
   for (const ext of ['', '-wal', '-shm']) fs.rmSync(file + ext, { force: true });
+  removeSearchFiles(searchDbPath(file)); // its search file belongs to it
 }
 
 /**
