@@ -252,7 +252,11 @@ async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[
   removeDatabaseFiles(cdb);
   const second = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath: cdb, port: Number(values.port) + 2 });
   let backfilling = true;
-  const done = awaitBackfill(second.base, performance.now(), { loadPaths: [], loadMs: 0 }).then(() => void (backfilling = false));
+  // Its polls fail once it is stopped below: handled from the start (a rejection met while stop() was awaited had no
+  // handler yet, and ended the whole bench).
+  const done = awaitBackfill(second.base, performance.now(), { loadPaths: [], loadMs: 0 })
+    .then(() => void (backfilling = false))
+    .catch(() => undefined);
   const mixed = [
     '/api/search?q=' + encodeURIComponent(m.notable.identifiers[0]),
     '/api/events?min=5000&sort=dur',
@@ -264,7 +268,7 @@ async function measureConcurrency(base: string, m: CorpusManifest): Promise<Row[
   const b = await burstsDuring(second.base, mixed, { done: () => !backfilling, maxBursts: 100 });
   // the rest of its backfill measures nothing (on 1.6 GiB, a quarter of an hour): its polls fail once it stops
   await second.stop();
-  await done.catch(() => undefined);
+  await done;
   removeDatabaseFiles(cdb);
   notes.push(`The ${BURST} concurrent mixed queries by path: ${[...b.byPath].map(([p, t]) => `\`${p.length > 60 ? p.slice(0, 57) + '…' : p}\` p50 ${fmtMs(t.p50)} / p95 ${fmtMs(t.p95)}`).join('; ')}.`);
   out.push({
