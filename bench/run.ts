@@ -408,8 +408,6 @@ async function main() {
   const peakRss = rss.stop();
   const atPeak = memoryAt(readMemoryLog(memoryLog), rss.peakAt());
   if (atPeak) notes.push(`Memory at the backfill's peak (1×, MB): ${atPeak}.`);
-  // the archive and its search file (server/search-index/search-db.ts), each with its write-ahead log
-  const dbBytes = [dbPath, searchDbPath(dbPath)].reduce((n, file) => n + ['', '-wal'].reduce((m, ext) => m + (fs.existsSync(file + ext) ? fs.statSync(file + ext).size : 0), 0), 0);
   const mbps = corpusMb / backfillS;
   rows.push({
     measurement: `backfill throughput (${round(corpusMb, 0)} MB, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.files} files)`,
@@ -429,7 +427,9 @@ async function main() {
     met: null,
   });
   rows.push({ measurement: 'peak RSS of the server process tree during backfill', ours: `${round(peakRss / 2 ** 20, 0)} MB`, baseline: '—', ratio: '—', target: '≤ 300 MB', met: peakRss <= 300 * 2 ** 20 });
-  rows.push({ measurement: 'database size (archive and search file) / log size', ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, target: '≤ 1.5×', met: dbBytes <= 1.5 * manifest.bytes });
+  // measured once the server has settled (below, after the idle RSS row): what the disk holds for a user
+  const sizeRow: Row = { measurement: 'database size (archive and search file, with their write-ahead logs, once the server is idle) / log size', ours: '', baseline: '', ratio: '', target: '≤ 1.5×', met: null };
+  rows.push(sizeRow);
   rows.push(...newestFirstRows(b, `whole backfill ${round(backfillS)} s`));
   const ul = summarize(underLoad);
   rows.push({ measurement: `queries during the backfill's first 90 s (${underLoad.length} requests: search, slow, sessions, errors)`, ours: `p50 ${fmtMs(ul.p50)} / p95 ${fmtMs(ul.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 100 ms', met: ul.p95 <= 100 });
@@ -440,6 +440,9 @@ async function main() {
   const steady = await steadyRss({ base: server.base, pid: server.child.pid as number, paths: classes.map((q) => q.path) });
   const mib = (b: number) => `${round(b / 2 ** 20, 0)} MB`;
   rows.push({ measurement: 'RSS of the server process tree after the backfill, idle (10 s, 5 s after it ended)', ours: `median ${mib(steady.idle.median)}, max ${mib(steady.idle.max)}`, baseline: `peak during backfill ${mib(peakRss)}`, ratio: '—', target: '≤ 300 MB', met: steady.idle.max <= 300 * 2 ** 20 });
+  // the archive and its search file (server/search-index/search-db.ts), each with its write-ahead log
+  const dbBytes = [dbPath, searchDbPath(dbPath)].reduce((n, file) => n + ['', '-wal'].reduce((m, ext) => m + (fs.existsSync(file + ext) ? fs.statSync(file + ext).size : 0), 0), 0);
+  Object.assign(sizeRow, { ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, met: dbBytes <= 1.5 * manifest.bytes });
   const atLoadPeak = memoryAt(readMemoryLog(memoryLog), steady.underLoad.peakAt);
   if (atLoadPeak) notes.push(`Memory at the peak under query load after the backfill (1×, MB): ${atLoadPeak}.`);
   rows.push({ measurement: `peak RSS after the backfill under query load (every query row's request in turn for 20 s, ${steady.underLoad.requests} requests)`, ours: mib(steady.underLoad.peak), baseline: `idle ${mib(steady.idle.median)}`, ratio: '—', target: '≤ 300 MB', met: steady.underLoad.peak <= 300 * 2 ** 20 });

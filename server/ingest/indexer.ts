@@ -13,6 +13,7 @@ import { MissingRoots } from './missing-roots';
 import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
 import { classifyAgentHostUsagePath, classifyCliPath, classifyLogPath } from './log-paths';
 import { AGENT_HOST_USAGE, SESSION_STATE, workspaceOfAgentHostUsage, workspaceOfSessionState } from './discover/layout';
+import { foldWriteAheadLogSoon } from '../db/write-ahead-log';
 import { makeSessionRefresher } from './refresh-session';
 import { traceStartup } from './startup-trace';
 import { IngestStore } from './store';
@@ -77,6 +78,7 @@ export class Indexer {
   private workspaceOfLogs = new Map<string, WorkspaceLogs>(); // debugLogsDir → workspace
   private running = false;
   private stopped = false;
+  private cancelFold: () => void = () => {};
   private lastRefresh = 0;
   private pendingSessions = new Set<string>();
   private pendingEvents = 0;
@@ -154,12 +156,9 @@ export class Indexer {
       await this.watchTree(targets, new Set(initial));
     }
     await drained;
-    // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index.
-    try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      /* a reader holds the log open; the next automatic checkpoint will do it */
-    }
+    // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index; a
+    // reader in the way (a query) makes it try again shortly.
+    this.cancelFold = foldWriteAheadLogSoon(this.db);
     traceStartup('backfill done');
     this.progress.state = 'idle';
     for (const p of [this.progress, plan.recent, plan.older]) {
@@ -172,6 +171,7 @@ export class Indexer {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.cancelFold();
     this.sleeper.wake();
     clearTimeout(this.resumeTimer);
     this.missingRoots?.close();

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { SCHEMA_VERSION } from '../db/schema';
+import { WAL_KEEP_BYTES } from '../db/write-ahead-log';
 
 /**
  * The search file: the trigram index of event text (`event_text`, `event_cjk`) beside the archive, written by a
@@ -80,6 +81,7 @@ function openWritable(file: string): Database.Database {
   db.pragma(`cache_size = -${SEARCH_CACHE_KB}`);
   db.pragma('temp_store = MEMORY');
   db.pragma('wal_autocheckpoint = 4000');
+  db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`);
   return db;
 }
 

@@ -3,6 +3,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
+import { keepTrying } from '../db/write-ahead-log';
 import { RetryBackoff } from '../ingest/disk-full';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
@@ -15,6 +16,7 @@ const input = workerData as { archivePath: string; restarted: boolean };
 const writer = new SearchWriter(input.archivePath, (status) => post({ t: 'status', status }));
 const backoff = new RetryBackoff();
 let retry: NodeJS.Timeout | undefined;
+let cancelFold: () => void = () => {};
 
 /** A full disk (or a file just replaced) left search behind: catch up again after a growing delay, by itself. */
 function scheduleRetry(): void {
@@ -44,13 +46,18 @@ port.on('message', (m: SearchThreadRequest) => {
       break;
     case 'settle':
       collectGarbage();
-      writer.settle();
+      // a query holding the log: fold it once the reader is done (an idle server commits nothing after this)
+      if (!writer.settle()) {
+        cancelFold();
+        cancelFold = keepTrying(() => writer.foldLog());
+      }
       break;
     case 'crash':
       throw new Error('search thread crashed (test)');
     case 'stop':
       clearTimeout(retry);
       clearInterval(follow);
+      cancelFold();
       writer.close();
       port.close();
       return;

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { isCorruption, moveAside } from '../db/damaged-index';
 import { openReadDb } from '../db/open';
+import { foldWriteAheadLog } from '../db/write-ahead-log';
 import { derivedNeedRebuild } from '../db/schema';
 import { rawLines, type RawLineReader } from '../db/raw-lines';
 import { diskFullMessage, isDiskFull } from '../ingest/disk-full';
@@ -167,16 +168,21 @@ export class SearchWriter {
     this.catchUp();
   }
 
-  /** After the backfill: the write-ahead log folded into the file and SQLite's spare memory returned. */
-  settle(): void {
-    if (this.db.inTransaction) return; // a live group is being written: the next idle moment will do
-    try {
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-    } catch {
-      /* a reader holds the log open; the automatic checkpoint will do it */
-    }
+  /**
+   * After the backfill: the write-ahead log folded into the file (false when a reader or a live group was in the
+   * way: the owner tries again) and SQLite's spare memory returned.
+   */
+  settle(): boolean {
+    if (this.db.inTransaction) return false; // a live group is being written: the next attempt will do
+    const folded = this.foldLog();
     this.db.pragma('shrink_memory');
     this.archive.pragma('shrink_memory');
+    return folded;
+  }
+
+  /** Folds the write-ahead log into the search file; false when a reader or a live group was in the way. */
+  foldLog(): boolean {
+    return foldWriteAheadLog(this.db);
   }
 
   /** True while a failure keeps search behind (a full disk): the owner retries `catchUp` with a backoff. */
