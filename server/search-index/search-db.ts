@@ -60,15 +60,18 @@ export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Da
     removeSearchFiles(file);
     db = openWritable(file);
   }
-  db.exec(SEARCH_DDL);
-  if (searchMetaValue(db, 'archive_id') === null) {
-    db.transaction(() => {
-      db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`); // bound, it would be a REAL
-      setSearchMeta(db, 'archive_id', id.archiveId);
-      setSearchMeta(db, 'schema_version', String(SCHEMA_VERSION));
-      setSearchMeta(db, 'indexed_through', '0');
-    })();
-  }
+  // Tables and marks in one transaction that holds the write lock from its start, checked again under it: a
+  // reader's attachSearch and the search thread can create the file at the same moment, and one that saw the
+  // other's tables without their marks took the file for another archive's and deleted it. The thread then wrote
+  // a deleted file while every reader read the new one, whose mark stayed at the first commit.
+  db.transaction(() => {
+    if (hasSearchMeta(db) && searchMetaValue(db, 'archive_id') !== null) return;
+    db.exec(SEARCH_DDL);
+    db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`); // bound, it would be a REAL
+    setSearchMeta(db, 'archive_id', id.archiveId);
+    setSearchMeta(db, 'schema_version', String(SCHEMA_VERSION));
+    setSearchMeta(db, 'indexed_through', '0');
+  }).immediate();
   return db;
 }
 
@@ -85,9 +88,10 @@ function openWritable(file: string): Database.Database {
   return db;
 }
 
+const hasSearchMeta = (db: Database.Database) => db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_meta'").get() !== undefined;
+
 function belongsTo(db: Database.Database, id: SearchDbIdentity): boolean {
-  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'search_meta'").get() !== undefined;
-  if (!hasMeta) return db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined; // a new, empty file
+  if (!hasSearchMeta(db)) return db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined; // a new, empty file
   return searchMetaValue(db, 'archive_id') === id.archiveId && searchMetaValue(db, 'schema_version') === String(SCHEMA_VERSION);
 }
 

@@ -103,9 +103,11 @@ export class SearchWriter {
     }
     const ok = this.guard(() => {
       if (!this.db.inTransaction) this.db.exec('BEGIN');
-      setSearchMeta(this.db, 'indexed_through', String(through));
+      // A catch-up may have read past this group already (the thread started after the archive committed it,
+      // its "commit" still queued): every row through the mark is there, and the mark never moves back.
+      if (through > this.mark) setSearchMeta(this.db, 'indexed_through', String(through));
       this.db.exec('COMMIT');
-      this.mark = through;
+      this.mark = Math.max(this.mark, through);
       this.problem = null;
     });
     if (ok) this.report();
