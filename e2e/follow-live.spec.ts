@@ -39,3 +39,19 @@ test('new rows below the fold: a pill counts them and scrolls to them; Follow li
   await expect(tree.getByRole('treeitem', { name: new RegExp(`^${second}`) })).toBeInViewport({ timeout: 20_000 });
   await expect(page.getByRole('button', { name: /new events? ↓/ })).toBeHidden();
 });
+
+test('expanding or folding is not news: the rows it reveals are not counted as new events', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(`/session/${MANY_SUBAGENTS_ID}`);
+  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  const count = tree.getByText(/^[0-9]+ rows$/);
+  await expect(count).toBeVisible();
+  const open = await count.textContent();
+  await page.getByRole('button', { name: 'Collapse all' }).click();
+  await expect.poll(() => count.textContent()).not.toBe(open);
+  // The folded rows stay on screen until the expanded view's arrive: that growth is of another view, not news.
+  await page.getByRole('button', { name: 'Expand all' }).click();
+  await expect(tree.getByText(open!)).toBeVisible();
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('button', { name: /new events? ↓/ })).toHaveCount(0);
+});

@@ -210,12 +210,14 @@ function SessionView({ id }: { id: string }) {
   );
 
   useEffect(() => {
+    // a fold or a filter shows the previous view's rows until its own arrive: their count is not this view's
+    if (!win.current) return;
     if (win.total === live.total && viewKey === live.viewKey) return;
     // the first rows of a view are not news
     const step = live.total === 0 ? { state: { total: win.total, viewKey, unseen: 0 }, showNewest: false } : liveStep(live, win.total, viewKey, range.current.end >= win.total - 1, follow);
     setLive(step.state);
     if (step.showNewest) scrollToIndex(win.total - 1);
-  }, [win.total, viewKey]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [win.total, viewKey, win.current]); // eslint-disable-line react-hooks/exhaustive-deps
   const showNewest = () => {
     scrollToIndex(win.total - 1);
     setLive((l) => ({ ...l, unseen: 0 }));

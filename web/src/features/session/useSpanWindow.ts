@@ -25,6 +25,11 @@ export interface SpanWindow {
   matched: number | null;
   /** changes whenever a window arrives */
   stamp: string;
+  /**
+   * `total` is of this view: false while only the previous view's rows are on screen (kept as placeholders
+   * until this view's arrive), whose total is not this view's and must not be read as growth.
+   */
+  current: boolean;
   isPending: boolean;
   error: unknown;
 }
@@ -85,6 +90,7 @@ export function useSpanWindow(sessionId: string, view: SpanViewParams, span: Pag
     findLoaded,
     matched,
     stamp,
+    current: results.some((r) => r.data !== undefined && !r.isPlaceholderData),
     isPending: results.every((r) => r.isPending),
     error: firstError,
   };
