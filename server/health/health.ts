@@ -6,7 +6,8 @@ import { recordedRecovery } from '../db/damaged-index';
 import { dbState } from '../db/db-state';
 import { SCHEMA_VERSION } from '../db/schema';
 import { statement } from '../db/statements';
-import { attachSearch, indexedThrough, SEARCH_SCHEMA } from '../search-index/search-db';
+import { attachSearch } from '../search-index/search-db';
+import { searchLag } from '../search-index/search-lag';
 
 const PROBLEMS_SHOWN = 100;
 
@@ -70,23 +71,10 @@ function storedFacts(db: Database.Database): StoredFacts {
   return facts;
 }
 
-/** Past this many, health says "1,000,000 or more behind" instead of counting on (a refill of a large archive). */
-const BEHIND_COUNT_CAP = 1_000_000;
-
 /** How far the search file lags the archive: counted from its mark, which the reader sees in the attached file. */
 export function searchProgress(ctx: AppContext): Health['search'] {
   attachSearch(ctx.db, ctx.dbPath); // follows a search file created again since
-  const through = searchMarkOrZero(ctx.db);
-  const behind = statement(ctx.db, 'SELECT count(*) n FROM (SELECT 1 FROM main.events WHERE id > ? LIMIT ?)').get(through, BEHIND_COUNT_CAP) as { n: number };
-  return { indexedThrough: through, eventsBehind: behind.n };
-}
-
-function searchMarkOrZero(db: Database.Database): number {
-  try {
-    return indexedThrough(db, SEARCH_SCHEMA);
-  } catch {
-    return 0; // not attached (no archive identity yet)
-  }
+  return searchLag(ctx.db);
 }
 
 export function getHealth(ctx: AppContext): Health {

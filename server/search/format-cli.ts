@@ -1,5 +1,6 @@
 import type { SearchResponse, SearchSession, SearchSnippet } from '../../shared/api/search';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
+import { notYetSearchableNote } from '../../shared/not-yet-searchable';
 
 const WINDOW_LABEL: Record<string, string> = { '24h': 'last 24 hours', '7d': 'last 7 days', '30d': 'last 30 days', '90d': 'last 90 days', all: 'all time' };
 
@@ -51,6 +52,7 @@ export function formatSearch(query: string, r: SearchResponse, now: number, colo
   const out = [
     `Search results for "${query}" (${atLeast}${r.totals.sessions} sessions, ${atLeast}${r.totals.events} events, ${WINDOW_LABEL[r.query.window] ?? r.query.window})`,
   ];
+  if (r.notYetSearchable > 0) out.push(notYetSearchableNote(r.notYetSearchable));
   if (r.groups.length === 0) {
     out.push(
       '',

@@ -4,6 +4,7 @@ import type { MatchKind, SearchGroup, SearchHit, SearchQuery, SearchResponse, Se
 import { sessionEventCounts } from '../counts/session-events';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { ApiError } from '../http/errors';
+import { searchLag } from '../search-index/search-lag';
 import { FIRST_PAGE_LIMITS, UNLIMITED, scanEventHits, type HitGroup, type ScanLimits } from './event-hits';
 import { foldWhitespace } from './indexed-text';
 import {
@@ -317,6 +318,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
     repositories: groups.map((g) => ({ repository: g.repository, sessions: g.sessions.length })),
     groups: pageGroups,
     nextCursor,
+    notYetSearchable: searchLag(db).eventsBehind,
     tookMs: Math.round((performance.now() - started) * 10) / 10,
   };
 }

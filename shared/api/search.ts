@@ -116,6 +116,11 @@ export const SearchResponse = z.object({
   groups: z.array(SearchGroup),
   /** next page of groups */
   nextCursor: z.string().nullable(),
+  /**
+   * Archived events search cannot find yet: the newest, past the search file's mark while it catches up (a
+   * refill after an upgrade or a lost file). 0 when caught up; counted up to 1,000,000 (health's same number).
+   */
+  notYetSearchable: z.number(),
   tookMs: z.number(),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;

@@ -71,6 +71,8 @@ export const searchSessionsTool = defineTool({
         sessions_found: r.totals.sessions - leftOutActive,
         totals_exact: r.totals.exact,
         left_out_active: leftOutActive,
+        // the newest archived events search cannot find yet (it is catching up): an empty answer may be premature
+        not_yet_searchable: r.notYetSearchable,
         groups,
         next_cursor: r.nextCursor,
       },

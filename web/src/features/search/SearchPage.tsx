@@ -2,6 +2,7 @@ import { useQueries, useQuery, type UseQueryResult } from '@tanstack/react-query
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent as ReactKeyboardEvent } from 'react';
 import { useNavigate } from 'react-router';
 import type { SearchResponse, TimeWindow } from '../../../../shared/api';
+import { notYetSearchableNote } from '../../../../shared/not-yet-searchable';
 import { ApiRequestError } from '../../api/client';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
 import { EmptyState } from '../../ui/EmptyState';
@@ -219,6 +220,11 @@ export function SearchPage() {
       {badQuery && (
         <p className="search-hint" role="status">
           {badQuery}
+        </p>
+      )}
+      {shown && shown.notYetSearchable > 0 && (
+        <p className="search-hint" role="status">
+          {notYetSearchableNote(shown.notYetSearchable)}
         </p>
       )}
       <SearchBody

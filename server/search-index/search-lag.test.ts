@@ -1,0 +1,73 @@
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchQuery } from '../../shared/api';
+import { notYetSearchableNote } from '../../shared/not-yet-searchable';
+import type { AppContext } from '../app-context';
+import { openReadDb } from '../db/open';
+import { searchProgress } from '../health/health';
+import { searchSessionsTool } from '../mcp/tools/search-sessions';
+import type { ToolContext } from '../mcp/tool-context';
+import { formatSearch } from '../search/format-cli';
+import { searchSessions } from '../search/search-sessions';
+import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { indexedThrough, searchDbPath, setSearchMeta } from './search-db';
+
+// While the search file catches up (a refill after an upgrade or a lost file), the newest archived events cannot
+// be found: search says how many, the same number health says, on the page, in the CLI and over MCP.
+
+const A = 'aaaaaaaa-0000-4000-8000-00000000000a';
+const B = 'bbbbbbbb-0000-4000-8000-00000000000b';
+const T = 1_764_000_000_000;
+// As the real writer writes: span ids restart at 1 in every session (FORMAT §10), both turn-id forms, a garbage line.
+const events = (sid: string, word: string) =>
+  line({ ts: T, dur: 0, sid, type: 'session_start', name: 'session_start', spanId: '0000000000000001', status: 'ok', attrs: { copilotVersion: '0.44.0' } }) +
+  line({ ts: T + 1, dur: 0, sid, type: 'turn_start', name: 'turn_start:1', spanId: 'turn_start-0000000000000001-1', status: 'ok', attrs: { turnId: 1 } }) +
+  '{"type": cut off\n' +
+  line({ ts: T + 2, dur: 0, sid, type: 'user_message', name: 'user_message', spanId: '0000000000000002', status: 'ok', attrs: { content: `find ${word} please` } }) +
+  line({ ts: T + 3, dur: 0, sid, type: 'turn_start', name: 'turn_start:2', spanId: 'turn-start-0000000000000001-2', status: 'ok', attrs: { turnId: '2' } }) +
+  line({ ts: T + 4, dur: 5, sid, type: 'tool_call', name: 'grep_search', spanId: '0000000000000003', parentSpanId: '0000000000000002', status: 'ok', attrs: { args: `{"query":"${word}"}`, result: 'none' } });
+
+let fx: FixtureDb;
+let mark: number;
+beforeAll(async () => {
+  fx = await fixtureDb({ [`${A}/main.jsonl`]: events(A, 'quokkaflux'), [`${B}/main.jsonl`]: events(B, 'quokkaflux') }, { mtimeMs: T });
+  const s = new Database(searchDbPath(fx.dbPath));
+  mark = indexedThrough(s);
+  // the last two archived lines are the last file's turn_start and tool_call: events, not bad lines
+  setSearchMeta(s, 'indexed_through', String(mark - 2));
+  s.close();
+});
+afterAll(() => fx.cleanup());
+
+describe('events not yet searchable', () => {
+  it('search, health, the CLI and MCP say the same number', async () => {
+    const db = openReadDb(fx.dbPath);
+    try {
+      const r = searchSessions(db, SearchQuery.parse({ q: 'quokkaflux' }));
+      expect(r.notYetSearchable).toBe(2);
+      expect(searchProgress({ db, dbPath: fx.dbPath } as AppContext)).toEqual({ indexedThrough: mark - 2, eventsBehind: 2 });
+      expect(formatSearch('quokkaflux', r, T, false).split('\n')[1]).toBe('Search is catching up: the newest 2 archived events are not searchable yet.');
+      const ctx = { db, now: () => T, links: { session: (id: string) => id } } as unknown as ToolContext;
+      const mcp = await searchSessionsTool.run(ctx, { query: 'quokkaflux', limit: 10, include_active: false } as never);
+      expect(mcp.payload.not_yet_searchable).toBe(2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('is 0 once caught up, and says "or more" past the count cap', () => {
+    const s = new Database(searchDbPath(fx.dbPath));
+    setSearchMeta(s, 'indexed_through', String(mark));
+    s.close();
+    const db = openReadDb(fx.dbPath);
+    try {
+      const r = searchSessions(db, SearchQuery.parse({ q: 'quokkaflux' }));
+      expect(r.notYetSearchable).toBe(0);
+      expect(formatSearch('quokkaflux', r, T, false)).not.toContain('catching up');
+    } finally {
+      db.close();
+    }
+    expect(notYetSearchableNote(1)).toBe('Search is catching up: the newest 1 archived event is not searchable yet.');
+    expect(notYetSearchableNote(1_000_000)).toBe('Search is catching up: the newest 1,000,000 or more archived events are not searchable yet.');
+  });
+});
