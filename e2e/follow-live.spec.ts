@@ -55,3 +55,19 @@ test('expanding or folding is not news: the rows it reveals are not counted as n
   await page.waitForTimeout(500);
   await expect(page.getByRole('button', { name: /new events? ↓/ })).toHaveCount(0);
 });
+
+test('the tree scrolls far enough to show its last row before that row is rendered (a jump to the newest stopped one row short)', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.goto(`/session/${MANY_SUBAGENTS_ID}`);
+  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  await expect(tree.getByText(/^[0-9]+ rows$/)).toBeVisible();
+  const room = await tree.evaluate((el) => {
+    const rows = el.querySelectorAll('[role="treeitem"]');
+    const last = rows[rows.length - 1] as HTMLElement;
+    const total = Number(last.getAttribute('aria-setsize'));
+    const header = (el.querySelector('.span-table-header') as HTMLElement).offsetHeight;
+    return { scrollable: el.scrollHeight, needed: header + total * last.offsetHeight, rendered: rows.length < total };
+  });
+  expect(room.rendered).toBe(true); // the last row is not in the DOM yet: only the scroll area's own height counts
+  expect(room.scrollable).toBeGreaterThanOrEqual(room.needed);
+});

@@ -86,7 +86,10 @@ export function SpanTable(p: SpanTableProps) {
   return (
     <div className={`span-table${critical ? ' has-critical' : ''}`} ref={scrollRef} role="tree" aria-label="Spans of this session" aria-multiselectable="false" tabIndex={0}>
       <TableHeader note={p.headerNote} ruler={ruler} idle={idle} labels={labels} />
-      <div className="span-table-body" style={{ height: virtualizer.getTotalSize() - HEADER_HEIGHT }}>
+      {/* getTotalSize() is the rows' height alone (without scrollMargin): less the header, the last row could not be
+          scrolled into view until it was rendered (its transform then stretched the scroll area), so a jump to the
+          newest row stopped one row short whenever the virtualizer read the maximum offset first. */}
+      <div className="span-table-body" style={{ height: virtualizer.getTotalSize() }}>
         <GridLayer ruler={ruler} idle={idle} />
         {items.map((item) => {
           const row = p.getRow(item.index);
