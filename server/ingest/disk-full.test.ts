@@ -12,7 +12,10 @@ import { openWriteDb } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { startServer, type RunningServer } from '../serve';
 import { line } from '../test-support/fixture-db';
+import { searchDbPath } from '../search-index/search-db';
+import { searchLag } from '../search-index/search-lag';
 import { isDiskFull, MAX_RETRY_MS } from './disk-full';
+import { indexOnce } from './index-once';
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
 
@@ -200,5 +203,57 @@ describe('a real full volume (tmpfs)', () => {
     const check = openWriteDb(dbPath);
     expect(eventCount(check)).toEqual({ n: total, f: total });
     check.close();
+  }, 120_000);
+});
+
+describe('a real full volume under the search file (`chronoscope index`)', () => {
+  let root: string;
+  let mountPoint: string;
+  let mounted = false;
+  beforeAll(() => {
+    root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-fullsearch-'));
+    mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-tmpfs-'));
+    mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=40m', 'tmpfs', mountPoint]).status === 0;
+  });
+  afterAll(() => {
+    if (mounted) spawnSync('umount', [mountPoint]);
+    fs.rmSync(mountPoint, { recursive: true, force: true });
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('ends the run with "disk full: <search file>", keeps the archive whole, and the next run with space completes search', async (ctx) => {
+    if (!mounted) ctx.skip('mount -t tmpfs is not permitted here (not root): no real full volume to test on');
+    const { userData, total } = corpus(root, 6, 1500, 'q'.repeat(300));
+    // The archive is written elsewhere first, then moved onto the volume without its search file: a run there has
+    // nothing new to archive, and the search thread must refill the whole search file on the little space left.
+    const built = path.join(root, 'built.db');
+    const first = openWriteDb(built);
+    ensureSchema(first);
+    await indexOnce(first, [userData], { searchThread: false });
+    first.pragma('wal_checkpoint(TRUNCATE)');
+    first.close();
+    const dbPath = path.join(mountPoint, 'index.db');
+    fs.copyFileSync(built, dbPath);
+    const ballast = path.join(mountPoint, 'ballast');
+    const free = () => fs.statfsSync(mountPoint).bavail * fs.statfsSync(mountPoint).bsize;
+    fs.writeFileSync(ballast, Buffer.alloc(free() - 1024 * 1024));
+
+    const db = openWriteDb(dbPath);
+    const err = await indexOnce(db, [userData]).then(
+      () => null,
+      (e: unknown) => e as Error & { code?: string },
+    );
+    expect(err).not.toBeNull();
+    expect(isDiskFull(err)).toBe(true);
+    expect(err!.message).toMatch(new RegExp(`^disk full: ${searchDbPath(dbPath).replace(/[.]/g, '\\.')} `));
+    expect(eventCount(db)).toEqual({ n: total, f: total }); // the archive is untouched by the search file's failure
+
+    fs.rmSync(ballast);
+    await indexOnce(db, [userData]);
+    const texts = (db.prepare('SELECT count(*) n FROM event_text').get() as { n: number }).n;
+    const withText = (db.prepare("SELECT count(*) n FROM events WHERE dup != 2 AND type = 'tool_call'").get() as { n: number }).n;
+    expect([texts, withText]).toEqual([total, total]);
+    expect(searchLag(db)).toEqual({ indexedThrough: (db.prepare('SELECT max(id) m FROM lines').get() as { m: number }).m, eventsBehind: 0 });
+    db.close();
   }, 120_000);
 });
