@@ -168,6 +168,15 @@ test('the critical path of the request: by key or checkbox, the chain that decid
   await expect(tree(page).getByRole('treeitem', { name: /^user_message/ }).locator('.span-request-total')).toHaveText('34.6s');
   const names = await onPath.evaluateAll((els) => els.map((el) => (el.getAttribute('aria-label') ?? '').split(' ')[0]));
   expect(names).toEqual(['user_message', 'chat:gpt-4.1', 'read_file', 'runSubagent', 'Explore', 'chat:gpt-4.1']);
+  // n / N step along it from the selected call, one span at a time, and stop at its ends
+  const selectedName = () => tree(page).getByRole('treeitem', { selected: true }).getAttribute('aria-label').then((l) => (l ?? '').split(' ')[0]);
+  for (const [key, name] of [['n', 'read_file'], ['n', 'runSubagent'], ['N', 'read_file'], ['N', 'chat:gpt-4.1'], ['N', 'user_message'], ['N', 'user_message']]) {
+    await page.keyboard.press(key);
+    await expect.poll(selectedName).toBe(name);
+  }
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' }).getByRole('region', { name: 'Timeline' })).toContainText('Next span on the critical path');
+  await page.keyboard.press('Escape');
   await toggle.uncheck();
   await expect(onPath).toHaveCount(0);
 });

@@ -14,6 +14,7 @@ import { usePaneWidth } from '../../ui/usePaneWidth';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useShortcuts } from '../../ui/keys/useShortcuts';
 import { liveStep, seenNewest, type LiveState } from '../../ui/live-growth';
+import { stepAlongPath } from './critical-steps';
 import { useStoredFlag } from '../../ui/useStoredFlag';
 import { Breakdown } from './Breakdown';
 import { ConnectedEventDetail } from './EventDetailPane';
@@ -255,6 +256,19 @@ function SessionView({ id }: { id: string }) {
   // A zoom the user asked for by name (a key, a double-click) is a step Back undoes; the wheel's many are not.
   const setZoom = useCallback((z: [number, number] | null, opts?: { push?: boolean }) => setView({ zoom: z }, { replace: !opts?.push }), [setView]);
   const tl = useRequestTimeline({ sessionId: id, selectedId: selected?.id ?? null, axis, zoom: view.zoom, arrivedAt, setZoom });
+  // n / N: along the critical path `p` shows, span by span, each selected and revealed (unfolded) as a link would.
+  const stepCritical = (dir: 1 | -1): boolean => {
+    const next = tl.criticalPath ? stepAlongPath(tl.criticalPath, selected?.id ?? null, dir) : null;
+    if (next === null) return false;
+    setSelected({ id: next, index: null });
+    setView({ event: next });
+    setLocate({ event: next, nonce: Date.now() });
+    return true;
+  };
+  useShortcuts('Timeline', [
+    { keys: ['n'], does: 'Next span on the critical path (p shows it)', run: () => stepCritical(1) },
+    { keys: ['N'], does: 'Previous span on the critical path', run: () => stepCritical(-1) },
+  ]);
 
   if (detail.isError) {
     return (

@@ -26,6 +26,8 @@ export interface RequestTimelineView {
   setShowCritical: (on: boolean) => void;
   /** the highlighted critical path by event id, when shown */
   critical: ReadonlyMap<number, CriticalStep> | null;
+  /** the same path in time order (the request first), when shown: what n / N step along */
+  criticalPath: readonly CriticalStep[] | null;
   zoomToRow: (row: SpanRow) => void;
   wheel: WheelZoomHandlers;
   /** every request's totals by its user_message id, for the request rows */
@@ -100,7 +102,10 @@ export function useRequestTimeline(p: RequestTimelineInput): RequestTimelineView
     () => ({ zoom: (factor, anchor) => setZoom(zoomBy(p.zoom, factor, anchor)), pan: (share) => setZoom(panBy(p.zoom, share)) }),
     [p.zoom, setZoom],
   );
-  const path = showCritical ? timeline?.request?.criticalPath : undefined;
+  // While a span of the path just selected loads its own timeline, the previous one's path is its request's too:
+  // kept, so the highlight does not blink off and n / N can step on at once.
+  const shownPath = timeline?.request?.criticalPath ?? (q.data?.request?.criticalPath.some((s) => s.id === p.selectedId) ? q.data.request.criticalPath : undefined);
+  const path = showCritical ? shownPath : undefined;
   const critical = useMemo(() => (path ? new Map(path.map((s) => [s.id, s])) : null), [path]);
-  return { timeline, showCritical, setShowCritical, critical, zoomToRow, wheel, totals };
+  return { timeline, showCritical, setShowCritical, critical, criticalPath: path ?? null, zoomToRow, wheel, totals };
 }
