@@ -105,7 +105,8 @@ function missNotes(rows: Row[]): string[] {
         'medians on a machine at load 6–10 (wall times there are not comparable): 256 MB (VS Code only) 12.4 → 11.8 s, the ' +
         'held-out 107 MB (with CLI) 6.2 → 5.3–5.6 s; the search thread 5.2–5.7 and 2.6–2.8 s, unchanged. The 1.6 GiB corpus (one ' +
         'run each, load 7–9): ingest thread 111.6 → 105.2 CPU s, search thread 56.7 → 57.4, the whole process 200 → 205 (zlib\'s ' +
-        'async deflate costs ~1.5× the synchronous one, a stream per chunk; V8\'s four GC helper threads ~30 s). The ingest thread ' +
+        'async deflate is a stream and a threadpool round trip per chunk, ~2.8× the synchronous CPU on 64 KB of log; one pool job ' +
+        'per batch is the next step there; V8\'s four GC helper threads ~30 s). The ingest thread ' +
         'alone bounds the backfill at ~16 MB/s on an idle machine, the process\'s CPU on two cores at ~17: still the bottleneck. ' +
         'Next: the prompt FTS tables (prompt_text, prompt_cjk, ~4% of the ingest thread) to the search thread (catch-up re-deriving a ' +
         'prompt_docs row\'s text from its event by hash); the search text extraction and its clone (valueStrings, postMessage: ~1.5 s ' +
