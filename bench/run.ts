@@ -95,8 +95,23 @@ function missNotes(rows: Row[]): string[] {
         '(256 MB, the server, idle machine): 17.6 s busy against the search thread\'s 8.3 s; of the 17.6 s, the events, lines, prompt, ' +
         'turn and file inserts and the per-session refresh ~8 s, line parsing and text extraction ~2.5 s, garbage collection 1.7 s ' +
         '(the heap watch\'s full collections, kept for peak RSS), deflate 1.0 s, COMMIT 0.8 s. 25 MB/s needs about a third of that ' +
-        'moved to the other core or removed. Next, by that profile: the prompt FTS tables (prompt_text, prompt_cjk) to the search ' +
-        'thread, deflate on the libuv pool, lazy ISO timestamps; then parsing ahead in a thread of its own. Tried and dropped earlier: a ' +
+        'moved to the other core or removed. Then (this stop, per-statement timers and V8 profiles of the ingest worker): the CLI ' +
+        'index events_cli_spans had a four-value IN list as its condition, which SQLite evaluates through a temporary table built at ' +
+        'every events INSERT (~1 µs an event, a sixth of all events indexes together, measured by re-inserting the 415k events of a ' +
+        '256 MB backfill: 0.84 s bare, +0.42 s for that index alone, +0.00 as an OR of equalities) and which no lookup used (a type ' +
+        'equality does not imply an IN list: every CLI line read its session\'s whole index): now ORs (SCHEMA_VERSION 18); deflate on ' +
+        'the libuv pool while the same batch is parsed (archive-chunks.ts: ~0.9 CPU s per 256 MB off the ingest thread, the pool ' +
+        'threads show it); the session refresh in one pass over its events instead of three (within noise). Ingest thread CPU, ' +
+        'medians on a machine at load 6–10 (wall times there are not comparable): 256 MB (VS Code only) 12.4 → 11.8 s, the ' +
+        'held-out 107 MB (with CLI) 6.2 → 5.3–5.6 s; the search thread 5.2–5.7 and 2.6–2.8 s, unchanged. The 1.6 GiB corpus (one ' +
+        'run each, load 7–9): ingest thread 111.6 → 105.2 CPU s, search thread 56.7 → 57.4, the whole process 200 → 205 (zlib\'s ' +
+        'async deflate is a stream and a threadpool round trip per chunk, ~2.8× the synchronous CPU on 64 KB of log; one pool job ' +
+        'per batch is the next step there; V8\'s four GC helper threads ~30 s). The ingest thread ' +
+        'alone bounds the backfill at ~16 MB/s on an idle machine, the process\'s CPU on two cores at ~17: still the bottleneck. ' +
+        'Next: the prompt FTS tables (prompt_text, prompt_cjk, ~4% of the ingest thread) to the search thread (catch-up re-deriving a ' +
+        'prompt_docs row\'s text from its event by hash); the search text extraction and its clone (valueStrings, postMessage: ~1.5 s ' +
+        'of ~11 per 256 MB) done by the search thread from the archived line, as its catch-up does, which also needs a parse there; ' +
+        'then parsing ahead in a thread of its own. Tried and dropped earlier: a ' +
         '64 MB page cache, a 256 MB autocheckpoint, dropping the events_ts/events_dur indexes (within noise); FTS5 detail=none, ' +
         'automerge 0 (less CPU on the search thread, which is not the bottleneck).',
     ],

@@ -30,6 +30,21 @@ describe('rebuilding the derived tables', () => {
     expect(derivedNeedRebuild(fx.db)).toBe(false);
   });
 
+  it('an index of version 17 gets events_cli_spans as an OR of its types (its IN list cost every INSERT and served no lookup)', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': ev('s1', 0) + ev('s1', 1) });
+    const before = facts(fx);
+    const condition = () => (fx!.db.prepare("SELECT sql FROM sqlite_master WHERE name = 'events_cli_spans'").get() as { sql: string }).sql.replace(/\s+/g, ' ');
+    fx.db.exec('DROP INDEX events_cli_spans');
+    fx.db.exec("CREATE INDEX events_cli_spans ON events (session_num, span_id) WHERE type IN ('tool.execution_start', 'subagent.started', 'hook.start', 'turn_start')");
+    setMeta(fx.db, 'schema_version', '17');
+    expect(ensureSchema(fx.db)).toBe(true);
+    rebuildDerived(fx.db, new IngestStore(fx.db));
+    expect(condition()).toBe(
+      "CREATE INDEX events_cli_spans ON events (session_num, span_id) WHERE type = 'tool.execution_start' OR type = 'subagent.started' OR type = 'hook.start' OR type = 'turn_start'",
+    );
+    expect(facts(fx)).toEqual(before);
+  });
+
   it('a line archived as an event that no longer is one (an object without a type) becomes a bad line, and counts follow', async () => {
     fx = await fixtureDb({ 's1/main.jsonl': ev('s1', 0) + line({ note: 'no type' }) + ev('s1', 1) });
     const counts = () => fx!.db.prepare("SELECT events, bad_lines bad FROM files").get();

@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
  */
 export const ARCHIVE_VERSION = 2;
 
-export const SCHEMA_VERSION = 17;
+export const SCHEMA_VERSION = 18;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -165,8 +165,11 @@ CREATE INDEX events_link_span ON events (span_id, session_num) WHERE type IN ('t
 CREATE INDEX events_start_span ON events (session_num, parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
 -- Copilot CLI sessions (INTEROP §3): a completion finds its start and a model call its turn start by span id in
 -- its session (server/ingest/cli/link-cli.ts), once per line, so a lookup must not scan the session.
+-- ORs, not an IN list: the planner takes a partial index only when the query implies its condition, and
+-- \`type = 'hook.start'\` implies an OR of equalities but not an IN list (the lookups then read the session's whole
+-- index); and an IN list of more than two values costs a temporary table at every INSERT (schema.test.ts).
 CREATE INDEX events_cli_spans ON events (session_num, span_id)
-  WHERE type IN ('tool.execution_start', 'subagent.started', 'hook.start', 'turn_start');
+  WHERE type = 'tool.execution_start' OR type = 'subagent.started' OR type = 'hook.start' OR type = 'turn_start';
 -- A CLI session's facts read on every refresh (cli-session-facts.ts): its session.start and latest shutdown.
 CREATE INDEX events_cli_session ON events (session_num) WHERE type IN ('session_start', 'session.shutdown');
 `;

@@ -476,7 +476,8 @@ export class Indexer {
     let readOn: string | null = null;
     if (identity && identity !== 'companion') {
       try {
-        const out = tailFile(this.store, identity);
+        const out = await tailFile(this.store, identity, undefined, () => this.stopped);
+        if (this.stopped) return null; // nothing more is written: the open group is rolled back
         g.files.push(file);
         g.bytes += out.bytes;
         g.events += out.events;

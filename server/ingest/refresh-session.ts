@@ -15,6 +15,52 @@ export function cleanTitle(text: string | null | undefined): string | null {
   return t.length > TITLE_MAX ? `${t.slice(0, TITLE_MAX - 1)}…` : t;
 }
 
+/** The events of one type and model in a session (dup 2 excepted): what its facts are summed from. */
+interface EventGroup {
+  type: string;
+  model: string | null;
+  n: number;
+  errors: number;
+  first_ts: number | null;
+  last_ts: number | null;
+  tin: number;
+  tout: number;
+  tcached: number;
+  dur: number;
+  credits_nano: number | null;
+  credited_calls: number;
+}
+
+/** The session's totals, as SQL's aggregates over all its events give them (a sum of nothing but NULL is NULL). */
+function totalsOf(groups: EventGroup[]): Record<string, number | null> {
+  const t = { n: 0, errors: 0, first_ts: null as number | null, last_ts: null as number | null, tin: 0, tout: 0, tcached: 0, model_ms: 0, credits_nano: null as number | null, credited_calls: 0 };
+  for (const g of groups) {
+    t.n += g.n;
+    t.errors += g.errors;
+    if (g.first_ts !== null && (t.first_ts === null || g.first_ts < t.first_ts)) t.first_ts = g.first_ts;
+    if (g.last_ts !== null && (t.last_ts === null || g.last_ts > t.last_ts)) t.last_ts = g.last_ts;
+    t.tin += g.tin;
+    t.tout += g.tout;
+    t.tcached += g.tcached;
+    if (g.type === 'llm_request') t.model_ms += g.dur;
+    if (g.credits_nano !== null) t.credits_nano = (t.credits_nano ?? 0) + g.credits_nano;
+    t.credited_calls += g.credited_calls;
+  }
+  return t;
+}
+
+/** Events per type, and the models of the session's model calls, sorted. */
+function typesAndModelsOf(groups: EventGroup[]): { counts: Record<string, number>; models: string[] } {
+  // own keys only: assigning counts['__proto__'] (a type in the log) would drop it
+  const counts: Record<string, number> = Object.create(null);
+  const models: string[] = [];
+  for (const g of groups) {
+    counts[g.type] = (Object.hasOwn(counts, g.type) ? counts[g.type] : 0) + g.n;
+    if (g.type === 'llm_request' && g.model !== null) models.push(g.model);
+  }
+  return { counts: Object.fromEntries(Object.entries(counts)), models: models.sort() };
+}
+
 /**
  * Recomputes one session's facts from its events (counts, tokens, time span, models, title, children) and
  * rewrites its Chronicle `search_index` rows and its `session_text` row. Called for dirty sessions, throttled.
@@ -22,15 +68,13 @@ export function cleanTitle(text: string | null | undefined): string | null {
 export function makeSessionRefresher(db: Database.Database) {
   const st = {
     session: db.prepare('SELECT num, id, label, is_child, parent_id, log_deleted, source FROM sessions WHERE id = ?'),
-    aggregate: db.prepare(
-      `SELECT count(*) n, sum(status) errors, min(ts) first_ts, max(ts + dur) last_ts,
+    // One pass over the session's events, per type and model, summed below (three passes before: totals, types, models).
+    byTypeAndModel: db.prepare(
+      `SELECT type, model, count(*) n, sum(status) errors, min(ts) first_ts, max(ts + dur) last_ts,
               sum(coalesce(tokens_in, 0)) tin, sum(coalesce(tokens_out, 0)) tout, sum(coalesce(tokens_cached, 0)) tcached,
-              sum(CASE WHEN type = 'llm_request' THEN dur ELSE 0 END) model_ms,
-              sum(credits_nano) credits_nano, count(credits_nano) credited_calls
-       FROM events WHERE session_num = ? AND dup < 2`,
+              sum(dur) dur, sum(credits_nano) credits_nano, count(credits_nano) credited_calls
+       FROM events WHERE session_num = ? AND dup < 2 GROUP BY type, model`,
     ),
-    byType: db.prepare('SELECT type, count(*) n FROM events WHERE session_num = ? AND dup < 2 GROUP BY type'),
-    models: db.prepare("SELECT DISTINCT model FROM events WHERE session_num = ? AND type = 'llm_request' AND model IS NOT NULL"),
     slowest: db.prepare('SELECT id FROM events WHERE session_num = ? AND dup < 2 ORDER BY dur DESC, id LIMIT 1'),
     titleChild: db.prepare(
       `SELECT t.assistant_response r FROM sessions c JOIN turns t ON t.session_id = c.id
@@ -81,7 +125,8 @@ export function makeSessionRefresher(db: Database.Database) {
   return function refreshSession(id: string): void {
     const s = st.session.get(id) as { num: number; id: string; label: string | null; parent_id: string | null; source: string } | undefined;
     if (!s) return;
-    const agg = st.aggregate.get(s.num) as Record<string, number | null>;
+    const groups = st.byTypeAndModel.all(s.num) as EventGroup[];
+    const agg = totalsOf(groups);
     // A CLI session names its own folder and repository; input, cache and credits exist only as its shutdown's
     // totals (INTEROP §3), and without a shutdown they are unknown, not 0 (usage_complete = 0).
     // VS Code's agentHostUsage side file, per call, is preferred when it exists (it is there while a session runs).
@@ -93,9 +138,7 @@ export function makeSessionRefresher(db: Database.Database) {
       agg.tcached = usage.cacheReadTokens;
       agg.credits_nano = usage.creditsNano;
     }
-    // fromEntries defines own keys: assigning counts['__proto__'] (a type in the log) would drop it
-    const counts = Object.fromEntries((st.byType.all(s.num) as { type: string; n: number }[]).map((r) => [r.type, r.n]));
-    const models = (st.models.all(s.num) as { model: string }[]).map((r) => r.model).sort();
+    const { counts, models } = typesAndModelsOf(groups);
     const slowest = st.slowest.get(s.num) as { id: number } | undefined;
     const titleRow = st.titleChild.get(id) as { r: string } | undefined;
     const first = st.firstMessage.get(id) as { m: string } | undefined;

@@ -1,10 +1,10 @@
 import type Database from 'better-sqlite3';
-import zlib from 'node:zlib';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { cjkTokens, hasCjk, promptText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
+import { deflateChunksSync, type PackedChunk } from './archive-chunks';
 import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
@@ -70,9 +70,6 @@ interface SessionState {
 export interface SearchRows {
   add(id: number, text: string, cjk: string): void;
 }
-
-/** Bytes of lines per archive chunk before compression: large enough to compress well, small enough to inflate in ~25 µs. */
-export const CHUNK_BYTES = 64 * 1024;
 
 /** Characters of strings remembered for the session being written (IngestStore.known). */
 const MAX_KNOWN_CHARS = 16 * 1024 * 1024;
@@ -248,13 +245,15 @@ export class IngestStore {
 
   /**
    * Writes one batch of a file: archive lines, derived events, search text, turns, files and refs, and the
-   * file's progress, in one transaction. `lineNoStart` is the physical line number of the first line.
+   * file's progress, in one transaction. `lineNos` are the lines' physical line numbers; `chunks` their bytes
+   * deflated (`deflateChunks`, done on the libuv pool while the lines were parsed), else deflated here.
    */
   writeBatch(
     file: FileRow,
     lines: ProcessedLine[],
     progress: FileProgress,
     lineNos: number[],
+    chunks: PackedChunk[] = deflateChunksSync(lines),
   ): { events: number; sessionIds: Set<string> } {
     const sessionIds = new Set<string>();
     let events = 0;
@@ -262,7 +261,7 @@ export class IngestStore {
     let fragments = 0;
     const write = () => {
       const fileSession = this.ensureSession(this.seedFor(file));
-      const placed = this.writeChunks(file.id, lines);
+      const placed = this.writeChunks(file.id, lines, chunks);
       for (let i = 0; i < lines.length; i++) {
         const l = lines[i];
         const at = placed[i];
@@ -308,24 +307,21 @@ export class IngestStore {
     this.writeEvent(lineId, file, session, line);
   }
 
-  /** Packs the lines' bytes into deflated chunks of about CHUNK_BYTES and says where each line landed. */
-  private writeChunks(fileId: number, lines: ProcessedLine[]): { chunkId: number; pos: number }[] {
+  /** Inserts the batch's deflated chunks (`deflateChunks`) and says where each line landed. */
+  private writeChunks(fileId: number, lines: ProcessedLine[], chunks: PackedChunk[]): { chunkId: number; pos: number }[] {
     const placed: { chunkId: number; pos: number }[] = new Array(lines.length);
-    let start = 0;
-    while (start < lines.length) {
-      let end = start;
-      let size = 0;
-      while (end < lines.length && (end === start || size + lines[end].bytes.length <= CHUNK_BYTES)) size += lines[end++].bytes.length;
-      const parts = lines.slice(start, end).map((l) => l.bytes);
-      const data = zlib.deflateRawSync(parts.length === 1 ? parts[0] : Buffer.concat(parts, size), { level: 3 });
-      const chunkId = Number(this.st.insertChunk.run(fileId, data).lastInsertRowid);
+    let next = 0;
+    for (const c of chunks) {
+      if (c.start !== next || c.end > lines.length) throw new Error(`archive chunks do not match the batch's lines (line ${next}, chunk ${c.start}–${c.end} of ${lines.length})`);
+      const chunkId = Number(this.st.insertChunk.run(fileId, c.data).lastInsertRowid);
       let pos = 0;
-      for (let i = start; i < end; i++) {
+      for (let i = c.start; i < c.end; i++) {
         placed[i] = { chunkId, pos };
         pos += lines[i].bytes.length;
       }
-      start = end;
+      next = c.end;
     }
+    if (next !== lines.length) throw new Error(`archive chunks do not match the batch's lines (${next} of ${lines.length} placed)`);
     return placed;
   }
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { deflateChunks } from './archive-chunks';
 import { lineFormatOf, processLine, LINE_FRAGMENT, type ProcessedLine } from './process-line';
-import { readLines } from './read-lines';
+import { readLines, type RawLine } from './read-lines';
 import { forgetReconciliation, hashBytes, reconciliationOf } from './reconcile';
 import type { FileProgress, FileRow, IngestStore } from './store';
 
@@ -46,7 +47,13 @@ export type FileIdentity = Pick<FileRow, 'path' | 'workspace_dir' | 'folder_sess
  * file passes what was archived, however many reads that takes: lines already archived are not written again,
  * new ones are added, dropped ones stay, and an unparseable first line is a fragment of a cut line.
  */
-export function tailFile(store: IngestStore, identity: FileIdentity, maxBytes = BATCH_BYTES * 4): TailOutcome {
+export async function tailFile(
+  store: IngestStore,
+  identity: FileIdentity,
+  maxBytes = BATCH_BYTES * 4,
+  /** true once the indexer is stopping: nothing more is written (a batch's deflate is awaited) */
+  stopped: () => boolean = () => false,
+): Promise<TailOutcome> {
   const outcome: TailOutcome = { events: 0, sessionIds: new Set(), more: false, rewritten: false, bytes: 0 };
   let fd: number;
   try {
@@ -82,20 +89,26 @@ export function tailFile(store: IngestStore, identity: FileIdentity, maxBytes = 
     while (outcome.bytes < maxBytes) {
       const r = readLines(fd, offset, size, BATCH_BYTES);
       if (r.lines.length === 0) break;
-      const processed: ProcessedLine[] = [];
-      const lineNos: number[] = [];
+      const kept: { line: RawLine; verdict: 'new' | 'fragment'; lineNo: number }[] = [];
       r.lines.forEach((line, i) => {
         const verdict = reconciliation ? reconciliation.classify(line) : 'new';
-        if (verdict === 'archived') return;
-        const p = processLine(line, lineFormatOf(row.kind));
-        processed.push(verdict === 'fragment' ? { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` } : p);
-        lineNos.push(nextLine + i);
+        if (verdict !== 'archived') kept.push({ line, verdict, lineNo: nextLine + i });
       });
+      // Compressed on the libuv pool while this thread parses the lines; the batch is written once both are done.
+      const chunks = deflateChunks(kept.map((k) => k.line));
+      const processed = kept.map(({ line, verdict }): ProcessedLine => {
+        const p = processLine(line, lineFormatOf(row.kind));
+        return verdict === 'fragment' ? { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` } : p;
+      });
+      const lineNos = kept.map((k) => k.lineNo);
+      const deflated = await chunks;
+      // Stopped meanwhile: the connection may be closed; the open group is rolled back and read again next time.
+      if (stopped()) return { ...outcome, more: true };
       row = adoptSessionId(store, row, processed);
       const progress = progressOf(fd, stat, r.nextOffset, row.generation, nextLine + r.lines.length, reconciliation?.active ?? false);
       let w;
       try {
-        w = store.writeBatch(row, processed, progress, lineNos);
+        w = store.writeBatch(row, processed, progress, lineNos, deflated);
       } catch (err) {
         forgetReconciliation(store.db, row.id);
         throw err;

@@ -33,6 +33,8 @@ it('a completion, a subagent end, a hook end and a model call each seek their st
     const plan = planOf(fx.db, r).join(' | ');
     expect([r.sql, plan]).not.toEqual([expect.anything(), expect.stringMatching(/(^|\| )SCAN (?!.*VIRTUAL TABLE)/)]);
     if (/FROM (lines|chunks)\b/.test(r.sql)) expect(plan).toMatch(/USING INTEGER PRIMARY KEY/);
-    else expect(plan).toMatch(/USING (COVERING )?INDEX (events_cli_spans|events_session_ts)/);
+    // a start or turn start by its span id: the partial index (the session's index alone read every event of it)
+    else if (r.sql.includes('span_id = ?')) expect(plan).toMatch(/^SEARCH events USING INDEX events_cli_spans \(session_num=\? AND span_id=\?\)/);
+    else expect(plan).toMatch(/USING (COVERING )?INDEX events_session_ts/);
   }
 });

@@ -1,0 +1,43 @@
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
+
+/** Bytes of lines per archive chunk before compression: large enough to compress well, small enough to inflate in ~25 µs. */
+export const CHUNK_BYTES = 64 * 1024;
+
+const DEFLATE_OPTIONS: zlib.ZlibOptions = { level: 3 };
+const deflateRaw = promisify(zlib.deflateRaw);
+
+/** Lines `start` to `end` (exclusive) of a batch, stored together as one row of `chunks`. */
+export interface PackedChunk {
+  start: number;
+  end: number;
+  data: Buffer;
+}
+
+/** Consecutive lines up to about CHUNK_BYTES each (a longer line alone), in order, and their bytes joined. */
+function chunkRanges(lines: readonly { bytes: Buffer }[]): { start: number; end: number; bytes: Buffer }[] {
+  const ranges: { start: number; end: number; bytes: Buffer }[] = [];
+  let start = 0;
+  while (start < lines.length) {
+    let end = start;
+    let size = 0;
+    while (end < lines.length && (end === start || size + lines[end].bytes.length <= CHUNK_BYTES)) size += lines[end++].bytes.length;
+    const bytes = end - start === 1 ? lines[start].bytes : Buffer.concat(lines.slice(start, end).map((l) => l.bytes), size);
+    ranges.push({ start, end, bytes });
+    start = end;
+  }
+  return ranges;
+}
+
+/**
+ * A batch's archive chunks, deflated on the libuv pool: started as soon as the batch is read, they compress on
+ * the other core while the ingest thread parses the same lines (deflate was ~7% of the ingest thread).
+ */
+export function deflateChunks(lines: readonly { bytes: Buffer }[]): Promise<PackedChunk[]> {
+  return Promise.all(chunkRanges(lines).map(async ({ start, end, bytes }) => ({ start, end, data: await deflateRaw(bytes, DEFLATE_OPTIONS) })));
+}
+
+/** The same chunks deflated on this thread (a batch written without `deflateChunks`: tests, empty batches). */
+export function deflateChunksSync(lines: readonly { bytes: Buffer }[]): PackedChunk[] {
+  return chunkRanges(lines).map(({ start, end, bytes }) => ({ start, end, data: zlib.deflateRawSync(bytes, DEFLATE_OPTIONS) }));
+}
