@@ -22,13 +22,13 @@ describe('memory log', () => {
       sample('main', 1000, 30, { triageModel: 5 * MB, responseCache: 0 }, 300),
       sample('ingest', 1100, 60, { heapLimit: 80 * MB, liveAfterCollect: 48 * MB }),
       sample('main', 1500, 31, { triageModel: 6 * MB, responseCache: MB }, 410),
-      sample('read', 1600, 10, { treeCacheEvents: 1234 }),
+      { ...sample('read', 1600, 10, { treeCacheEvents: 1234 }), heap: { ...sample('read', 0, 10).heap, youngSize: 4 * MB } },
       sample('ingest', 1900, 99),
     ];
     expect(memoryAt(samples, 1450)).toBe(
       'RSS 410 (anonymous 360, file 50); ingest: heap 60 used of 120, array buffers 2, external 3, malloced 1 (heapLimit 80, liveAfterCollect 48); ' +
         'main: heap 31 used of 62, array buffers 2, external 3, malloced 1 (triageModel 6, responseCache 1); ' +
-        'read: heap 10 used of 20, array buffers 2, external 3, malloced 1 (treeCacheEvents 1234); anonymous mappings (resident/size): 64/64 2/4, 7 more 10',
+        'read: heap 10 used of 20 (young 4), array buffers 2, external 3, malloced 1 (treeCacheEvents 1234); anonymous mappings (resident/size): 64/64 2/4, 7 more 10',
     );
     expect(memoryAt(samples.filter((s) => s.thread !== 'main'), 1450)).toBeNull();
   });

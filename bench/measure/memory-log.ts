@@ -36,7 +36,7 @@ export function memoryAt(samples: ThreadSample[], at: number): string | null {
       .filter(([, v]) => v > 0)
       .map(([k, v]) => (k.endsWith('Events') ? `${k} ${v}` : `${k} ${mb(v)}`));
     parts.push(
-      `${name}: heap ${mb(s.heap.usedHeapSize)} used of ${mb(s.heap.totalHeapSize)}, array buffers ${mb(s.usage.arrayBuffers)}, external ${mb(s.usage.external)}, malloced ${mb(s.heap.mallocedMemory)}` +
+      `${name}: heap ${mb(s.heap.usedHeapSize)} used of ${mb(s.heap.totalHeapSize)}${s.heap.youngSize === undefined ? '' : ` (young ${mb(s.heap.youngSize)})`}, array buffers ${mb(s.usage.arrayBuffers)}, external ${mb(s.usage.external)}, malloced ${mb(s.heap.mallocedMemory)}` +
         (holds.length ? ` (${holds.join(', ')})` : ''),
     );
   }

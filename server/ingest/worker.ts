@@ -14,7 +14,7 @@ import { Indexer } from './indexer';
 import { IngestStore } from './store';
 import { traceStartup } from './startup-trace';
 import { HeapWatch } from './heap-watch';
-import { reportThreadMemory } from '../memory/thread-memory';
+import { HEAP_SNAPSHOT_ENV, reportThreadMemory } from '../memory/thread-memory';
 import { SearchThread } from '../search-index/search-thread';
 import type { SearchWriterStatus } from '../search-index/search-writer';
 
@@ -101,6 +101,7 @@ async function main() {
         // an idle server keeps whatever it holds now (issue 19.3: steady-state RSS).
         if (p.state === 'idle' && !settled) {
           settled = true;
+          if (process.env[HEAP_SNAPSHOT_ENV]) v8.writeHeapSnapshot(process.env[HEAP_SNAPSHOT_ENV]);
           collectGarbage();
           db.pragma('shrink_memory');
           search.settle();

@@ -10,6 +10,8 @@ import { isMainThread } from 'node:worker_threads';
  * reads the samples next to the moment of the peak. Unset, nothing runs.
  */
 export const MEMORY_LOG_ENV = 'CHRONOSCOPE_MEMORY_LOG';
+/** A file the ingest worker writes its heap snapshot to when the backfill ends (bench/measure/memory-probe.ts). */
+export const HEAP_SNAPSHOT_ENV = 'CHRONOSCOPE_HEAP_SNAPSHOT';
 /** Milliseconds between samples (default 500). */
 export const MEMORY_LOG_MS_ENV = 'CHRONOSCOPE_MEMORY_LOG_MS';
 
@@ -18,7 +20,14 @@ export interface ThreadSample {
   at: number;
   /** process.memoryUsage() (rss is the whole process's: threads share it) */
   usage: NodeJS.MemoryUsage;
-  heap: { totalHeapSize: number; usedHeapSize: number; mallocedMemory: number; externalMemory: number };
+  heap: {
+    totalHeapSize: number;
+    usedHeapSize: number;
+    mallocedMemory: number;
+    externalMemory: number;
+    /** committed bytes of the young generation (new space and its large objects): sized by V8, not by what survives */
+    youngSize?: number;
+  };
   /** byte counts of what this thread holds by name (the triage model, caches) */
   holds: Record<string, number>;
   /** main thread only */
@@ -90,6 +99,10 @@ export function processMemory(o: { always?: boolean } = {}): ProcessMemory | nul
 
 export function threadSample(thread: string, holds: () => Record<string, number>): ThreadSample {
   const h = v8.getHeapStatistics();
+  const youngSize = v8
+    .getHeapSpaceStatistics()
+    .filter((sp) => sp.space_name === 'new_space' || sp.space_name === 'new_large_object_space')
+    .reduce((n, sp) => n + sp.space_size, 0);
   let held: Record<string, number> = {};
   try {
     held = holds();
@@ -100,7 +113,7 @@ export function threadSample(thread: string, holds: () => Record<string, number>
     thread,
     at: Date.now(),
     usage: process.memoryUsage(),
-    heap: { totalHeapSize: h.total_heap_size, usedHeapSize: h.used_heap_size, mallocedMemory: h.malloced_memory, externalMemory: h.external_memory },
+    heap: { totalHeapSize: h.total_heap_size, usedHeapSize: h.used_heap_size, mallocedMemory: h.malloced_memory, externalMemory: h.external_memory, youngSize },
     holds: held,
   };
   if (isMainThread) s.process = processMemory() ?? undefined;

@@ -7,10 +7,12 @@ import { keepTrying } from '../db/write-ahead-log';
 import { RetryBackoff } from '../ingest/disk-full';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
+import { reportThreadMemory } from '../memory/thread-memory';
 
 const port = parentPort!;
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
+reportThreadMemory('search');
 const post = (m: SearchThreadReply) => port.postMessage(m);
 const input = workerData as { archivePath: string; restarted: boolean };
 const writer = new SearchWriter(input.archivePath, (status) => post({ t: 'status', status }));
