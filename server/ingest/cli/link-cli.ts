@@ -34,7 +34,7 @@ interface StartRow {
  * arguments of running tools — is kept in memory, and rebuilt after a restart or a reset by replaying the
  * session's archived lines once, so a session read in two parts is placed exactly as one read places it.
  */
-export function makeCliLinker(db: Database.Database) {
+export function makeCliLinker(db: Database.Database, maxSessions = Infinity) {
   // Literal types, so that the planner can use the partial index events_cli_spans.
   const startStmt = {
     'tool.execution_start': db.prepare(
@@ -48,6 +48,7 @@ export function makeCliLinker(db: Database.Database) {
   const turnStart = db.prepare("SELECT ts FROM events WHERE session_num = ? AND span_id = ? AND type = 'turn_start' ORDER BY id DESC LIMIT 1");
   // `+id`: the session's index, never a walk of every id below (that would make a backfill quadratic)
   const earlierEvents = db.prepare('SELECT id FROM events WHERE session_num = ? AND +id < ? ORDER BY id').pluck();
+  /** per session (the least recently linked first, dropped past `maxSessions`: its next line replays it), per agent */
   const current = new Map<number, Map<string, Current>>();
   /** per session, the tool call of the latest subagent.started: the next new agent id is that subagent */
   const spawning = new Map<number, string>();
@@ -89,6 +90,16 @@ export function makeCliLinker(db: Database.Database) {
     }
   }
 
+  let lastLinked = -1;
+
+  /** Drops what is kept of a session; its next line replays its archived lines (so nothing is lost but time). */
+  function forget(sessionNum: number): void {
+    current.delete(sessionNum);
+    spawning.delete(sessionNum);
+    const prefix = argumentsKey(sessionNum, '');
+    for (const key of pendingArguments.keys()) if (key.startsWith(prefix)) pendingArguments.delete(key);
+  }
+
   /** The first line of a session this linker sees: its earlier lines (an earlier run's) set the memory first. */
   function replay(sessionNum: number, beforeId: number): void {
     current.set(sessionNum, new Map());
@@ -124,7 +135,15 @@ export function makeCliLinker(db: Database.Database) {
     link(sessionNum: number, ev: NormalizedEvent, id: number): NormalizedEvent {
       const cli = ev.cli;
       if (!cli) return ev;
-      if (!current.has(sessionNum)) replay(sessionNum, id);
+      const agents = current.get(sessionNum);
+      if (!agents) {
+        replay(sessionNum, id);
+        if (current.size > maxSessions) forget(current.keys().next().value as number);
+      } else if (sessionNum !== lastLinked) {
+        current.delete(sessionNum); // most recently linked last
+        current.set(sessionNum, agents);
+      }
+      lastLinked = sessionNum;
       const out = { ...ev };
       const cur = currentOf(sessionNum, cli.agentId);
       if (cli.start) {
@@ -157,8 +176,13 @@ export function makeCliLinker(db: Database.Database) {
       observe(sessionNum, ev, cur);
       return out;
     },
+    /** How many sessions' memory is kept (tests: it is bounded). */
+    get sessions(): number {
+      return current.size;
+    },
     /** After a rolled-back group or a rebuild: what was in memory may name rows that are gone. */
     reset(): void {
+      lastLinked = -1;
       current.clear();
       spawning.clear();
       pendingArguments.clear();
