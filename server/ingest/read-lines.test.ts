@@ -62,4 +62,13 @@ describe('readLines', () => {
     const p = read('{"partial":');
     expect([p.lines.length, p.nextOffset, p.partialBytes]).toEqual([0, 0, 11]);
   });
+
+  it('lines stay as they were read after the next read reuses the read buffer', () => {
+    const first = read('{"a":1}\n{"b":2}\n');
+    const second = read('{"x":9}\n{"y":8}\n');
+    expect([first.lines.map((l) => l.bytes.toString()), second.lines.map((l) => l.bytes.toString())]).toEqual([
+      ['{"a":1}', '{"b":2}'],
+      ['{"x":9}', '{"y":8}'],
+    ]);
+  });
 });

@@ -3,6 +3,12 @@ import fs from 'node:fs';
 /** Lines longer than this are recorded as bad lines without being held in memory whole. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
+/**
+ * One read buffer per thread, reused by every call (lines are copied out of it): a fresh megabyte per call, five
+ * calls a file, was a steady churn of malloc'ed memory in the ingest worker (its array buffers were 20–36 MB at the
+ * backfill's peaks, issue 19.3), which glibc keeps in the thread's arena once freed.
+ */
+let readBuffer: Buffer | null = null;
 
 export interface RawLine {
   /** the line's bytes without its `\n`; empty when the line was too long to keep */
@@ -34,7 +40,7 @@ export function readLines(fd: number, offset: number, size: number, maxBytes: nu
   let pendingLen = 0;
   let skipping = false; // inside a line over MAX_LINE_BYTES
   let consumed = 0;
-  const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+  const buf = (readBuffer ??= Buffer.allocUnsafeSlow(CHUNK_BYTES));
   while (pos < size) {
     const n = fs.readSync(fd, buf, 0, Math.min(CHUNK_BYTES, size - pos), pos);
     if (n <= 0) break;
