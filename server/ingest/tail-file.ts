@@ -8,8 +8,16 @@ import type { FileProgress, FileRow, IngestStore } from './store';
 
 /** How many bytes of a file's head identify it; a different head means the file was rewritten. */
 const HEAD_BYTES = 1024;
-/** Bytes of complete lines read and parsed at a time: bounds memory (4 MB batches peaked at 363 MB RSS on one 118 MB file, 1 MB at 230 MB). */
-export const BATCH_BYTES = 1024 * 1024;
+/**
+ * Bytes of complete lines read and parsed at a time: bounds memory (4 MB batches peaked at 363 MB RSS on one 118 MB
+ * file, 1 MB at 230 MB). A batch's parsed lines live until it is written, so what of them a scavenge finds alive is
+ * promoted to the old generation, which only the heap watch's full collections empty: 256 KB instead of 1 MB took
+ * the ingest worker's committed heap from 67 to 52 MB on average over a 256 MB backfill (peak RSS 299 → 284 MB), at
+ * the same CPU (27.4–29.8 → 25.9 s; 128 KB: no further gain).
+ */
+export const BATCH_BYTES = 256 * 1024;
+/** Bytes read from one file before the indexer turns to its queue (watcher events, messages) again. */
+const FILE_TURN_BYTES = 4 * 1024 * 1024;
 
 export interface TailOutcome {
   events: number;
@@ -50,7 +58,7 @@ export type FileIdentity = Pick<FileRow, 'path' | 'workspace_dir' | 'folder_sess
 export async function tailFile(
   store: IngestStore,
   identity: FileIdentity,
-  maxBytes = BATCH_BYTES * 4,
+  maxBytes = FILE_TURN_BYTES,
   /** true once the indexer is stopping: nothing more is written (a batch's deflate is awaited) */
   stopped: () => boolean = () => false,
 ): Promise<TailOutcome> {
