@@ -112,6 +112,39 @@ export class Indexer {
 
   /** Discover, backfill everything, then (when watching) follow changes until stop(). */
   async start(): Promise<void> {
+    const { listed, targets } = await this.listRoots();
+    await this.whileDiskFull(() => this.markVanishedFiles(listed));
+    traceStartup('vanished files marked');
+    this.queueBackfill(listed);
+    // Every log folder is watched before the backfill reads a file of it, so nothing written meanwhile is missed.
+    if (this.opts.watch) this.watchLogFolders();
+    const drained = this.drain(true);
+    if (this.opts.watch) {
+      // The tree watcher (new workspaces and session folders, deleted folders) walks every folder of every root
+      // before it is ready: 1–2 s of this thread on the 1.6 GiB corpus, not spent before this week is read.
+      await Promise.race([this.recentRead, drained.catch(() => {})]);
+      await this.watchTree(targets, listed);
+    }
+    // Nothing needs the listing once the tree watcher has compared against it; held by this frame, it kept every
+    // path of the backfill (and the plan, every file's entry) in the ingest worker until the end (issue 19.3).
+    listed.clear();
+    await drained;
+    // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index; a
+    // reader in the way (a query) makes it try again shortly.
+    this.cancelFold = foldWriteAheadLogSoon(this.db);
+    traceStartup('backfill done');
+    this.progress.state = 'idle';
+    for (const p of [this.progress, this.progress.recent, this.progress.older]) {
+      if (!p) continue;
+      p.filesDone = p.filesTotal;
+      p.bytesDone = p.bytesTotal;
+    }
+    this.shareOf.clear();
+    this.emitProgress();
+  }
+
+  /** Every log file under the roots, and the folders the tree watcher follows. */
+  private async listRoots(): Promise<{ listed: Set<string>; targets: string[] }> {
     const initial: string[] = [];
     const targets: string[] = [];
     for (const input of this.opts.roots) {
@@ -128,10 +161,13 @@ export class Indexer {
       targets.push(...own);
     }
     this.events.roots?.(this.roots);
-    await this.whileDiskFull(() => this.markVanishedFiles(new Set(initial)));
-    traceStartup('vanished files marked');
+    return { listed: new Set(initial), targets };
+  }
+
+  /** Plans the backfill (backfill-order.ts) and queues its files; only the progress keeps the plan's shares. */
+  private queueBackfill(listed: Set<string>): void {
     const plan = planBackfill(
-      initial.flatMap((f) => {
+      [...listed].flatMap((f) => {
         const st = safeStat(f);
         return st ? [{ path: f, size: st.size, mtimeMs: st.mtimeMs }] : [];
       }),
@@ -145,28 +181,7 @@ export class Indexer {
     for (const f of plan.files) this.shareOf.set(f.path, { share: f.recent ? plan.recent : plan.older, size: f.size, counted: 0 });
     if (plan.recent.filesTotal === 0) this.markRecentRead();
     this.emitProgress();
-    // Every log folder is watched before the backfill reads a file of it, so nothing written meanwhile is missed.
-    if (this.opts.watch) this.watchLogFolders();
     for (const f of plan.files) this.queue.add(f.path);
-    const drained = this.drain(true);
-    if (this.opts.watch) {
-      // The tree watcher (new workspaces and session folders, deleted folders) walks every folder of every root
-      // before it is ready: 1–2 s of this thread on the 1.6 GiB corpus, not spent before this week is read.
-      await Promise.race([this.recentRead, drained.catch(() => {})]);
-      await this.watchTree(targets, new Set(initial));
-    }
-    await drained;
-    // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index; a
-    // reader in the way (a query) makes it try again shortly.
-    this.cancelFold = foldWriteAheadLogSoon(this.db);
-    traceStartup('backfill done');
-    this.progress.state = 'idle';
-    for (const p of [this.progress, plan.recent, plan.older]) {
-      p.filesDone = p.filesTotal;
-      p.bytesDone = p.bytesTotal;
-    }
-    this.shareOf.clear();
-    this.emitProgress();
   }
 
   async stop(): Promise<void> {
