@@ -141,7 +141,15 @@ function missNotes(rows: Row[]): string[] {
         'of the corpus (27 MB at 0.25×, 61–75 MB at 1×: chokidar\'s folder tree, the per-folder watchers and the backfill plan of ' +
         '4,221 folders and 15,597 files), V8 keeps more heap committed than it uses, and the search thread adds an isolate, its page ' +
         'cache and the FTS5 hash. MALLOC_ARENA_MAX=2 saved ~20 MB (within noise) and is not set. The memory notes above say where ' +
-        'the memory was at each peak (CHRONOSCOPE_MEMORY_LOG).',
+        'the memory was at each peak (CHRONOSCOPE_MEMORY_LOG). Then (heap snapshots of the ingest worker, bench/measure/memory-probe.ts): ' +
+        'of the 62 MB it kept at the end of the 1× backfill, the store\'s turn state of every session ever written (15.9 MB) and the CLI ' +
+        'linker\'s memory of every CLI session (1.7 MB) are now bounded to the 256 most recent sessions, and the backfill\'s listing and plan ' +
+        '(5.9 MB at 900 MB) are no longer held to its end; batches of 256 KB instead of 1 MB promote less (the worker\'s committed heap ' +
+        '67 → 52 MB on average at 256 MB, same CPU); one reused read buffer. What is left: ~20 MB of code and modules and what grows with the ' +
+        'folders followed (chokidar\'s tree and the per-folder watchers, ~6 MB) in the ingest worker, its heap watch\'s 32 MB of headroom ' +
+        'and 16 MB young generation; the main thread\'s 32 MB young generation (V8\'s default, settable only on node\'s command line; ' +
+        'capping it at run time through --semi-space-growth-factor did not hold); glibc arenas that keep what they freed (at the 1× peak ' +
+        '126 MB from the system, 77 MB in use). Tried and dropped: the writer\'s page cache at 8 MB (within noise).',
     ],
     [
       /^time until every session of the newest 7 days/,
