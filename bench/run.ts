@@ -144,8 +144,8 @@ function missNotes(rows: Row[]): string[] {
         'the memory was at each peak (CHRONOSCOPE_MEMORY_LOG). Then (heap snapshots of the ingest worker, bench/measure/memory-probe.ts): ' +
         'of the 62 MB it kept at the end of the 1× backfill, the store\'s turn state of every session ever written (15.9 MB) and the CLI ' +
         'linker\'s memory of every CLI session (1.7 MB) are now bounded to the 256 most recent sessions, and the backfill\'s listing and plan ' +
-        '(5.9 MB at 900 MB) are no longer held to its end; batches of 256 KB instead of 1 MB promote less (the worker\'s committed heap ' +
-        '67 → 52 MB on average at 256 MB, same CPU); one reused read buffer. What is left: ~20 MB of code and modules and what grows with the ' +
+        '(5.9 MB at 900 MB) are no longer held to its end; batches of 512 KB instead of 1 MB promote less (256 MB corpus: ' +
+        'peak 311–339 → 300–307 MB, no more CPU; 256 KB cost ~6% more CPU); one reused read buffer. What is left: ~20 MB of code and modules and what grows with the ' +
         'folders followed (chokidar\'s tree and the per-folder watchers, ~6 MB) in the ingest worker, its heap watch\'s 32 MB of headroom ' +
         'and 16 MB young generation; the main thread\'s 32 MB young generation (V8\'s default, settable only on node\'s command line; ' +
         'capping it at run time through --semi-space-growth-factor did not hold); glibc arenas that keep what they freed (at the 1× peak ' +

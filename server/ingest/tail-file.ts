@@ -11,11 +11,12 @@ const HEAD_BYTES = 1024;
 /**
  * Bytes of complete lines read and parsed at a time: bounds memory (4 MB batches peaked at 363 MB RSS on one 118 MB
  * file, 1 MB at 230 MB). A batch's parsed lines live until it is written, so what of them a scavenge finds alive is
- * promoted to the old generation, which only the heap watch's full collections empty: 256 KB instead of 1 MB took
- * the ingest worker's committed heap from 67 to 52 MB on average over a 256 MB backfill (peak RSS 299 → 284 MB), at
- * the same CPU (27.4–29.8 → 25.9 s; 128 KB: no further gain).
+ * promoted to the old generation, which only the heap watch's full collections empty. 256 MB corpus with the query load
+ * (bench/measure/memory-probe.ts, runs alternated): 512 KB peaked at 300 / 307 MB RSS, 24.6 / 23.6 CPU s; 1 MB at
+ * 311 / 323 / 339 MB, 28.9 / 26.9 / 25.3 CPU s; 256 KB at 302 / 311 MB but 30.6 / 28.4 CPU s (each batch awaits its
+ * deflate on the libuv pool: more batches, more turns).
  */
-export const BATCH_BYTES = 256 * 1024;
+export const BATCH_BYTES = 512 * 1024;
 /** Bytes read from one file before the indexer turns to its queue (watcher events, messages) again. */
 const FILE_TURN_BYTES = 4 * 1024 * 1024;
 
