@@ -151,7 +151,8 @@ function missNotes(rows: Row[]): string[] {
         'capping it at run time through --semi-space-growth-factor did not hold); glibc arenas that keep what they freed (at the 1× peak ' +
         '126 MB from the system, 77 MB in use). Tried and dropped: the writer\'s page cache at 8 MB (within noise), the store\'s known ' +
         'strings capped at 4 M characters instead of 16 M (what survived at the 1× peak did not fall). At the 1× peak the ingest worker ' +
-        'still keeps ~65 MB after a collection under the query load (48 MB in a snapshot at 900 MB without it): not yet explained.',
+        'still keeps 53–65 MB after a collection under the query load (48 MB in a snapshot at 900 MB without it, 24 MB at 0.25×): not ' +
+        'yet explained; and five glibc arenas of 20–64 MB (164 MB together) hold what the threads freed.',
     ],
     [
       /^time until every session of the newest 7 days/,
