@@ -145,7 +145,7 @@ function missNotes(rows: Row[]): string[] {
         'of the 62 MB it kept at the end of the 1× backfill, the store\'s turn state of every session ever written (15.9 MB) and the CLI ' +
         'linker\'s memory of every CLI session (1.7 MB) are now bounded to the 256 most recent sessions, and the backfill\'s listing and plan ' +
         '(5.9 MB at 900 MB) are no longer held to its end; batches of 512 KB instead of 1 MB promote less (256 MB corpus: ' +
-        'peak 311–339 → 300–307 MB, no more CPU; 256 KB cost ~6% more CPU); one reused read buffer. What is left: ~20 MB of code and modules and what grows with the ' +
+        'peak 311–339 → 300–307 MB, no more CPU) but expose a stop-mid-batch bug, so they stay at 1 MB; one reused read buffer. What is left: ~20 MB of code and modules and what grows with the ' +
         'folders followed (chokidar\'s tree and the per-folder watchers, ~6 MB) in the ingest worker, its heap watch\'s 32 MB of headroom ' +
         'and 16 MB young generation; the main thread\'s 32 MB young generation (V8\'s default, settable only on node\'s command line; ' +
         'capping it at run time through --semi-space-growth-factor did not hold); glibc arenas that keep what they freed (at the 1× peak ' +
