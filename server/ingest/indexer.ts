@@ -414,6 +414,9 @@ export class Indexer {
           }
           this.queue.delete(file);
           unfinished = await this.indexFile(file, backfill);
+          // Stopped while the file's batch awaited its deflate: the search feed is closed too (its rows roll back
+          // with the group, read again next time), so nothing may be flushed into it.
+          if (this.stopped) break;
           // The search thread is behind by more than its in-flight bound: wait (memory, issue 19.3).
           await this.search.room();
         } catch (err) {

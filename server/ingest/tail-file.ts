@@ -12,11 +12,11 @@ const HEAD_BYTES = 1024;
  * Bytes of complete lines read and parsed at a time: bounds memory (4 MB batches peaked at 363 MB RSS on one 118 MB
  * file, 1 MB at 230 MB). A batch's parsed lines live until it is written, so what of them a scavenge finds alive is
  * promoted to the old generation, which only the heap watch's full collections empty. 512 KB lowered the peak a little
- * (256 MB corpus with the query load, runs alternated: 300 / 307 MB against 311 / 323 / 339 MB, no more CPU; 256 KB
- * cost ~6% more CPU), but it makes stop-mid-batch.test.ts fail: a batch resumed after its deflate reaches the closed
- * connection when the indexer stops between the batches of one file's turn. Kept at 1 MB until that is fixed.
+ * (256 MB corpus with the query load, runs alternated: 300 / 307 MB against 311 / 323 / 339 MB at 1 MB, no more CPU;
+ * 256 KB cost ~6% more CPU). At 512 KB stop-mid-batch.test.ts found a stop between two batches flushing search rows
+ * into the closed feed (the indexer's drain now stops there).
  */
-export const BATCH_BYTES = 1024 * 1024;
+export const BATCH_BYTES = 512 * 1024;
 /** Bytes read from one file before the indexer turns to its queue (watcher events, messages) again. */
 const FILE_TURN_BYTES = 4 * 1024 * 1024;
 
