@@ -2,16 +2,17 @@ import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 
 /**
- * Version of the derived tables. Bump it whenever a derived table or the way it is filled changes: a database
- * with another version gets its derived tables dropped and rebuilt from the archive (never a hand-written
- * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
- */
-/**
  * Version of the archive's layout. The archive is never migrated in place: a database with another layout is
  * emptied and every log is read again (what Copilot already deleted is lost, so change this rarely).
  */
 export const ARCHIVE_VERSION = 2;
 
+/**
+ * Version of the derived tables. Bump it whenever a derived table or the way it is filled changes: a database
+ * with another version gets its derived tables dropped and rebuilt from the archive (never a hand-written
+ * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
+ * The search file has a version of its own (SEARCH_VERSION, server/search-index/search-db.ts).
+ */
 export const SCHEMA_VERSION = 18;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */

@@ -1,7 +1,6 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SCHEMA_VERSION } from '../db/schema';
 import { WAL_KEEP_BYTES } from '../db/write-ahead-log';
 
 /**
@@ -13,13 +12,22 @@ import { WAL_KEEP_BYTES } from '../db/write-ahead-log';
  * It says which archive it belongs to and how far it has got:
  * - `archive_id`: the archive's `meta.archive_id`; a file of another archive (the archive moved aside as damaged
  *   and created again) is discarded.
- * - `schema_version`: SCHEMA_VERSION when it was filled; another version means the text rules changed: discarded.
+ * - `schema_version`: SEARCH_VERSION when it was filled; another version means the text rules changed: discarded.
  * - `indexed_through`: every event with id <= it that has text has its rows, and nothing past it has any
  *   (rows are committed with the mark, only after the archive committed the events: search-writer.ts).
  */
 export function searchDbPath(archivePath: string): string {
   return archivePath.replace(/\.db$/, '') + '.search.db';
 }
+
+/**
+ * Version of what the search file holds: the text rules (server/search/indexed-text.ts, processLine's text and
+ * cjk) and its tables. Bump it when they change. A SCHEMA_VERSION bump alone (a derived table or an index of the
+ * archive) keeps the search file: its rows are keyed by line ids, which a rebuild of the derived tables keeps, so
+ * an upgrade does not refill search from scratch (minutes on a large archive). 17 is the SCHEMA_VERSION the
+ * search file was split off at, so the files written since stay valid.
+ */
+export const SEARCH_VERSION = 17;
 
 /** The schema name readers attach the search file under. */
 export const SEARCH_SCHEMA = 'search';
@@ -69,7 +77,7 @@ export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Da
     db.exec(SEARCH_DDL);
     db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`); // bound, it would be a REAL
     setSearchMeta(db, 'archive_id', id.archiveId);
-    setSearchMeta(db, 'schema_version', String(SCHEMA_VERSION));
+    setSearchMeta(db, 'schema_version', String(SEARCH_VERSION));
     setSearchMeta(db, 'indexed_through', '0');
   }).immediate();
   return db;
@@ -92,7 +100,7 @@ const hasSearchMeta = (db: Database.Database) => db.prepare("SELECT 1 FROM sqlit
 
 function belongsTo(db: Database.Database, id: SearchDbIdentity): boolean {
   if (!hasSearchMeta(db)) return db.prepare('SELECT 1 FROM sqlite_master LIMIT 1').get() === undefined; // a new, empty file
-  return searchMetaValue(db, 'archive_id') === id.archiveId && searchMetaValue(db, 'schema_version') === String(SCHEMA_VERSION);
+  return searchMetaValue(db, 'archive_id') === id.archiveId && searchMetaValue(db, 'schema_version') === String(SEARCH_VERSION);
 }
 
 export function searchMetaValue(db: Database.Database, key: string, schema = 'main'): string | null {

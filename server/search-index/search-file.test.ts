@@ -7,12 +7,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { AppContext } from '../app-context';
 import { generateCorpus } from '../corpus/generate';
 import { openReadDb, openWriteDb } from '../db/open';
+import { rebuildDerived } from '../db/rebuild';
 import { ensureSchema } from '../db/schema';
 import { searchProgress } from '../health/health';
 import { indexOnce } from '../ingest/index-once';
 import { Indexer } from '../ingest/indexer';
+import { IngestStore } from '../ingest/store';
 import { line } from '../test-support/fixture-db';
-import { attachSearch, indexedThrough, openSearchWriteDb, removeSearchFiles, searchDbPath, SEARCH_SCHEMA, searchMetaValue, setSearchMeta } from './search-db';
+import { attachSearch, indexedThrough, openSearchWriteDb, removeSearchFiles, searchDbPath, SEARCH_SCHEMA, SEARCH_VERSION, searchMetaValue, setSearchMeta } from './search-db';
 import { InlineSearchFeed, type SearchFeed } from './search-feed';
 import { SearchThread } from './search-thread';
 import { SearchWriter, type SearchWriterStatus } from './search-writer';
@@ -302,6 +304,28 @@ describe('the search file', () => {
     expect([searchMetaValue(db, 'archive_id'), indexedThrough(db)]).toEqual(['archive-w', 0]);
     db.close();
   });
+
+  it('is kept when only the archive is rebuilt (a SCHEMA_VERSION bump): the upgrade refills nothing, and search is whole', async () => {
+    const dbPath = await indexed('upgrade.db');
+    // as the release before this one left them: the archive's derived tables and the search file at version 17
+    const old = new Database(searchDbPath(dbPath));
+    setSearchMeta(old, 'schema_version', '17');
+    old.close();
+    const db = openWriteDb(dbPath);
+    db.prepare("UPDATE meta SET value = '17' WHERE key = 'schema_version'").run();
+    expect(ensureSchema(db)).toBe(true);
+    rebuildDerived(db, new IngestStore(db));
+    db.close();
+    const writer = new SearchWriter(dbPath);
+    // the file kept its mark (discarded, it would start again from 0 and refill every event)
+    expect(writer.status.indexedThrough).toBe(lastLineId(dbPath));
+    expect(writer.catchUp({ trustLiveRows: true })).toBe(true);
+    writer.close();
+    expect(searchRows(dbPath)).toEqual(reference);
+    const s = new Database(searchDbPath(dbPath));
+    expect(searchMetaValue(s, 'schema_version')).toBe(String(SEARCH_VERSION));
+    s.close();
+  }, 120_000);
 
   it('a search file of another archive (or another schema) is discarded and refilled', () => {
     const archive = path.join(dir, 'other.db');
