@@ -1,4 +1,4 @@
-import { RetryBackoff } from '../ingest/disk-full';
+import { CatchUpRetry } from './catch-up-retry';
 import { SearchWriter, type SearchWriterStatus } from './search-writer';
 
 /**
@@ -53,16 +53,16 @@ export class InlineSearchFeed implements SearchFeed {
   private texts: string[] = [];
   private cjks: string[] = [];
   private waiters = new MarkWaiters();
-  private backoff = new RetryBackoff();
-  private retry: NodeJS.Timeout | undefined;
+  private retry: CatchUpRetry;
 
   constructor(archivePath: string, onStatus?: (s: SearchWriterStatus) => void) {
     this.writer = new SearchWriter(archivePath, (s) => {
       this.waiters.reached(s.indexedThrough);
       onStatus?.(s);
     });
+    this.retry = new CatchUpRetry(this.writer);
     this.writer.catchUp({ trustLiveRows: true });
-    this.scheduleRetry();
+    this.retry.schedule();
   }
 
   get status(): SearchWriterStatus {
@@ -78,7 +78,7 @@ export class InlineSearchFeed implements SearchFeed {
   committed(through: number): void {
     this.flush();
     this.writer.commit(through);
-    this.scheduleRetry();
+    this.retry.schedule();
   }
 
   rolledBack(): void {
@@ -98,7 +98,7 @@ export class InlineSearchFeed implements SearchFeed {
   }
 
   async close(): Promise<void> {
-    clearTimeout(this.retry);
+    this.retry.stop();
     this.writer.close();
     this.waiters.releaseAll();
   }
@@ -109,20 +109,5 @@ export class InlineSearchFeed implements SearchFeed {
     this.ids = [];
     this.texts = [];
     this.cjks = [];
-  }
-
-  private catchUp(): void {
-    this.writer.catchUp();
-    this.scheduleRetry();
-  }
-
-  private scheduleRetry(): void {
-    if (!this.writer.behind) {
-      this.backoff.reset();
-      return;
-    }
-    clearTimeout(this.retry);
-    this.retry = setTimeout(() => this.catchUp(), this.backoff.next());
-    this.retry.unref();
   }
 }

@@ -4,7 +4,7 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { keepTrying } from '../db/write-ahead-log';
-import { RetryBackoff } from '../ingest/disk-full';
+import { CatchUpRetry } from './catch-up-retry';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
 import { reportThreadMemory } from '../memory/thread-memory';
@@ -16,23 +16,8 @@ reportThreadMemory('search');
 const post = (m: SearchThreadReply) => port.postMessage(m);
 const input = workerData as { archivePath: string; restarted: boolean };
 const writer = new SearchWriter(input.archivePath, (status) => post({ t: 'status', status }));
-const backoff = new RetryBackoff();
-let retry: NodeJS.Timeout | undefined;
+const retry = new CatchUpRetry(writer);
 let cancelFold: () => void = () => {};
-
-/** A full disk (or a file just replaced) left search behind: catch up again after a growing delay, by itself. */
-function scheduleRetry(): void {
-  if (!writer.behind) {
-    backoff.reset();
-    return;
-  }
-  if (retry !== undefined) return;
-  retry = setTimeout(() => {
-    retry = undefined;
-    writer.catchUp();
-    scheduleRetry();
-  }, backoff.next());
-}
 
 port.on('message', (m: SearchThreadRequest) => {
   switch (m.t) {
@@ -48,23 +33,22 @@ port.on('message', (m: SearchThreadRequest) => {
       break;
     case 'settle':
       collectGarbage();
+      writer.settle();
       // a query holding the log: fold it once the reader is done (an idle server commits nothing after this)
-      if (!writer.settle()) {
-        cancelFold();
-        cancelFold = keepTrying(() => writer.foldLog());
-      }
+      cancelFold();
+      cancelFold = keepTrying(() => writer.foldLog());
       break;
     case 'crash':
       throw new Error('search thread crashed (test)');
     case 'stop':
-      clearTimeout(retry);
+      retry.stop();
       clearInterval(follow);
       cancelFold();
       writer.close();
       port.close();
       return;
   }
-  scheduleRetry();
+  retry.schedule();
 });
 
 // Started again after a crash, the open group's first rows died with the old thread: that group is read from the
@@ -74,7 +58,7 @@ writer.catchUp({ trustLiveRows: !input.restarted });
 const FOLLOW_FILE_MS = 5000;
 const follow = setInterval(() => {
   writer.followFile();
-  scheduleRetry();
+  retry.schedule();
 }, FOLLOW_FILE_MS);
-scheduleRetry();
+retry.schedule();
 post({ t: 'status', status: writer.status });

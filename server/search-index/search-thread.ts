@@ -25,10 +25,10 @@ export const MAX_IN_FLIGHT_CHARS = 2 * 1024 * 1024;
 /** Rows are posted in messages of about this many characters: one message per event cost more than the clone. */
 const POST_CHARS = 128 * 1024;
 
-/** A string's young generation: rows arrive, are inserted and die. */
 /** More deaths than this within a minute and the thread is not started again. */
 const MAX_RESTARTS = 3;
 
+/** A string's young generation: rows arrive, are inserted and die. */
 const SEARCH_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -170,16 +170,10 @@ export class SearchWriter {
     this.catchUp();
   }
 
-  /**
-   * After the backfill: the write-ahead log folded into the file (false when a reader or a live group was in the
-   * way: the owner tries again) and SQLite's spare memory returned.
-   */
-  settle(): boolean {
-    if (this.db.inTransaction) return false; // a live group is being written: the next attempt will do
-    const folded = this.foldLog();
+  /** After the backfill: SQLite's spare memory returned (the owner folds the write-ahead log, `foldLog`). */
+  settle(): void {
     this.db.pragma('shrink_memory');
     this.archive.pragma('shrink_memory');
-    return folded;
   }
 
   /** Folds the write-ahead log into the search file; false when a reader or a live group was in the way. */
