@@ -157,32 +157,50 @@ describe('backfill progress', () => {
   }, 60_000);
 });
 
-// The real thing: the database on a 30 MB tmpfs filled to its last 2 MB, the server's worker backfilling into it.
-// Mounting needs root (tests here run as root); elsewhere the test is skipped, saying why.
-describe('a real full volume (tmpfs)', () => {
-  let root: string;
-  let mountPoint: string;
-  let mounted = false;
-  let server: RunningServer | null = null;
+/**
+ * A tmpfs of `sizeMb` and a scratch folder beside it, for a describe's tests. Mounting needs root (tests here run
+ * as root); `mounted` is false elsewhere, and the tests skip, saying why.
+ */
+function tmpfsVolume(name: string, sizeMb: number) {
+  const v = {
+    root: '',
+    mountPoint: '',
+    mounted: false,
+    /** Fills the volume but its last `leaveBytes` with a ballast file; returns its path (remove it: space is back). */
+    fill(leaveBytes: number): string {
+      const ballast = path.join(v.mountPoint, 'ballast');
+      const st = fs.statfsSync(v.mountPoint);
+      fs.writeFileSync(ballast, Buffer.alloc(st.bavail * st.bsize - leaveBytes));
+      return ballast;
+    },
+    teardown(): void {
+      if (v.mounted) spawnSync('umount', [v.mountPoint]);
+      fs.rmSync(v.mountPoint, { recursive: true, force: true });
+      fs.rmSync(v.root, { recursive: true, force: true });
+    },
+  };
   beforeAll(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-fullvol-'));
-    mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-tmpfs-'));
-    mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=30m', 'tmpfs', mountPoint]).status === 0;
+    v.root = fs.mkdtempSync(path.join(os.tmpdir(), `chronoscope-${name}-`));
+    v.mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-tmpfs-'));
+    v.mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${sizeMb}m`, 'tmpfs', v.mountPoint]).status === 0;
   });
+  return v;
+}
+
+// The real thing: the database on a 30 MB tmpfs filled to its last 2 MB, the server's worker backfilling into it.
+describe('a real full volume (tmpfs)', () => {
+  const volume = tmpfsVolume('fullvol', 30);
+  let server: RunningServer | null = null;
   afterAll(async () => {
     await server?.close();
-    if (mounted) spawnSync('umount', [mountPoint]);
-    fs.rmSync(mountPoint, { recursive: true, force: true });
-    fs.rmSync(root, { recursive: true, force: true });
+    volume.teardown();
   });
 
   it('/api/health says "disk full: <db path>" while full, the CPU stays idle, and every event is there once space is back', async (ctx) => {
-    if (!mounted) ctx.skip('mount -t tmpfs is not permitted here (not root): no real full volume to test on');
-    const { userData, total } = corpus(root, 12, 1500, 'p'.repeat(300));
-    const dbPath = path.join(mountPoint, 'index.db');
-    const ballast = path.join(mountPoint, 'ballast');
-    const free = () => fs.statfsSync(mountPoint).bavail * fs.statfsSync(mountPoint).bsize;
-    fs.writeFileSync(ballast, Buffer.alloc(free() - 2 * 1024 * 1024));
+    if (!volume.mounted) ctx.skip('mount -t tmpfs is not permitted here (not root): no real full volume to test on');
+    const { userData, total } = corpus(volume.root, 12, 1500, 'p'.repeat(300));
+    const dbPath = path.join(volume.mountPoint, 'index.db');
+    const ballast = volume.fill(2 * 1024 * 1024);
     server = await startServer({ dbPath, roots: [userData], port: 0, host: '127.0.0.1', token: null, demo: false, webRoot: null, version: 'test' });
     const health = () => fetch(`${server!.url}/api/health`).then((r) => r.json() as Promise<Health>);
     const seen: BackfillProgress[] = [];
@@ -209,36 +227,23 @@ describe('a real full volume (tmpfs)', () => {
 });
 
 describe('a real full volume under the search file (`chronoscope index`)', () => {
-  let root: string;
-  let mountPoint: string;
-  let mounted = false;
-  beforeAll(() => {
-    root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-fullsearch-'));
-    mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-tmpfs-'));
-    mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=40m', 'tmpfs', mountPoint]).status === 0;
-  });
-  afterAll(() => {
-    if (mounted) spawnSync('umount', [mountPoint]);
-    fs.rmSync(mountPoint, { recursive: true, force: true });
-    fs.rmSync(root, { recursive: true, force: true });
-  });
+  const volume = tmpfsVolume('fullsearch', 40);
+  afterAll(() => volume.teardown());
 
   it('ends the run with "disk full: <search file>", keeps the archive whole, and the next run with space completes search', async (ctx) => {
-    if (!mounted) ctx.skip('mount -t tmpfs is not permitted here (not root): no real full volume to test on');
-    const { userData, total } = corpus(root, 6, 1500, 'q'.repeat(300));
+    if (!volume.mounted) ctx.skip('mount -t tmpfs is not permitted here (not root): no real full volume to test on');
+    const { userData, total } = corpus(volume.root, 6, 1500, 'q'.repeat(300));
     // The archive is written elsewhere first, then moved onto the volume without its search file: a run there has
     // nothing new to archive, and the search thread must refill the whole search file on the little space left.
-    const built = path.join(root, 'built.db');
+    const built = path.join(volume.root, 'built.db');
     const first = openWriteDb(built);
     ensureSchema(first);
     await indexOnce(first, [userData], { searchThread: false });
     first.pragma('wal_checkpoint(TRUNCATE)');
     first.close();
-    const dbPath = path.join(mountPoint, 'index.db');
+    const dbPath = path.join(volume.mountPoint, 'index.db');
     fs.copyFileSync(built, dbPath);
-    const ballast = path.join(mountPoint, 'ballast');
-    const free = () => fs.statfsSync(mountPoint).bavail * fs.statfsSync(mountPoint).bsize;
-    fs.writeFileSync(ballast, Buffer.alloc(free() - 1024 * 1024));
+    const ballast = volume.fill(1024 * 1024);
 
     const db = openWriteDb(dbPath);
     const err = await indexOnce(db, [userData]).then(
