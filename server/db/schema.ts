@@ -13,7 +13,7 @@ export const ARCHIVE_VERSION = 2;
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  * The search file has a version of its own (SEARCH_VERSION, server/search-index/search-db.ts).
  */
-export const SCHEMA_VERSION = 18;
+export const SCHEMA_VERSION = 19;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -70,7 +70,9 @@ CREATE TABLE sessions (
   -- which product wrote the session: 'vscode' (debug logs) or 'cli' (Copilot CLI events.jsonl, INTEROP §3);
   -- host_type says the same in Chronicle's terms. usage_complete: 0 for a CLI session without session.shutdown
   -- (running or crashed), whose input, cache and credit totals are unknown; 1 otherwise.
-  source TEXT NOT NULL DEFAULT 'vscode', usage_complete INTEGER NOT NULL DEFAULT 1
+  source TEXT NOT NULL DEFAULT 'vscode', usage_complete INTEGER NOT NULL DEFAULT 1,
+  -- what session_text holds for the session (NULL: no row yet), so that a refresh rewrites that row only when it changed
+  meta_text TEXT
 );
 CREATE INDEX idx_sessions_repo ON sessions (repository);
 CREATE INDEX idx_sessions_cwd ON sessions (cwd);
@@ -158,21 +160,28 @@ CREATE TABLE session_edges (
   source TEXT NOT NULL, created_ts INTEGER
 );
 CREATE INDEX session_edges_parent ON session_edges (parent_id, created_ts, child_id);
--- A child's start: the ref naming it (span_id child-ref-<id>) and the tool call its start span is (span_id), in
--- one session of its folder (session_num: span ids collide across sessions, so span_id alone matches hundreds).
-CREATE INDEX events_link_span ON events (span_id, session_num) WHERE type IN ('tool_call', 'child_session_ref');
+-- A child's start: the ref naming it (span_id child-ref-<id>, one per child, sought by span id alone) and the tool
+-- call its start span is, sought in one session of its folder at a time (span ids are counters that collide across
+-- sessions, FORMAT §10.2). Session first: a backfill writes a session's tool calls together, so their entries land
+-- side by side at the index's end; keyed by span id first (one index for both, until SCHEMA_VERSION 19) every
+-- insert went to the part of the index holding that counter value, ~1.7 µs per event at 1.6 GiB against ~0.1.
+CREATE INDEX events_child_ref ON events (span_id) WHERE type = 'child_session_ref';
+CREATE INDEX events_tool_span ON events (session_num, span_id) WHERE type = 'tool_call';
 -- The other way: the children a session's tool calls started (the ref's and the subagent entry's parentSpanId),
 -- read per session of the folder.
-CREATE INDEX events_start_span ON events (session_num, parent_span_id) WHERE type IN ('subagent', 'child_session_ref');
+-- Conditions are ORs of equalities, never IN lists: the planner takes a partial index only when the query implies
+-- its condition, and \`type = 'hook.start'\` implies an OR of equalities but not an IN list (the lookups then read
+-- the session's whole index); and SQLite evaluates an IN list at every INSERT through a temporary table, even of
+-- two values (~0.7 µs per event of a backfill for two types; schema.test.ts).
+CREATE INDEX events_start_span ON events (session_num, parent_span_id) WHERE type = 'subagent' OR type = 'child_session_ref';
 -- Copilot CLI sessions (INTEROP §3): a completion finds its start and a model call its turn start by span id in
 -- its session (server/ingest/cli/link-cli.ts), once per line, so a lookup must not scan the session.
--- ORs, not an IN list: the planner takes a partial index only when the query implies its condition, and
--- \`type = 'hook.start'\` implies an OR of equalities but not an IN list (the lookups then read the session's whole
--- index); and an IN list of more than two values costs a temporary table at every INSERT (schema.test.ts).
 CREATE INDEX events_cli_spans ON events (session_num, span_id)
   WHERE type = 'tool.execution_start' OR type = 'subagent.started' OR type = 'hook.start' OR type = 'turn_start';
--- A CLI session's facts read on every refresh (cli-session-facts.ts): its session.start and latest shutdown.
-CREATE INDEX events_cli_session ON events (session_num) WHERE type IN ('session_start', 'session.shutdown');
+-- What every refresh reads of a session besides its totals: its session_start and subagent lines (lineage:
+-- derive-edges.ts; a CLI session's start, cli-session-facts.ts) and a CLI session's latest shutdown, each without
+-- reading the session's other events; in id order (the key is session_num, then the rowid).
+CREATE INDEX events_session_marks ON events (session_num) WHERE type = 'session_start' OR type = 'session.shutdown' OR type = 'subagent';
 `;
 
 /**

@@ -42,9 +42,29 @@ describe('query plans of a session refresh and its lineage derivation', () => {
           expect([r.sql.replace(/\s+/g, ' '), step]).not.toEqual([expect.anything(), expect.stringMatching(FULL_SCAN)]);
           // span ids collide across sessions (FORMAT §10.2): a tool call is sought by its span id *in a session*,
           // never by span id alone (that read every session's tool calls with the id)
-          if (step.includes('events_link_span') && r.sql.includes("type = 'tool_call'")) expect(step).toContain('span_id=? AND session_num=?');
+          if (r.sql.includes("e.type = 'tool_call'")) expect(step).not.toMatch(/USING INDEX events_\w+ \(span_id=\?\)$/);
         }
       }
     });
+
+    it(`${id === P ? 'a parent' : id === C ? 'a child' : 'a Copilot CLI session'}: only its totals read all the session's events`, () => {
+      // The lineage derivation's few lines of a session (its starts, subagent entries, tool calls by span id, the
+      // ref naming a child) are sought through partial indexes; reading the session's events for them made every
+      // refresh cost as much as the session is long.
+      const recorded = recordStatements(fx.db, () => makeSessionRefresher(fx.db)(id), ['all', 'get', 'iterate', 'run']);
+      const wholeSession = recorded.filter((r) => planOf(fx.db, r).some((step) => /events USING (COVERING )?INDEX events_session_ts \(session_num=\?\)$/.test(step)));
+      expect(wholeSession.map((r) => r.sql.match(/GROUP BY type, model|ORDER BY dur DESC/)?.[0] ?? r.sql)).toEqual(['GROUP BY type, model', 'ORDER BY dur DESC']);
+    });
   }
+
+  it('seeks a tool call by its session and span id, and the ref naming a child by its span id', () => {
+    const steps = (sql: string, params: Record<string, unknown>) =>
+      (fx.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((p) => p.detail);
+    expect(steps("SELECT tool FROM events WHERE session_num = @n AND span_id = @s AND type = 'tool_call'", { n: 1, s: 't1' })).toEqual([
+      'SEARCH events USING INDEX events_tool_span (session_num=? AND span_id=?)',
+    ]);
+    expect(steps("SELECT name FROM events WHERE span_id = @s AND type = 'child_session_ref' ORDER BY id LIMIT 1", { s: `child-ref-${C}` })).toEqual([
+      'SEARCH events USING INDEX events_child_ref (span_id=?)',
+    ]);
+  });
 });

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { recordStatements } from '../test-support/record-statements';
+import { makeSessionRefresher } from './refresh-session';
 
 // The facts refresh-session.ts sums from a session's events, with what makes a sum go wrong: a repeat in the same
 // file (dup 2, left out), model calls of two models and one without any, credits on some calls only (unknown is
@@ -48,4 +50,20 @@ it('sums a session\'s events once each: counts by type, models, tokens, model ti
     models: JSON.stringify(['claude-sonnet-4', 'gpt-5']),
   });
   expect(JSON.parse(row.counts as string)).toHaveProperty(['__proto__'], 1);
+});
+
+it('keeps one session_text row per session: written once, rewritten only when the title changes', () => {
+  const num = (fx.db.prepare('SELECT num FROM sessions WHERE id = ?').get(S) as { num: number }).num;
+  const found = (text: string) =>
+    (fx.db.prepare('SELECT rowid FROM session_text WHERE session_text MATCH ?').all(`"${text}"`) as { rowid: number }[]).map((r) => r.rowid);
+  const sessionTextWrites = () =>
+    recordStatements(fx.db, () => makeSessionRefresher(fx.db)(S), ['run']).filter((r) => /session_text/.test(r.sql)).map((r) => r.sql.split(' ')[0]);
+  expect(found('fix the retry loop')).toEqual([num]);
+  // Nothing changed: no write (a delete from the contentless table flushed its pending terms into a segment each time).
+  expect(sessionTextWrites()).toEqual([]);
+  fx.db.prepare("UPDATE turns SET user_message = 'rename the backoff helper' WHERE session_id = ?").run(S);
+  expect(sessionTextWrites()).toEqual(['DELETE', 'INSERT']);
+  expect(found('fix the retry loop')).toEqual([]);
+  expect(found('rename the backoff helper')).toEqual([num]);
+  expect(fx.db.prepare('SELECT meta_text FROM sessions WHERE id = ?').get(S)).toEqual({ meta_text: `${S} rename the backoff helper` });
 });

@@ -91,11 +91,15 @@ export function makeEdgeDeriver(db: Database.Database) {
     childFile: db.prepare("SELECT folder_session_id, label FROM files WHERE session_id = ? AND kind = 'child' ORDER BY id LIMIT 1"),
     ref: db.prepare(
       `SELECT s.id holder, e.parent_span_id, e.name, e.ts, e.r_idx FROM events e JOIN sessions s ON s.num = e.session_num
-       WHERE e.span_id = ? AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'child_session_ref' ORDER BY e.id LIMIT 1`,
+       WHERE e.span_id = ? AND e.type = 'child_session_ref' ORDER BY e.id LIMIT 1`,
     ),
-    // session_start and subagent lines of one session: few, but found by scanning the session's events.
+    // session_start and subagent lines of one session: one arm per type, so that each seeks its partial index
+    // (events_session_marks, events_start_span) instead of reading all the session's events (at every refresh).
     startLines: db.prepare(
-      "SELECT id, type, ts, r_idx, parent_span_id FROM events WHERE session_num = ? AND type IN ('session_start', 'subagent') ORDER BY id",
+      `SELECT id, type, ts, r_idx, parent_span_id FROM events WHERE session_num = @num AND type = 'session_start'
+       UNION ALL
+       SELECT id, type, ts, r_idx, parent_span_id FROM events WHERE session_num = @num AND type = 'subagent'
+       ORDER BY id`,
     ),
     // Span ids are per-window counters that collide across sessions (FORMAT §10.2): the tool call that started a
     // child is looked for only among the sessions of the child's folder, where one window numbered every log (the
@@ -107,16 +111,16 @@ export function makeEdgeDeriver(db: Database.Database) {
     tool: db.prepare(
       `SELECT s.id, e.tool FROM sessions s CROSS JOIN events e ON e.session_num = s.num
        WHERE (s.folder_session_id = @folder OR s.id = @folder) AND s.num != @num
-         AND e.span_id = @span AND e.type IN ('tool_call', 'child_session_ref') AND e.type = 'tool_call'
+         AND e.span_id = @span AND e.type = 'tool_call'
        ORDER BY (s.id = @holder AND e.r_idx = @run) DESC, e.id LIMIT 1`,
     ),
     // Sessions of this folder started by a tool call of this session: through their subagent entry or the ref naming them.
     startedHere: db.prepare(
       `SELECT a.type, a.span_id, s.id FROM sessions s
-       JOIN events a ON a.session_num = s.num AND a.type IN ('subagent', 'child_session_ref') AND a.parent_span_id IS NOT NULL
+       JOIN events a ON a.session_num = s.num AND (a.type = 'subagent' OR a.type = 'child_session_ref') AND a.parent_span_id IS NOT NULL
        WHERE (s.folder_session_id = @folder OR s.id = @folder)
          AND EXISTS (SELECT 1 FROM events t WHERE t.span_id = a.parent_span_id AND t.session_num = @num
-                       AND t.type IN ('tool_call', 'child_session_ref') AND t.type = 'tool_call')`,
+                       AND t.type = 'tool_call')`,
     ),
     edge: db.prepare('SELECT parent_id FROM session_edges WHERE child_id = ?'),
     upsert: db.prepare(
@@ -145,7 +149,7 @@ export function makeEdgeDeriver(db: Database.Database) {
     let startLabel: string | null = null;
     let firstStart = true;
     let sub: { ts: number | null; span: string } | null = null;
-    for (const l of st.startLines.all(s.num) as { id: number; type: string; ts: number | null; r_idx: number; parent_span_id: string | null }[]) {
+    for (const l of st.startLines.all({ num: s.num }) as { id: number; type: string; ts: number | null; r_idx: number; parent_span_id: string | null }[]) {
       if (l.type === 'subagent') {
         // the child's own invoke_agent span starts first; later subagent entries are nested inside it
         if (l.parent_span_id && (sub === null || (l.ts ?? Infinity) < (sub.ts ?? Infinity))) sub = { ts: l.ts, span: l.parent_span_id };

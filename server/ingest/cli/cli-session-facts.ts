@@ -109,7 +109,7 @@ export function makeShutdownReader(db: Database.Database) {
 export function makeCliFactsReader(db: Database.Database) {
   const st = {
     companion: db.prepare('SELECT content FROM companions WHERE session_id = ? AND kind = ? ORDER BY id DESC LIMIT 1'),
-    // through the partial index events_cli_session, like the shutdown
+    // through the partial index events_session_marks, like the shutdown
     start: db.prepare("SELECT id FROM events WHERE session_num = ? AND type = 'session_start' ORDER BY id LIMIT 1"),
   };
   const shutdownOf = makeShutdownReader(db);
