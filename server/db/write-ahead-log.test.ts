@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSearchWriteDb } from '../search-index/search-db';
 import { openWriteDb } from './open';
-import { foldWriteAheadLog, foldWriteAheadLogSoon, WAL_KEEP_BYTES } from './write-ahead-log';
+import { ArchiveCheckpointer, foldWriteAheadLog, foldWriteAheadLogSoon, WAL_KEEP_BYTES, WRITER_AUTOCHECKPOINT_PAGES } from './write-ahead-log';
 
 let dir: string | null = null;
 const open: Database.Database[] = [];
@@ -58,17 +58,76 @@ describe('the write-ahead log on disk', () => {
     }
   });
 
-  it('shrinks back to WAL_KEEP_BYTES at the next checkpoint that restarts it, for the archive and the search file', () => {
+  it('shrinks back to WAL_KEEP_BYTES at the first commit after a checkpoint that completed, for the archive and the search file', () => {
     const { file, w, reader } = grownLog(40);
     expect(walBytes(file)).toBeGreaterThan(40 << 20);
     reader.exec('COMMIT');
-    // the next commits: an automatic checkpoint completes, and the write after it restarts the log
+    // the search thread's checkpoint completes; the writer's next commit restarts the log and cuts the file
+    const checkpointer = new ArchiveCheckpointer(file);
+    expect(checkpointer.afterCommit()).toBe(true);
+    checkpointer.close();
     const put = w.prepare('INSERT INTO blobs (b) VALUES (?)');
-    for (let i = 0; i < 20; i++) w.transaction(() => put.run(Buffer.alloc(1 << 20, i)))();
+    w.transaction(() => put.run(Buffer.alloc(1 << 20, 1)))();
     expect(walBytes(file)).toBeLessThanOrEqual(WAL_KEEP_BYTES + (1 << 20) + 65536);
     expect(w.pragma('journal_size_limit', { simple: true })).toBe(WAL_KEEP_BYTES);
     const s = openSearchWriteDb(file, { archiveId: 'a' });
     open.push(s);
     expect(s.pragma('journal_size_limit', { simple: true })).toBe(WAL_KEEP_BYTES);
+  });
+});
+
+describe("the archive's log, checkpointed from another connection (ArchiveCheckpointer)", () => {
+  const dbBytes = (file: string) => fs.statSync(file).size;
+
+  it('copies what the writer committed into the database file, at most once per interval, without the writer', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-wal-'));
+    const file = path.join(dir, 'index.db');
+    const w = openWriteDb(file);
+    open.push(w);
+    w.exec('CREATE TABLE blobs (b BLOB)');
+    const put = w.prepare('INSERT INTO blobs (b) VALUES (?)');
+    // 8 MB: far under the writer's own automatic checkpoint, so only the checkpointer moves pages
+    for (let i = 0; i < 8; i++) w.transaction(() => put.run(Buffer.alloc(1 << 20, i)))();
+    expect(dbBytes(file)).toBeLessThan(1 << 20);
+    const checkpointer = new ArchiveCheckpointer(file, 2000);
+    expect(checkpointer.afterCommit(10_000)).toBe(true);
+    expect(dbBytes(file)).toBeGreaterThan(8 << 20);
+    w.transaction(() => put.run(Buffer.alloc(1 << 20, 9)))();
+    expect(checkpointer.afterCommit(11_000)).toBe(false); // within the interval
+    expect(dbBytes(file)).toBeLessThan(9 << 20);
+    expect(checkpointer.afterCommit(12_000)).toBe(true);
+    expect(dbBytes(file)).toBeGreaterThan(9 << 20);
+    expect(w.prepare('SELECT count(*) n FROM blobs').get()).toEqual({ n: 9 });
+    checkpointer.close();
+  });
+
+  it('never writes into a file moved aside: the one created in its place is opened instead; a missing file is no error', () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-wal-'));
+    const file = path.join(dir, 'index.db');
+    const old = openWriteDb(file);
+    old.exec('CREATE TABLE blobs (b BLOB)');
+    const checkpointer = new ArchiveCheckpointer(file, 0);
+    expect(checkpointer.afterCommit(1)).toBe(true);
+    old.close();
+    fs.renameSync(file, `${file}.damaged`);
+    for (const ext of ['-wal', '-shm']) fs.rmSync(file + ext, { force: true });
+    expect(checkpointer.afterCommit(2)).toBe(false); // no archive at the moment: nothing to do, no throw
+    const w = openWriteDb(file);
+    open.push(w);
+    w.exec('CREATE TABLE blobs (b BLOB)');
+    w.transaction(() => w.prepare('INSERT INTO blobs (b) VALUES (?)').run(Buffer.alloc(1 << 20, 1)))();
+    const aside = dbBytes(`${file}.damaged`);
+    expect(checkpointer.afterCommit(3)).toBe(true);
+    expect(dbBytes(file)).toBeGreaterThan(1 << 20);
+    expect(dbBytes(`${file}.damaged`)).toBe(aside);
+    checkpointer.close();
+  });
+
+  it("leaves the writer's own automatic checkpoint as a safety net only, far above a backfill's commit group", () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-wal-'));
+    const w = openWriteDb(path.join(dir, 'index.db'));
+    open.push(w);
+    expect(w.pragma('wal_autocheckpoint', { simple: true })).toBe(WRITER_AUTOCHECKPOINT_PAGES);
+    expect(WRITER_AUTOCHECKPOINT_PAGES * 4096).toBeGreaterThanOrEqual(64 << 20);
   });
 });

@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { AppContext } from '../app-context';
 import { generateCorpus } from '../corpus/generate';
 import { openReadDb, openWriteDb } from '../db/open';
+import { WRITER_AUTOCHECKPOINT_PAGES } from '../db/write-ahead-log';
 import { rebuildDerived } from '../db/rebuild';
 import { ensureSchema } from '../db/schema';
 import { searchProgress } from '../health/health';
@@ -113,6 +114,27 @@ describe('the search file', () => {
     // the repeated CJK message is found once, as its first copy
     expect(db.prepare(`SELECT count(*) n FROM event_text WHERE event_text MATCH '"修复重试"'`).get()).toEqual({ n: 1 });
     expect(db.prepare(`SELECT count(*) n FROM event_cjk WHERE event_cjk MATCH '"修 复"'`).get()).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it("checkpoints the archive's log from the search thread, told of each commit: the writer's commits copy no pages", async () => {
+    const dbPath = path.join(dir, 'checkpointed.db');
+    const db = openWriteDb(dbPath);
+    ensureSchema(db);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    const schemaOnly = fs.statSync(dbPath).size;
+    const search = new SearchThread(dbPath);
+    // 4 MB committed: far under the writer's own automatic checkpoint, so only the search thread's can copy it
+    const put = db.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');
+    db.transaction(() => {
+      for (let i = 0; i < 64; i++) put.run(`filler-${i}`, 'x'.repeat(64 * 1024));
+    })();
+    expect(fs.statSync(`${dbPath}-wal`).size).toBeLessThan(WRITER_AUTOCHECKPOINT_PAGES * 4096);
+    search.committed(0);
+    const until = Date.now() + 10_000;
+    while (fs.statSync(dbPath).size < schemaOnly + (4 << 20) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    await search.close();
+    expect(fs.statSync(dbPath).size - schemaOnly).toBeGreaterThanOrEqual(4 << 20);
     db.close();
   });
 

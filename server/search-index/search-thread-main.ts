@@ -3,7 +3,7 @@
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
-import { keepTrying } from '../db/write-ahead-log';
+import { ArchiveCheckpointer, keepTrying } from '../db/write-ahead-log';
 import { CatchUpRetry } from './catch-up-retry';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
@@ -17,6 +17,8 @@ const post = (m: SearchThreadReply) => port.postMessage(m);
 const input = workerData as { archivePath: string; restarted: boolean };
 const writer = new SearchWriter(input.archivePath, (status) => post({ t: 'status', status }));
 const retry = new CatchUpRetry(writer);
+// The archive's log is checkpointed here, on this thread's spare time, not in the ingest thread's COMMIT.
+const checkpointer = new ArchiveCheckpointer(input.archivePath);
 let cancelFold: () => void = () => {};
 
 port.on('message', (m: SearchThreadRequest) => {
@@ -27,6 +29,7 @@ port.on('message', (m: SearchThreadRequest) => {
       break;
     case 'commit':
       writer.commit(m.through);
+      checkpointer.afterCommit();
       break;
     case 'rollback':
       writer.rollback();
@@ -44,6 +47,7 @@ port.on('message', (m: SearchThreadRequest) => {
       retry.stop();
       clearInterval(follow);
       cancelFold();
+      checkpointer.close();
       writer.close();
       port.close();
       return;
