@@ -31,7 +31,8 @@ function chunkRanges(lines: readonly { bytes: Buffer }[]): { start: number; end:
 
 /**
  * A batch's archive chunks, deflated on the libuv pool: started as soon as the batch is read, they compress on
- * the other core while the ingest thread parses the same lines (deflate was ~7% of the ingest thread).
+ * the other core while the ingest thread parses and writes the batch before it (tail-file.ts reads one ahead;
+ * deflate was ~7% of the ingest thread).
  */
 export function deflateChunks(lines: readonly { bytes: Buffer }[]): Promise<PackedChunk[]> {
   return Promise.all(chunkRanges(lines).map(async ({ start, end, bytes }) => ({ start, end, data: await deflateRaw(bytes, DEFLATE_OPTIONS) })));

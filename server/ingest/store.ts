@@ -66,6 +66,25 @@ interface SessionState {
   lastTurnIsRequest: boolean;
 }
 
+/**
+ * A batch's lines for writeBatch: processed already (an array: tests), or processed one by one as each is
+ * written. The second is the ingest's: a line's parsed entry then dies before the next line is parsed, instead
+ * of a whole batch of parsed entries living through the young generation's scavenges (and being promoted).
+ */
+export interface BatchLines {
+  readonly length: number;
+  /** the line's bytes as read: what the archive keeps (known before the line is processed) */
+  bytesOf(i: number): Buffer;
+  /** the line processed; called once per line, in order */
+  processed(i: number): ProcessedLine;
+}
+
+function batchOf(lines: readonly ProcessedLine[] | BatchLines): BatchLines {
+  if (!Array.isArray(lines)) return lines as BatchLines;
+  const done = lines as readonly ProcessedLine[];
+  return { length: done.length, bytesOf: (i) => done[i].bytes, processed: (i) => done[i] };
+}
+
 /** Where an event's search text goes (the search feed: search-feed.ts). */
 export interface SearchRows {
   add(id: number, text: string, cjk: string): void;
@@ -271,20 +290,22 @@ export class IngestStore {
    */
   writeBatch(
     file: FileRow,
-    lines: ProcessedLine[],
+    lineSource: readonly ProcessedLine[] | BatchLines,
     progress: FileProgress,
     lineNos: number[],
-    chunks: PackedChunk[] = deflateChunksSync(lines),
+    chunks?: PackedChunk[],
   ): { events: number; sessionIds: Set<string> } {
+    const lines = batchOf(lineSource);
+    const packed = chunks ?? deflateChunksSync(Array.from({ length: lines.length }, (_, i) => ({ bytes: lines.bytesOf(i) })));
     const sessionIds = new Set<string>();
     let events = 0;
     let bad = 0;
     let fragments = 0;
     const write = () => {
       const fileSession = this.ensureSession(this.seedFor(file));
-      const placed = this.writeChunks(file.id, lines, chunks);
+      const placed = this.writeChunks(file.id, lines, packed);
       for (let i = 0; i < lines.length; i++) {
-        const l = lines[i];
+        const l = lines.processed(i);
         const at = placed[i];
         const info = this.st.insertLine.run(file.id, progress.generation, lineNos[i], l.byteOffset, l.kind, l.reason, at.chunkId, at.pos, l.bytes.length);
         if (l.kind !== LINE_EVENT || l.event === null) {
@@ -329,7 +350,7 @@ export class IngestStore {
   }
 
   /** Inserts the batch's deflated chunks (`deflateChunks`) and says where each line landed. */
-  private writeChunks(fileId: number, lines: ProcessedLine[], chunks: PackedChunk[]): { chunkId: number; pos: number }[] {
+  private writeChunks(fileId: number, lines: BatchLines, chunks: PackedChunk[]): { chunkId: number; pos: number }[] {
     const placed: { chunkId: number; pos: number }[] = new Array(lines.length);
     let next = 0;
     for (const c of chunks) {
@@ -338,7 +359,7 @@ export class IngestStore {
       let pos = 0;
       for (let i = c.start; i < c.end; i++) {
         placed[i] = { chunkId, pos };
-        pos += lines[i].bytes.length;
+        pos += lines.bytesOf(i).length;
       }
       next = c.end;
     }

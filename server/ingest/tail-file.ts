@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { deflateChunks } from './archive-chunks';
-import { lineFormatOf, processLine, LINE_FRAGMENT, type ProcessedLine } from './process-line';
+import { deflateChunks, type PackedChunk } from './archive-chunks';
+import { lineFormatOf, processLine, LINE_FRAGMENT, type LineFormat } from './process-line';
 import { readLines, type RawLine } from './read-lines';
-import { forgetReconciliation, hashBytes, reconciliationOf } from './reconcile';
-import type { FileProgress, FileRow, IngestStore } from './store';
+import { forgetReconciliation, hashBytes, reconciliationOf, type Reconciliation } from './reconcile';
+import type { BatchLines, FileProgress, FileRow, IngestStore } from './store';
 
 /** How many bytes of a file's head identify it; a different head means the file was rewritten. */
 const HEAD_BYTES = 1024;
 /**
  * Bytes of complete lines read and parsed at a time: bounds memory (4 MB batches peaked at 363 MB RSS on one 118 MB
- * file, 1 MB at 230 MB). A batch's parsed lines live until it is written, so what of them a scavenge finds alive is
- * promoted to the old generation, which only the heap watch's full collections empty. 512 KB lowered the peak a little
+ * file, 1 MB at 230 MB). A batch's raw lines live until it is written (each line is parsed only as it is written,
+ * BatchLines, so its parsed entry dies young). 512 KB lowered the peak a little
  * (256 MB corpus with the query load, runs alternated: 300 / 307 MB against 311 / 323 / 339 MB at 1 MB, no more CPU;
  * 256 KB cost ~6% more CPU). At 512 KB stop-mid-batch.test.ts found a stop between two batches flushing search rows
  * into the closed feed (the indexer's drain now stops there).
@@ -95,41 +95,40 @@ export async function tailFile(
     let offset = row.offset;
     let nextLine = row.next_line;
     let wrote = false;
-    while (outcome.bytes < maxBytes) {
-      const r = readLines(fd, offset, size, BATCH_BYTES);
-      if (r.lines.length === 0) break;
-      const kept: { line: RawLine; verdict: 'new' | 'fragment'; lineNo: number }[] = [];
-      r.lines.forEach((line, i) => {
-        const verdict = reconciliation ? reconciliation.classify(line) : 'new';
-        if (verdict !== 'archived') kept.push({ line, verdict, lineNo: nextLine + i });
-      });
-      // Compressed on the libuv pool while this thread parses the lines; the batch is written once both are done.
-      const chunks = deflateChunks(kept.map((k) => k.line));
-      const processed = kept.map(({ line, verdict }): ProcessedLine => {
-        const p = processLine(line, lineFormatOf(row.kind));
-        return verdict === 'fragment' ? { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` } : p;
-      });
-      const lineNos = kept.map((k) => k.lineNo);
-      const deflated = await chunks;
+    const format = lineFormatOf(row.kind);
+    let next: ReadBatch | null = readBatch(fd, offset, size, nextLine, reconciliation);
+    while (next !== null) {
+      const batch = next;
+      next = null;
+      if (batch.lines.length === 0) break;
+      const deflated = await batch.chunks;
       // Stopped meanwhile: the connection may be closed; the open group is rolled back and read again next time.
       if (stopped()) return { ...outcome, more: true };
-      row = adoptSessionId(store, row, processed);
-      const progress = progressOf(fd, stat, r.nextOffset, row.generation, nextLine + r.lines.length, reconciliation?.active ?? false);
+      const batchBytes = batch.nextOffset - offset;
+      // The next batch is read and its deflate started now, to run on the pool while this one is parsed and written.
+      // Not while reconciling: classifying its lines consumes the reconciliation's state before this batch commits.
+      if (!batch.eof && outcome.bytes + batchBytes < maxBytes && reconciliation === null) {
+        next = readBatch(fd, batch.nextOffset, size, nextLine + batch.lines.length, null);
+      }
+      const lines = batchLines(batch.kept, format);
+      row = adoptSessionId(store, row, lines);
+      const progress = progressOf(fd, stat, batch.nextOffset, row.generation, nextLine + batch.lines.length, reconciliation?.active ?? false);
       let w;
       try {
-        w = store.writeBatch(row, processed, progress, lineNos, deflated);
+        w = store.writeBatch(row, lines, progress, batch.kept.map((k) => k.lineNo), deflated);
       } catch (err) {
         forgetReconciliation(store.db, row.id);
         throw err;
       }
       wrote = true;
-      if (reconciliation) reconciliation.offset = r.nextOffset;
+      if (reconciliation) reconciliation.offset = batch.nextOffset;
       outcome.events += w.events;
       for (const s of w.sessionIds) outcome.sessionIds.add(s);
-      outcome.bytes += r.nextOffset - offset;
-      offset = r.nextOffset;
-      nextLine += r.lines.length;
-      if (r.eof) break;
+      outcome.bytes += batchBytes;
+      offset = batch.nextOffset;
+      nextLine += batch.lines.length;
+      if (batch.eof || outcome.bytes >= maxBytes) break;
+      next ??= readBatch(fd, offset, size, nextLine, reconciliation);
     }
     if (reconciliation && !reconciliation.active) forgetReconciliation(store.db, row.id);
     if (!wrote && (row.ino === null || rewritten)) {
@@ -144,6 +143,48 @@ export async function tailFile(
   }
 }
 
+interface KeptLine {
+  line: RawLine;
+  verdict: 'new' | 'fragment';
+  lineNo: number;
+}
+
+/** One batch of complete lines, those to write (not already archived), and their deflate under way on the pool. */
+interface ReadBatch {
+  lines: RawLine[];
+  kept: KeptLine[];
+  nextOffset: number;
+  eof: boolean;
+  chunks: Promise<PackedChunk[]>;
+}
+
+function readBatch(fd: number, offset: number, size: number, firstLineNo: number, reconciliation: Reconciliation | null): ReadBatch {
+  const r = readLines(fd, offset, size, BATCH_BYTES);
+  const kept: KeptLine[] = [];
+  r.lines.forEach((line, i) => {
+    const verdict = reconciliation ? reconciliation.classify(line) : 'new';
+    if (verdict !== 'archived') kept.push({ line, verdict, lineNo: firstLineNo + i });
+  });
+  const chunks = deflateChunks(kept.map((k) => k.line));
+  // A batch read ahead is dropped when the file's turn ends early (a stop, a failed write): its deflate's
+  // failure must not surface as an unhandled rejection. Awaiting `chunks` still throws it.
+  chunks.catch(() => {});
+  return { lines: r.lines, kept, nextOffset: r.nextOffset, eof: r.eof, chunks };
+}
+
+/** The batch's lines as writeBatch reads them: each processed only when it is written (BatchLines). */
+function batchLines(kept: KeptLine[], format: LineFormat): BatchLines {
+  return {
+    length: kept.length,
+    bytesOf: (i) => kept[i].line.bytes,
+    processed: (i) => {
+      const { line, verdict } = kept[i];
+      const p = processLine(line, format);
+      return verdict === 'fragment' ? { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` } : p;
+    },
+  };
+}
+
 function readLinesWouldProgress(fd: number, offset: number, size: number): boolean {
   return readLines(fd, offset, size, 1).lines.length > 0;
 }
@@ -156,9 +197,11 @@ function progressOf(fd: number, stat: fs.Stats, offset: number, generation: numb
  * A child file's session is the `sid` its lines carry; the name only gives a guess (labels may end in
  * something that looks like an id). Adopted on the first batch, before anything of the file is written.
  */
-function adoptSessionId(store: IngestStore, row: FileRow, processed: ProcessedLine[]): FileRow {
+function adoptSessionId(store: IngestStore, row: FileRow, lines: BatchLines): FileRow {
   if (row.offset !== 0 || row.generation !== 0 || row.kind === 'main' || row.kind === 'cli') return row;
-  const sid = processed.find((p) => p.event?.sid)?.event?.sid;
+  let sid: string | null | undefined;
+  // Processed here too (writeBatch processes each line again): only up to the first line with a sid, the first line as a rule.
+  for (let i = 0; i < lines.length && !sid; i++) sid = lines.processed(i).event?.sid;
   if (!sid || sid === row.session_id) return row;
   // The name is `<label>-<sid>.jsonl`: with the real id known, the label is what precedes it.
   const base = path.basename(row.path, '.jsonl');
