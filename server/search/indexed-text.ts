@@ -69,13 +69,15 @@ export function valueStrings(v: unknown, out: string[] = [], depth = 0): string[
   if (depth > MAX_JSON_DEPTH) return out;
   if (typeof v === 'string') {
     if (!looksLikeJson(v)) out.push(v);
+    // Checked before parsing: text ending in a cut marker is never valid JSON (no JSON value ends in `d]` or
+    // `s]`), and the SyntaxError the parse would throw costs more than the parse.
+    else if (isCutJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out, depth + 1);
     else {
       let parsed: unknown;
       try {
         parsed = JSON.parse(v);
       } catch {
-        if (isCutJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out, depth + 1);
-        else out.push(v); // prose in brackets ("[ERROR] build failed"), or JSON broken some other way: as written
+        out.push(v); // prose in brackets ("[ERROR] build failed"), or JSON broken some other way: as written
         return out;
       }
       valueStrings(parsed, out, depth);
@@ -83,13 +85,18 @@ export function valueStrings(v: unknown, out: string[] = [], depth = 0): string[
   } else if (Array.isArray(v)) {
     for (const x of v) valueStrings(x, out, depth + 1);
   } else if (v !== null && typeof v === 'object') {
-    for (const x of Object.values(v)) valueStrings(x, out, depth + 1);
+    // for…in rather than Object.values: the same own keys in the same order (a parsed value's prototype is
+    // Object.prototype, nothing enumerable), without an array per object.
+    const o = v as Record<string, unknown>;
+    for (const k in o) valueStrings(o[k], out, depth + 1);
   }
   return out;
 }
 
 function looksLikeJson(v: string): boolean {
-  const c = v.charCodeAt(v.search(/\S/));
+  const first = v.charCodeAt(0);
+  // Most strings start with a printable ASCII character: no search for the first non-whitespace one.
+  const c = first > 0x20 && first < 0x7f ? first : v.charCodeAt(v.search(/\S/));
   return c === 0x7b || c === 0x5b; // { or [
 }
 
@@ -97,7 +104,8 @@ function looksLikeJson(v: string): boolean {
 const CUT_MARKER = /(?:\[truncated\]|\.\.\.\[truncated, original \d+ chars\])$/;
 
 function isCutJson(v: string): boolean {
-  return CUT_MARKER.test(v);
+  // endsWith first: the regex alone tries every `[` and `.` of the text.
+  return v.endsWith('[truncated]') || (v.endsWith(' chars]') && CUT_MARKER.test(v));
 }
 
 const STRING_TOKEN = /"((?:[^"\\]|\\.)*)(?:"|\\?$)/g;
@@ -110,6 +118,9 @@ function cutJsonStrings(text: string): string[] {
 }
 
 function decodeJsonString(body: string): string {
+  // No escape: the string is its own decoding (JSON.parse gives it back; a raw control character fails the
+  // parse, and the fallback below changes only escapes).
+  if (body.indexOf('\\') === -1) return body;
   try {
     return JSON.parse(`"${body}"`) as string;
   } catch {
