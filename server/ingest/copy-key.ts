@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { NormalizedEvent } from '../../shared/log-entry';
 
 /**
@@ -20,5 +20,5 @@ const COPIED_TYPES: ReadonlySet<string> = new Set(['discovery', 'generic', 'user
 export function copyKey(ev: NormalizedEvent): bigint | null {
   if (!COPIED_TYPES.has(ev.type)) return null;
   const whole = JSON.stringify([ev.type, ev.name, ev.spanId, ev.parentSpanId, ev.ts, ev.dur, ev.status, ev.attrs]);
-  return createHash('sha1').update(whole).digest().readBigInt64BE(0);
+  return hash('sha1', whole, 'buffer').readBigInt64BE(0);
 }

@@ -6,7 +6,7 @@ import { readLines, type RawLine } from './read-lines';
 import type { FileRow } from './store';
 
 export function hashBytes(b: Uint8Array): number {
-  return crypto.createHash('md5').update(b).digest().readUIntBE(0, 6);
+  return crypto.hash('md5', b, 'buffer').readUIntBE(0, 6);
 }
 
 /**
