@@ -13,7 +13,7 @@ export const ARCHIVE_VERSION = 2;
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  * The search file has a version of its own (SEARCH_VERSION, server/search-index/search-db.ts).
  */
-export const SCHEMA_VERSION = 19;
+export const SCHEMA_VERSION = 20;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `

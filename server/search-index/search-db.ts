@@ -25,9 +25,10 @@ export function searchDbPath(archivePath: string): string {
  * cjk) and its tables. Bump it when they change. A SCHEMA_VERSION bump alone (a derived table or an index of the
  * archive) keeps the search file: its rows are keyed by line ids, which a rebuild of the derived tables keeps, so
  * an upgrade does not refill search from scratch (minutes on a large archive). 17 is the SCHEMA_VERSION the
- * search file was split off at, so the files written since stay valid.
+ * search file was split off at, so the files written since stay valid; 18: prose in brackets cut at 5,000
+ * characters is indexed as written (it had given no text at all).
  */
-export const SEARCH_VERSION = 17;
+export const SEARCH_VERSION = 18;
 
 /** The schema name readers attach the search file under. */
 export const SEARCH_SCHEMA = 'search';

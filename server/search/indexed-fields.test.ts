@@ -146,7 +146,9 @@ beforeAll(async () => {
     ),
     [`${BRACKETS}/main.jsonl`]:
       request(BRACKETS, {}) +
-      line({ ts: TS + 1000, dur: 900, sid: BRACKETS, type: 'tool_call', name: 'run_in_terminal', spanId: span(3), parentSpanId: span(1), status: 'ok', attrs: { args: '{"command":"npm run build"}', result: '[ERROR] build failed: sedgecombe.ts not found' } }),
+      line({ ts: TS + 1000, dur: 900, sid: BRACKETS, type: 'tool_call', name: 'run_in_terminal', spanId: span(3), parentSpanId: span(1), status: 'ok', attrs: { args: '{"command":"npm run build"}', result: '[ERROR] build failed: sedgecombe.ts not found' } }) +
+      // the same, cut at 5,000 characters by the logger (FORMAT §3.4): not JSON either, so still its words
+      line({ ts: TS + 2000, dur: 900, sid: BRACKETS, type: 'tool_call', name: 'run_in_terminal', spanId: span(4), parentSpanId: span(1), status: 'ok', attrs: { args: '{"command":"npm test"}', result: `[WARN] 3 tests failed in marrowfinch.test.ts ${'at frame '.repeat(600)}`.slice(0, 5000) + '[truncated]' } }),
   });
 }, 60_000);
 
@@ -190,8 +192,9 @@ describe('a string that is only in one field finds its session', () => {
     expect(found('tarnwhistleAgent')).toEqual({ [DEBUG_NAME]: ['llm'] });
   });
 
-  it('text in brackets that is not JSON is text ("[ERROR] …" tool output)', () => {
+  it('text in brackets that is not JSON is text ("[ERROR] …" tool output), cut at 5,000 characters or not', () => {
     expect(found('"build failed: sedgecombe"')).toEqual({ [BRACKETS]: ['tool'] });
+    expect(found('"tests failed in marrowfinch"')).toEqual({ [BRACKETS]: ['tool'] });
   });
 
   it('a response longer than an event indexes: its end is still found, in the prompt that repeats it (not skipped as said)', () => {

@@ -70,8 +70,12 @@ export function valueStrings(v: unknown, out: string[] = [], depth = 0): string[
   if (typeof v === 'string') {
     if (!looksLikeJson(v)) out.push(v);
     // Checked before parsing: text ending in a cut marker is never valid JSON (no JSON value ends in `d]` or
-    // `s]`), and the SyntaxError the parse would throw costs more than the parse.
-    else if (isCutJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out, depth + 1);
+    // `s]`), and the SyntaxError the parse would throw costs more than the parse. Cut prose in brackets
+    // ("[ERROR] build failed…[truncated]") is prose: its string tokens would be none of its words.
+    else if (isCut(v)) {
+      if (startsAsJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out, depth + 1);
+      else out.push(v);
+    }
     else {
       let parsed: unknown;
       try {
@@ -103,7 +107,34 @@ function looksLikeJson(v: string): boolean {
 /** The two cuts of FORMAT §3.4: the logger's `[truncated]` at 5,000 characters and OTel's suffix at 64,000. */
 const CUT_MARKER = /(?:\[truncated\]|\.\.\.\[truncated, original \d+ chars\])$/;
 
-function isCutJson(v: string): boolean {
+/**
+ * Whether text that looks like JSON (looksLikeJson) begins as a JSON value does: `{` then a key or `}`, `[` then a
+ * value or `]`, after JSON's own whitespace only. A cut value cannot be parsed to tell, and prose in brackets
+ * ("[ERROR] build failed", "[note] …", "{placeholder} is undefined") begins otherwise.
+ */
+function startsAsJson(v: string): boolean {
+  let i = skipJsonSpace(v, 0);
+  const open = v[i];
+  if (open !== '{' && open !== '[') return false;
+  i = skipJsonSpace(v, i + 1);
+  if (i === v.length) return true;
+  const c = v[i];
+  if (open === '{') return c === '"' || c === '}';
+  if ('"{[]-0123456789'.includes(c)) return true;
+  for (const literal of ['true', 'false', 'null']) {
+    if (!v.startsWith(literal, i)) continue;
+    const after = skipJsonSpace(v, i + literal.length);
+    return after === v.length || v[after] === ',' || v[after] === ']';
+  }
+  return false;
+}
+
+function skipJsonSpace(v: string, i: number): number {
+  while (i < v.length && (v[i] === ' ' || v[i] === '\n' || v[i] === '\r' || v[i] === '\t')) i++;
+  return i;
+}
+
+function isCut(v: string): boolean {
   // endsWith first: the regex alone tries every `[` and `.` of the text.
   return v.endsWith('[truncated]') || (v.endsWith(' chars]') && CUT_MARKER.test(v));
 }

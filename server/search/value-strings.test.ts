@@ -25,3 +25,26 @@ describe('valueStrings', () => {
     expect(valueStrings({ b: '1', 2: 'two', 1: 'one', nested: { z: ['a', { y: 'b' }] } })).toEqual(['one', 'two', '1', 'a', 'b']);
   });
 });
+
+describe('valueStrings of a cut value that is prose in brackets, not JSON', () => {
+  // grep finds "build failed" in the log; search found nothing: the cut text's string tokens were none of its words
+  it('is indexed as written, marker and all, like uncut prose in brackets', () => {
+    expect(valueStrings('[ERROR] build failed[truncated]')).toEqual(['[ERROR] build failed[truncated]']);
+    expect(valueStrings('[note] the "retry" loop ran twice[truncated]')).toEqual(['[note] the "retry" loop ran twice[truncated]']);
+    expect(valueStrings('{placeholder} is not defined...[truncated, original 70000 chars]')).toEqual(['{placeholder} is not defined...[truncated, original 70000 chars]']);
+    expect(valueStrings('[null pointer] at frame 3[truncated]')).toEqual(['[null pointer] at frame 3[truncated]']);
+    expect(valueStrings('\u00a0[x] cut[truncated]')).toEqual(['\u00a0[x] cut[truncated]']);
+  });
+
+  it('JSON however it begins (a string, an object, a number, a literal, nested arrays, JSON whitespace) is still read by its tokens', () => {
+    expect(valueStrings('["a","b[truncated]')).toEqual(['a', 'b[truncated]']);
+    expect(valueStrings('{ "k" : "v[truncated]')).toEqual(['k', 'v[truncated]']);
+    expect(valueStrings('{}, "x[truncated]')).toEqual(['x[truncated]']);
+    expect(valueStrings('[\n  {"role":"user[truncated]')).toEqual(['role', 'user[truncated]']);
+    expect(valueStrings('[-1, 2, "n[truncated]')).toEqual(['n[truncated]']);
+    expect(valueStrings('[true, "t[truncated]')).toEqual(['t[truncated]']);
+    expect(valueStrings('[null]["z[truncated]')).toEqual(['z[truncated]']);
+    expect(valueStrings('[[["deep[truncated]')).toEqual(['deep[truncated]']);
+    expect(valueStrings('[[truncated]')).toEqual([]);
+  });
+});
