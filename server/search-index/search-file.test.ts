@@ -9,7 +9,7 @@ import { generateCorpus } from '../corpus/generate';
 import { openReadDb, openWriteDb } from '../db/open';
 import { WRITER_AUTOCHECKPOINT_PAGES } from '../db/write-ahead-log';
 import { rebuildDerived } from '../db/rebuild';
-import { ensureSchema } from '../db/schema';
+import { ensureSchema, SCHEMA_VERSION } from '../db/schema';
 import { searchProgress } from '../health/health';
 import { indexOnce } from '../ingest/index-once';
 import { Indexer } from '../ingest/indexer';
@@ -329,12 +329,13 @@ describe('the search file', () => {
 
   it('is kept when only the archive is rebuilt (a SCHEMA_VERSION bump): the upgrade refills nothing, and search is whole', async () => {
     const dbPath = await indexed('upgrade.db');
-    // as the release before this one left them: the archive's derived tables and the search file at version 17
+    // as a release with older derived tables and the same text rules left them: the archive a SCHEMA_VERSION
+    // behind, the search file at this SEARCH_VERSION
     const old = new Database(searchDbPath(dbPath));
-    setSearchMeta(old, 'schema_version', '17');
+    setSearchMeta(old, 'schema_version', String(SEARCH_VERSION));
     old.close();
     const db = openWriteDb(dbPath);
-    db.prepare("UPDATE meta SET value = '17' WHERE key = 'schema_version'").run();
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION - 1));
     expect(ensureSchema(db)).toBe(true);
     rebuildDerived(db, new IngestStore(db));
     db.close();
