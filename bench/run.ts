@@ -111,7 +111,14 @@ function missNotes(rows: Row[]): string[] {
         'Next: the prompt FTS tables (prompt_text, prompt_cjk, ~4% of the ingest thread) to the search thread (catch-up re-deriving a ' +
         'prompt_docs row\'s text from its event by hash); the search text extraction and its clone (valueStrings, postMessage: ~1.5 s ' +
         'of ~11 per 256 MB) done by the search thread from the archived line, as its catch-up does, which also needs a parse there; ' +
-        'then parsing ahead in a thread of its own. Tried and dropped earlier: a ' +
+        'then parsing ahead in a thread of its own. Then (profiles of the whole 1.6 GiB run; each index timed by re-inserting 300,000 ' +
+        'events into the finished archive): events_link_span keyed by span id first (1.8 µs an event: now (session_num, span_id) for ' +
+        'tool calls and (span_id) for child refs, 0.13 µs) and an IN list of two types (0.75 µs: now an OR, 0.01; SCHEMA_VERSION 19); ' +
+        'the lineage\'s start lines by index; session_text rewritten only when its text changed; archive checkpoints on the search ' +
+        'thread instead of the writer\'s COMMIT (~8 → ~3 s of the ingest thread); each line parsed only as it is written and the next ' +
+        'batch read ahead (V8\'s GC helper threads ~44 → ~22 CPU s); cheaper text tests and one-shot hashes. Old and new code back to ' +
+        'back on a slow host: 207.5 → 167.4 s, ingest thread 163.7 → 131.3 CPU s, process 309 → 246. Left: the events insert, ' +
+        'the first refresh of each session (~1.1 ms), the prompt trigram inserts, parse; the second core is nearly as full. Tried and dropped earlier: a ' +
         '64 MB page cache, a 256 MB autocheckpoint, dropping the events_ts/events_dur indexes (within noise); FTS5 detail=none, ' +
         'automerge 0 (less CPU on the search thread, which is not the bottleneck).',
     ],
@@ -145,7 +152,8 @@ function missNotes(rows: Row[]): string[] {
         'of the 62 MB it kept at the end of the 1× backfill, the store\'s turn state of every session ever written (15.9 MB) and the CLI ' +
         'linker\'s memory of every CLI session (1.7 MB) are now bounded to the 256 most recent sessions, and the backfill\'s listing and plan ' +
         '(5.9 MB at 900 MB) are no longer held to its end; batches of 512 KB instead of 1 MB promote less (256 MB corpus: ' +
-        'peak 311–339 → 300–307 MB, no more CPU) but expose a stop-mid-batch bug, so they stay at 1 MB; one reused read buffer. What is left: ~20 MB of code and modules and what grows with the ' +
+        'peak 311–339 → 300–307 MB, no more CPU; the stop-mid-batch bug they exposed is fixed); each line parsed only as it is ' +
+        'written (a batch\'s parsed entries no longer survive scavenges); one reused read buffer. What is left: ~20 MB of code and modules and what grows with the ' +
         'folders followed (chokidar\'s tree and the per-folder watchers, ~6 MB) in the ingest worker, its heap watch\'s 32 MB of headroom ' +
         'and 16 MB young generation; the main thread\'s 32 MB young generation (V8\'s default, settable only on node\'s command line; ' +
         'capping it at run time through --semi-space-growth-factor did not hold); glibc arenas that keep what they freed (at the 1× peak ' +

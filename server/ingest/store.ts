@@ -75,7 +75,7 @@ export interface BatchLines {
   readonly length: number;
   /** the line's bytes as read: what the archive keeps (known before the line is processed) */
   bytesOf(i: number): Buffer;
-  /** the line processed; called once per line, in order */
+  /** the line processed, processed again at each call (writeBatch calls it once per line, in order) */
   processed(i: number): ProcessedLine;
 }
 

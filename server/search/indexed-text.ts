@@ -75,8 +75,7 @@ export function valueStrings(v: unknown, out: string[] = [], depth = 0): string[
     else if (isCut(v)) {
       if (startsAsJson(v)) for (const t of cutJsonStrings(v)) valueStrings(t, out, depth + 1);
       else out.push(v);
-    }
-    else {
+    } else {
       let parsed: unknown;
       try {
         parsed = JSON.parse(v);
