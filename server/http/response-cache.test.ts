@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { getRequestListener } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp } from '../app';
@@ -74,6 +75,19 @@ describe('responseCache: one computation per request and database state', () => 
     expect(after.headers.get('X-Chronoscope-Cache')).toBe('miss');
     expect((await body(after)).bodies).toEqual(['first', 'second']);
     expect(computed).toBe(2);
+  });
+
+  it("reuses an answer as a Response @hono/node-server writes straight to the socket (its 'lightweight' form)", async () => {
+    // The server's adaptor replaces the global Response with its own, which writes a string or Uint8Array body with
+    // plain headers without building a fetch Response; an ArrayBuffer body, or headers read back to add one, built
+    // one with a ReadableStream for every reused answer (0.1 ms each, 200 a burst, on the loop that answers health).
+    getRequestListener(() => new Response(''));
+    const lightweight = (r: Response) => Object.getOwnPropertySymbols(r).some((k) => k.description === 'cache');
+    const a = app();
+    await a.request('/events');
+    const again = await a.request('/events');
+    expect(lightweight(again)).toBe(true);
+    expect([again.headers.get('X-Chronoscope-Cache'), again.headers.get('content-type'), await again.text()]).toEqual(['hit', 'application/json', '{"bodies":["first"],"pad":""}']);
   });
 
   it('keeps an answer at most maxAgeMs, since answers also depend on the clock', async () => {

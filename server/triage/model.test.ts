@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { latencyStats } from './latency';
-import { noteChangedSessions, pageTriageModelsToDisk, triageModel } from './model';
+import { noteChangedSessions, pageTriageModelsToDisk, STEP_IDS, TriageModel, triageModel, warmTriageModel } from './model';
 import { setPageShiftForTests } from './paged-column';
 
 const S = '11111111-1111-4111-8111-111111111111';
@@ -47,6 +47,35 @@ describe('triage model columns', () => {
       setPageShiftForTests(14);
       pageTriageModelsToDisk(false);
     }
+  });
+});
+
+describe('triage model warm-up', () => {
+  it('loads at most STEP_IDS event ids a turn of the event loop (steps of 20,000 held /api/health for up to 240 ms during a backfill)', async () => {
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: Array.from({ length: 2 * STEP_IDS + 500 }, (_, i) => call(100 + i, 10)).join('') });
+    const maxId = (fx.db.prepare('SELECT max(id) m FROM events').get() as { m: number }).m;
+    const original = TriageModel.prototype.step;
+    const loadedPerStep: number[] = [];
+    const spy = vi.spyOn(TriageModel.prototype, 'step').mockImplementation(function (this: TriageModel, now: number, maxIds?: number) {
+      const before = this.lastId;
+      const done = original.call(this, now, maxIds);
+      loadedPerStep.push(this.lastId - before);
+      return done;
+    });
+    let turns = 0;
+    let warming = true;
+    const countTurns = () => void (warming && (turns++, setImmediate(countTurns)));
+    setImmediate(countTurns);
+    try {
+      await warmTriageModel(fx.db);
+    } finally {
+      warming = false;
+      spy.mockRestore();
+    }
+    expect(STEP_IDS).toBe(2_000);
+    expect(loadedPerStep).toEqual([STEP_IDS, STEP_IDS, maxId - 2 * STEP_IDS]);
+    expect(turns).toBeGreaterThanOrEqual(2); // the event loop ran between the steps
+    expect(triageModel(fx.db).n).toBe(2 * STEP_IDS + 500);
   });
 });
 

@@ -27,8 +27,12 @@ export type CallType = (typeof CALL_TYPES)[number];
 /** The slow threshold of the headline counts (FORMAT §6: `dur > 5000`). */
 export const SLOW_MS = 5000;
 
-/** ids per step: one step blocks the event loop for a few tens of ms at most */
-const STEP_IDS = 20_000;
+/**
+ * Event ids per step of a warm-up, each step one turn of the event loop: 2,000 hold it for about 5–10 ms. At 20,000
+ * a step held it 100–240 ms while a backfill's commits arrived, and that was the slowest /api/health during the bench's
+ * bursts of queries (issue 19.4); a cold start on 2.7 M events takes ~1,400 steps instead of 140, at ~50 µs each.
+ */
+export const STEP_IDS = 2_000;
 const CHECK_EVERY_MS = 5_000;
 /** A followed model still reads every session's repository this often while commits arrive (syncSessions). */
 const FULL_READ_EVERY_MS = 60_000;
