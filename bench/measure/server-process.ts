@@ -70,7 +70,13 @@ export async function awaitBackfill(
     await o.onPoll?.();
     if (ready || o.until?.()) return;
     const loaded = performance.now() - t0 < o.loadMs;
-    if (loaded) for (const p of o.loadPaths) o.onLoad?.((await timedGet(base, p)).ms);
+    // Each request is made whether or not its time is wanted: `o.onLoad?.(await …)` skipped the whole call, the
+    // request with it, when there was no onLoad, and so the 0.25× backfill ran without the query load its row claims.
+    if (loaded)
+      for (const p of o.loadPaths) {
+        const { ms } = await timedGet(base, p);
+        o.onLoad?.(ms);
+      }
     await new Promise((r) => setTimeout(r, loaded ? 50 : 250));
   }
 }
