@@ -18,8 +18,9 @@ export function statement(db: Database.Database, sql: string): Database.Statemen
     st = db.prepare(sql);
     cache.set(sql, st);
   }
-  // pluck is a mode of the statement object: set it on every use, so that no caller inherits another's
-  return st.pluck(false);
+  // pluck is a mode of the statement object: set it on every use, so that no caller inherits another's (a write
+  // returns no data and has no such mode: better-sqlite3 throws on pluck() for it)
+  return st.reader ? st.pluck(false) : st;
 }
 
 /** The first column of each row (a cached statement in pluck mode). */

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
+import { statement } from '../db/statements';
 import type { CompanionKind } from './log-paths';
 import { VALUE_SEPARATOR, cjkTokens, foldWhitespace, hasCjk, valueStrings } from '../search/indexed-text';
 
@@ -44,17 +45,19 @@ export function storeCompanion(
     return; // vanished or unreadable between the event and the read; the next event retries
   }
   const content = companionContent(info.companion, text);
+  // Statements from the connection's cache: prepared anew for each of the backfill's ~3,000 companions they were
+  // 0.9% of the ingest thread in the newest week (most of its sessions are Copilot CLI ones, with workspace.yaml).
   // A lookup and a plain write, not an upsert: ON CONFLICT and RETURNING open a statement journal, and SQLite
   // then takes a savepoint on every FTS5 table in the transaction, which makes FTS5 write its pending terms out
   // as a segment: the group's 16 MB trigram hash cut short at every companion (docs/CONTRIBUTING.md, Performance).
-  const known = db.prepare('SELECT id FROM companions WHERE path = ?').get(file) as { id: number } | undefined;
+  const known = statement(db, 'SELECT id FROM companions WHERE path = ?').get(file) as { id: number } | undefined;
   const mtime = Math.trunc(stat.mtimeMs);
   let id: number;
   if (known) {
-    db.prepare('UPDATE companions SET content = ?, size = ?, mtime = ?, deleted_at = NULL WHERE id = ?').run(content, stat.size, mtime, known.id);
+    statement(db, 'UPDATE companions SET content = ?, size = ?, mtime = ?, deleted_at = NULL WHERE id = ?').run(content, stat.size, mtime, known.id);
     id = known.id;
   } else {
-    const insert = db.prepare('INSERT INTO companions (path, session_id, name, kind, n, content, size, mtime) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    const insert = statement(db, 'INSERT INTO companions (path, session_id, name, kind, n, content, size, mtime) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     id = Number(insert.run(file, info.folderSessionId, info.name, info.companion, info.index, content, stat.size, mtime).lastInsertRowid);
   }
   indexCompanion(db, id, info.companion, content);
@@ -76,14 +79,14 @@ export function companionIndexText(kind: string, content: string | null): string
 
 /** (Re)writes a companion's rows in companion_text / companion_cjk (derived: rebuildDerived calls it for each). */
 export function indexCompanion(db: Database.Database, id: number, kind: string, content: string | null): void {
-  db.prepare('DELETE FROM companion_text WHERE rowid = ?').run(id);
-  db.prepare('DELETE FROM companion_cjk WHERE rowid = ?').run(id);
+  statement(db, 'DELETE FROM companion_text WHERE rowid = ?').run(id);
+  statement(db, 'DELETE FROM companion_cjk WHERE rowid = ?').run(id);
   const text = companionIndexText(kind, content);
   if (text === '') return;
-  db.prepare('INSERT INTO companion_text (rowid, text) VALUES (?, ?)').run(id, text);
-  if (hasCjk(text)) db.prepare('INSERT INTO companion_cjk (rowid, text) VALUES (?, ?)').run(id, cjkTokens(text));
+  statement(db, 'INSERT INTO companion_text (rowid, text) VALUES (?, ?)').run(id, text);
+  if (hasCjk(text)) statement(db, 'INSERT INTO companion_cjk (rowid, text) VALUES (?, ?)').run(id, cjkTokens(text));
 }
 
 export function markCompanionDeleted(db: Database.Database, file: string): void {
-  db.prepare('UPDATE companions SET deleted_at = ? WHERE path = ? AND deleted_at IS NULL').run(Date.now(), file);
+  statement(db, 'UPDATE companions SET deleted_at = ? WHERE path = ? AND deleted_at IS NULL').run(Date.now(), file);
 }
