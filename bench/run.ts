@@ -160,7 +160,13 @@ function missNotes(rows: Row[]): string[] {
         '126 MB from the system, 77 MB in use). Tried and dropped: the writer\'s page cache at 8 MB (within noise), the store\'s known ' +
         'strings capped at 4 M characters instead of 16 M (what survived at the 1× peak did not fall). At the 1× peak the ingest worker ' +
         'still keeps 53–65 MB after a collection under the query load (48 MB in a snapshot at 900 MB without it, 24 MB at 0.25×): not ' +
-        'yet explained; and five glibc arenas of 20–64 MB (164 MB together) hold what the threads freed.',
+        'yet explained; and five glibc arenas of 20–64 MB (164 MB together) hold what the threads freed. Found since: the 0.25× run had ' +
+        'had no query load at all (awaitBackfill made each request inside `onLoad?.(…)`, skipped without an onLoad; fixed, with a test): its ' +
+        'peak had no read worker and no triage model, so the 1.44× of the runs before compared unlike runs; with the load, `--only memory` ' +
+        'read 451 MB at 1× and 391 MB at 0.25× (1.15×). What keeps even the 0.25× run far above 300 MB is the isolates under query load ' +
+        '(main, ingest, search, read: ~200 MB of V8 heaps committed, about half of it in use) and their glibc arenas; without query load ' +
+        'the 1× backfill peaks at ~330 MB. Tried this stop and dropped: a 48 MB ingest young generation (no CPU change), the known ' +
+        'strings at 4 M characters again (330 → 333 MB).',
     ],
     [
       /^time until every session of the newest 7 days/,
@@ -170,7 +176,9 @@ function missNotes(rows: Row[]): string[] {
         'the roots\' tree watcher starts once this week is read (its walk took 1–2 s before the first read); the ancestor walk skips ' +
         'session-state folders; the trigram insert is on the search thread. What is left is the ingest thread\'s rate on this week\'s ' +
         'bytes, a third of them Copilot CLI lines (7.3 MB per CPU s against 12.5 for debug logs: short lines, many small sessions), ' +
-        'under the query load of the first 90 s (`node dist/bench/run.js --only newest` times it alone, with the start-up phases).',
+        'under the query load of the first 90 s (`node dist/bench/run.js --only newest` times it alone, with the start-up phases). ' +
+        'On this machine the same code measured 13.1–21.8 s within one hour of `--only newest` runs; the backfill\'s threads at nice 5 ' +
+        '(they yield to HTTP, server/threads/background-priority.ts) read 15.8–19.5 s against 16.8–21.3 s without, alternating.',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
@@ -185,7 +193,10 @@ function missNotes(rows: Row[]): string[] {
         'once: with the answers reused, a burst costs its 200 HTTP exchanges on the main thread (~0.4–1 ms of CPU each, a third of it writev of ' +
         '20–90 kB bodies), beside the backfill on the other core; distinct queries are still served one after another (one read worker, one main ' +
         'thread). Not tried: more read workers (no third core; a connection and a session directory each against the 300 MB RSS target), ' +
-        'shortest-first order inside the read worker.',
+        'shortest-first order inside the read worker. Since (issue 19.4): the triage model warms 2,000 event ids a turn, not 20,000 ' +
+        '(a step held the loop 100–240 ms while commits arrived); reused answers are written without building a fetch Response; GETs skip ' +
+        'bodyLimit, which built a fetch Request for each; the backfill\'s threads run at nice 5, so the HTTP loop and the read worker ' +
+        'preempt them (100 bursts: health p95 35–48 → 35–37 ms, queries p95 113–162 → 99–108 ms).',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);
