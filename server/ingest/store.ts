@@ -5,6 +5,7 @@ import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
 import { deflateChunksSync, type PackedChunk } from './archive-chunks';
+import { forgetArchiveReads } from '../db/raw-lines';
 import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
@@ -280,6 +281,7 @@ export class IngestStore {
     this.sessions.clear();
     this.cli.reset();
     this.known = { num: -1, strings: new Set(), chars: 0 }; // a rolled-back group took its prompt rows with it
+    forgetArchiveReads(this.db); // and its chunks, whose ids the next group's chunks take again
     this.nextNum = ((this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
   }
 
