@@ -177,8 +177,8 @@ function missNotes(rows: Row[]): string[] {
         'session-state folders; the trigram insert is on the search thread. What is left is the ingest thread\'s rate on this week\'s ' +
         'bytes, a third of them Copilot CLI lines (7.3 MB per CPU s against 12.5 for debug logs: short lines, many small sessions), ' +
         'under the query load of the first 90 s (`node dist/bench/run.js --only newest` times it alone, with the start-up phases). ' +
-        'On this machine the same code measured 13.1–21.8 s within one hour of `--only newest` runs; the backfill\'s threads at nice 5 ' +
-        '(they yield to HTTP, server/threads/background-priority.ts) read 15.8–19.5 s against 16.8–21.3 s without, alternating.',
+        'On this machine the same code measured 13.1–21.8 s within one hour of `--only newest` runs. Tried and taken out: the ' +
+        'backfill\'s threads at nice 5, yielding to HTTP (queries p95 a little lower, but the backfill under this load a tenth slower).',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
@@ -195,8 +195,8 @@ function missNotes(rows: Row[]): string[] {
         'thread). Not tried: more read workers (no third core; a connection and a session directory each against the 300 MB RSS target), ' +
         'shortest-first order inside the read worker. Since (issue 19.4): the triage model warms 2,000 event ids a turn, not 20,000 ' +
         '(a step held the loop 100–240 ms while commits arrived); reused answers are written without building a fetch Response; GETs skip ' +
-        'bodyLimit, which built a fetch Request for each; the backfill\'s threads run at nice 5, so the HTTP loop and the read worker ' +
-        'preempt them (100 bursts: health p95 35–48 → 35–37 ms, queries p95 113–162 → 99–108 ms).',
+        'bodyLimit, which built a fetch Request for each (60 bursts: health p95 45–80 → 27–39 ms). The backfill\'s threads at nice 5 ' +
+        'were tried and taken out: queries p95 113–162 → 99–108 ms, but the backfill a tenth slower under the first 90 s of load.',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail, SessionListResponse } from '../shared/api';
 import { startServer, type RunningServer } from './serve';
-import { BACKGROUND_NICE } from './threads/background-priority';
 import { line } from './test-support/fixture-db';
 
 let root: string;
@@ -47,14 +46,6 @@ describe('the running server', () => {
   it('serves what the backfill indexed', async () => {
     const list = await get<SessionListResponse>('/api/sessions');
     expect(list.sessions.map((s) => [s.id, s.eventCount])).toEqual([['s1', 2]]);
-  });
-
-  it.runIf(process.platform === 'linux')("runs the backfill's threads (ingest, search) at BACKGROUND_NICE and the HTTP event loop at its own priority", () => {
-    const nice = (tid: string) => Number(fs.readFileSync(`/proc/${process.pid}/task/${tid}/stat`, 'utf8').split(')').pop()!.trim().split(/\s+/)[16]);
-    const threads = fs.readdirSync(`/proc/${process.pid}/task`);
-    const own = nice(String(process.pid));
-    expect(own).toBeLessThan(BACKGROUND_NICE);
-    expect(threads.filter((t) => nice(t) === BACKGROUND_NICE).length).toBeGreaterThanOrEqual(2);
   });
 
   it('shows lines appended to a watched file without a restart', async () => {

@@ -16,7 +16,6 @@ import { traceStartup } from './startup-trace';
 import { HeapWatch } from './heap-watch';
 import { HEAP_SNAPSHOT_ENV, reportThreadMemory } from '../memory/thread-memory';
 import { SearchThread } from '../search-index/search-thread';
-import { runInBackground } from '../threads/background-priority';
 import type { SearchWriterStatus } from '../search-index/search-writer';
 
 export interface WorkerInput {
@@ -43,8 +42,6 @@ export type WorkerMessage =
 // The ingest worker: the only writer. It owns its connection so that better-sqlite3's synchronous writes never
 // block the HTTP server's event loop (DESIGN: ingest never blocks the HTTP server).
 const input = workerData as WorkerInput;
-// A backfill's work yields its core to the HTTP event loop and the read worker when both want it (background-priority.ts).
-runInBackground();
 const post = (m: WorkerMessage) => parentPort?.postMessage(m);
 
 /** The ingest worker's heap is collected past what survived + HEAP_HEADROOM_BYTES, at least HEAP_FLOOR_BYTES (heap-watch.ts). */

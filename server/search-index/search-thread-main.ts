@@ -8,11 +8,8 @@ import { CatchUpRetry } from './catch-up-retry';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
 import { reportThreadMemory } from '../memory/thread-memory';
-import { runInBackground } from '../threads/background-priority';
 
 const port = parentPort!;
-// The trigram inserts are a backfill's work too: they yield to HTTP like the ingest worker's (background-priority.ts).
-runInBackground();
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 reportThreadMemory('search');
