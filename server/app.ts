@@ -59,7 +59,10 @@ export function createApp(ctx: AppContext) {
   // An imported OTLP file may be as large as VS Code's own import allows; every other body stays small.
   // GET and HEAD bodies are never read, so they need no limit; and bodyLimit's first look at a request's body made
   // @hono/node-server build a whole fetch Request for it (about 0.05 ms each, 200 per burst of queries).
-  app.use('/api/*', (c, next) => (c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : c.req.path === '/api/import' ? importFile(c, next) : small(c, next)));
+  app.use('/api/*', (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next();
+    return c.req.path === '/api/import' ? importFile(c, next) : small(c, next);
+  });
   // Not in turn: what must answer while queries run (health, readiness, the stream), and what runs elsewhere
   // (search and span trees in the read worker when the server has one, the SQL console in its own process), or
   // waits for its body (an import: up to 50 MB, no database read): a turn held while it waits would stall

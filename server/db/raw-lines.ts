@@ -15,35 +15,33 @@ export interface RawLineReader {
 }
 
 const CACHED_CHUNKS = 64;
-const readers = new WeakMap<Database.Database, RawLineReader>();
-/** each reader's inflated chunks by chunk id, most recently used last */
-const inflatedChunks = new WeakMap<Database.Database, Map<number, Buffer>>();
+/** each connection's reader, and the inflated chunks it keeps by chunk id (most recently used last) */
+const readers = new WeakMap<Database.Database, { reader: RawLineReader; chunks: Map<number, Buffer> }>();
 
 export function rawLines(db: Database.Database): RawLineReader {
   let r = readers.get(db);
   if (!r) {
-    r = makeReader(db);
+    const chunks = new Map<number, Buffer>();
+    r = { reader: makeReader(db, chunks), chunks };
     readers.set(db, r);
   }
-  return r;
+  return r.reader;
 }
 
 /**
- * Drops the connection's reader and its inflated chunks: after a rolled-back write a chunk id is given again to other
- * lines (`chunks.id` is a rowid: max + 1), and the cache, keyed by chunk id, would answer with the rolled-back bytes.
+ * Forgets the connection's inflated chunks: after a rolled-back write a chunk id is given again to other lines
+ * (`chunks.id` is a rowid: max + 1), and the cache, keyed by chunk id, would answer with the rolled-back bytes.
  * Readers on other connections never see uncommitted chunks; a rebuilt index is another connection.
  */
 export function forgetArchiveReads(db: Database.Database): void {
   // cleared, not replaced: the refresh and the CLI linker hold the reader they were made with
-  inflatedChunks.get(db)?.clear();
+  readers.get(db)?.chunks.clear();
 }
 
-function makeReader(db: Database.Database): RawLineReader {
+function makeReader(db: Database.Database, cache: Map<number, Buffer>): RawLineReader {
   const where = db.prepare('SELECT chunk_id, chunk_pos, length FROM lines WHERE id = ?');
   const wheres = db.prepare('SELECT id, chunk_id, chunk_pos, length FROM lines WHERE id IN (SELECT value FROM json_each(?))');
   const chunk = db.prepare('SELECT data FROM chunks WHERE id = ?');
-  const cache = new Map<number, Buffer>();
-  inflatedChunks.set(db, cache);
 
   function inflated(chunkId: number): Buffer | null {
     const hit = cache.get(chunkId);

@@ -30,7 +30,8 @@ export const SLOW_MS = 5000;
 /**
  * Event ids per step of a warm-up, each step one turn of the event loop: 2,000 hold it for about 5–10 ms. At 20,000
  * a step held it 100–240 ms while a backfill's commits arrived, and that was the slowest /api/health during the bench's
- * bursts of queries (issue 19.4); a cold start on 2.7 M events takes ~1,400 steps instead of 140, at ~50 µs each.
+ * bursts of queries (issue 19.4); a cold start on 2.7 M events takes ~1,400 steps instead of 140, each with its few
+ * fixed statements (the schema cookie, max(id), the sessions check).
  */
 export const STEP_IDS = 2_000;
 const CHECK_EVERY_MS = 5_000;
