@@ -29,6 +29,30 @@ describe('workspace.yaml', () => {
   });
 });
 
+describe('vscode.metadata.json', () => {
+  it("VS Code's own shape names the folder and branch: workspaceFolder.folderPath, repositoryProperties.branchName", async () => {
+    // ChatSessionMetadataFile as the Copilot Chat extension writes it; session.start and workspace.yaml say otherwise
+    const meta = {
+      workspaceFolder: { folderPath: '/home/dev/uploader-worktree', timestamp: 1764493200000 },
+      repositoryProperties: { repositoryPath: '/home/dev/uploader-worktree', branchName: 'wt/retry-loop' },
+      customTitle: 'Retry loop fix',
+      firstUserMessage: 'Fix the retry loop in the uploader',
+      origin: 'vscode',
+    };
+    const fx = await fixtureDb({}, { cli: { ...cliTree(), [`${MAIN}/vscode.metadata.json`]: JSON.stringify(meta) } });
+    try {
+      expect(fx.db.prepare('SELECT title, cwd, branch, repository FROM sessions WHERE id = ?').get(MAIN)).toEqual({
+        title: 'Retry loop fix',
+        cwd: '/home/dev/uploader-worktree',
+        branch: 'wt/retry-loop',
+        repository: 'octo/uploader', // not in the metadata file: session.start's context
+      });
+    } finally {
+      fx.cleanup();
+    }
+  });
+});
+
 describe('session.shutdown and agentHostUsage', () => {
   it('odd metrics count as nothing; the session-wide credit total wins over the models', () => {
     const t = shutdownTotals({ modelMetrics: { a: { usage: { inputTokens: 5, cacheReadTokens: 'x' }, totalNanoAiu: 7 }, b: null, c: 'no' }, totalNanoAiu: 9 });

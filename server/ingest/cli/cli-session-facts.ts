@@ -122,15 +122,20 @@ export function makeCliFactsReader(db: Database.Database) {
 
   return function cliSessionFacts(sessionId: string, sessionNum: number): CliSessionFacts {
     const companion = (kind: string) => (st.companion.get(sessionId, kind) as { content: string | null } | undefined)?.content ?? null;
-    const ws = parseWorkspaceYaml(companion('cli_workspace'));
     const meta = parseJsonObject(companion('cli_vscode_metadata'));
     const start = dataOf((st.start.get(sessionNum) as { id: number } | undefined)?.id);
     const context = start && isObject(start.context) ? start.context : {};
-    const metaFolder = str(meta.workspaceFolder) ?? (isObject(meta.workspaceFolder) ? str(meta.workspaceFolder.path) : null);
+    // VS Code writes `workspaceFolder: {folderPath, timestamp}` and `repositoryProperties: {repositoryPath,
+    // branchName, …}` (its ChatSessionMetadataFile); a bare string and `path` are read too.
+    const folder = meta.workspaceFolder;
+    const metaFolder = str(folder) ?? (isObject(folder) ? (str(folder.folderPath) ?? str(folder.path)) : null);
+    const repositoryProperties = isObject(meta.repositoryProperties) ? meta.repositoryProperties : {};
+    // workspace.yaml only gives the folder: not read (nor parsed, ~50–190 µs a session) when the metadata names it
+    const yamlCwd = () => str(parseWorkspaceYaml(companion('cli_workspace')).cwd);
     return {
-      cwd: metaFolder ?? str(ws.cwd) ?? str(context.cwd) ?? str(context.gitRoot),
+      cwd: metaFolder ?? yamlCwd() ?? str(context.cwd) ?? str(context.gitRoot),
       repository: str(meta.repository) ?? (isObject(meta.repository) ? str(meta.repository.name) : null) ?? str(context.repository),
-      branch: str(meta.branch) ?? str(context.branch),
+      branch: str(meta.branch) ?? str(repositoryProperties.branchName) ?? str(context.branch),
       title: str(meta.customTitle),
       shutdown: shutdownOf(sessionNum),
     };
