@@ -2,8 +2,9 @@ import Database from 'better-sqlite3';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { MAIN, cliTree } from '../ingest/cli/cli-fixture';
 import { IngestStore } from '../ingest/store';
-import { forgetArchiveReads, rawLines } from './raw-lines';
+import { forgetArchiveReads, rawLines, rememberWrittenLine } from './raw-lines';
 
 let db: Database.Database | null = null;
 let fx: FixtureDb | null = null;
@@ -49,5 +50,63 @@ describe('rawLines after a rolled-back write', () => {
     new IngestStore(fx.db).resetCaches();
     expect(before).toContain('session_start');
     expect(rawLines(fx.db).text(id)).toBe('{"v":"next group"}');
+  });
+});
+
+describe('lines kept as written', () => {
+  const bare = () => {
+    const d = new Database(':memory:');
+    d.exec(`CREATE TABLE chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);
+      CREATE TABLE lines (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, generation INTEGER NOT NULL, line_no INTEGER NOT NULL,
+        byte_offset INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT, chunk_id INTEGER NOT NULL, chunk_pos INTEGER NOT NULL, length INTEGER NOT NULL)`);
+    return d;
+  };
+
+  it('are read back without the archive, as copies, and forgotten with the chunks after a rollback', () => {
+    db = bare();
+    archive(db, '{"v":"archived"}');
+    const buffer = Buffer.from('{"v":"kept"}');
+    rememberWrittenLine(db, 1, buffer);
+    rememberWrittenLine(db, 2, Buffer.from('{"v":"no archive row"}'));
+    buffer.fill(0x20); // the caller's buffer is reused: what was kept is a copy
+    // the kept bytes answer, not the chunk: nothing is inflated (and line 2 has no row at all)
+    expect(rawLines(db).json(1)).toEqual({ v: 'kept' });
+    expect([...rawLines(db).texts([2, 1])]).toEqual([
+      [2, '{"v":"no archive row"}'],
+      [1, '{"v":"kept"}'],
+    ]);
+    forgetArchiveReads(db);
+    expect(rawLines(db).json(1)).toEqual({ v: 'archived' });
+    expect(rawLines(db).text(2)).toBeNull();
+  });
+
+  it('are bounded: the oldest go first, past 4096 lines or 4 MB', () => {
+    db = bare();
+    for (let id = 1; id <= 4097; id++) rememberWrittenLine(db, id, Buffer.from(`{"id":${id}}`));
+    expect(rawLines(db).text(1)).toBeNull();
+    expect(rawLines(db).text(2)).toBe('{"id":2}');
+    forgetArchiveReads(db);
+    const mb = Buffer.alloc(1024 * 1024, 0x61);
+    for (let id = 1; id <= 5; id++) rememberWrittenLine(db, id, mb);
+    expect([1, 2, 3, 4, 5].map((id) => rawLines(db!).bytes(id)?.length ?? null)).toEqual([null, 1024 * 1024, 1024 * 1024, 1024 * 1024, 1024 * 1024]);
+  });
+
+  it("the ingest keeps a session's start and a CLI shutdown as it writes them (the refresh reads them back)", async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': line({ ts: 1, dur: 0, sid: 's1', type: 'session_start', name: 'session_start', spanId: '0000000000000001' }) + line({ ts: 2, dur: 5, sid: 's1', type: 'tool_call', name: 'read_file', spanId: '0000000000000002' }) });
+    const ids = fx.db.prepare('SELECT id, type FROM events ORDER BY id').all() as { id: number; type: string }[];
+    expect(ids.map((r) => r.type)).toEqual(['session_start', 'tool_call']);
+    // with the archive's chunks gone, only what was kept is read
+    fx.db.exec('DELETE FROM chunks');
+    expect(rawLines(fx.db).json(ids[0].id)).toMatchObject({ type: 'session_start' });
+    expect(rawLines(fx.db).json(ids[1].id)).toBeNull();
+  });
+
+  it('and a Copilot CLI session.shutdown (stored as its own type), whose totals the refresh reads', async () => {
+    fx = await fixtureDb({}, { cli: cliTree() });
+    const row = (type: string) => fx!.db.prepare('SELECT e.id FROM events e JOIN sessions s ON s.num = e.session_num WHERE s.id = ? AND e.type = ?').get(MAIN, type) as { id: number };
+    fx.db.exec('DELETE FROM chunks');
+    expect(rawLines(fx.db).json(row('session.shutdown').id)).toMatchObject({ type: 'session.shutdown' });
+    expect(rawLines(fx.db).json(row('session_start').id)).toMatchObject({ type: 'session.start' });
+    expect(rawLines(fx.db).json(row('user_message').id)).toBeNull();
   });
 });

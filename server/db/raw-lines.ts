@@ -15,17 +15,50 @@ export interface RawLineReader {
 }
 
 const CACHED_CHUNKS = 64;
-/** each connection's reader, and the inflated chunks it keeps by chunk id (most recently used last) */
-const readers = new WeakMap<Database.Database, { reader: RawLineReader; chunks: Map<number, Buffer> }>();
+/** lines kept as written (rememberWrittenLine): a commit group's sessions, a line or two each, up to 4 MB */
+const KEPT_WRITTEN = 4096;
+const KEPT_WRITTEN_BYTES = 4 * 1024 * 1024;
 
-export function rawLines(db: Database.Database): RawLineReader {
+interface ConnectionReads {
+  reader: RawLineReader;
+  /** inflated chunks by chunk id, most recently used last */
+  chunks: Map<number, Buffer>;
+  /** lines this connection wrote and will read back, by line id, oldest first */
+  written: Map<number, Buffer>;
+  writtenBytes: number;
+}
+const readers = new WeakMap<Database.Database, ConnectionReads>();
+
+function readsOf(db: Database.Database): ConnectionReads {
   let r = readers.get(db);
   if (!r) {
     const chunks = new Map<number, Buffer>();
-    r = { reader: makeReader(db, chunks), chunks };
+    const written = new Map<number, Buffer>();
+    r = { reader: makeReader(db, chunks, written), chunks, written, writtenBytes: 0 };
     readers.set(db, r);
   }
-  return r.reader;
+  return r;
+}
+
+export function rawLines(db: Database.Database): RawLineReader {
+  return readsOf(db).reader;
+}
+
+/**
+ * A line the writer has just archived and its session refresh reads back (a session's start and shutdown, its
+ * subagent lines: the CLI facts and the lineage): kept as written, so that reading it back inflates no chunk
+ * (a 64 KB chunk for a 1 KB line, two or three times per session in a backfill). The bytes are copied: the
+ * caller's may be a view of a reused read buffer. Forgotten with the chunks after a rollback (forgetArchiveReads).
+ */
+export function rememberWrittenLine(db: Database.Database, id: number, bytes: Uint8Array): void {
+  const r = readsOf(db);
+  r.written.set(id, Buffer.from(bytes));
+  r.writtenBytes += bytes.length;
+  while (r.written.size > KEPT_WRITTEN || r.writtenBytes > KEPT_WRITTEN_BYTES) {
+    const [oldest, b] = r.written.entries().next().value as [number, Buffer];
+    r.written.delete(oldest);
+    r.writtenBytes -= b.length;
+  }
 }
 
 /**
@@ -35,10 +68,14 @@ export function rawLines(db: Database.Database): RawLineReader {
  */
 export function forgetArchiveReads(db: Database.Database): void {
   // cleared, not replaced: the refresh and the CLI linker hold the reader they were made with
-  readers.get(db)?.chunks.clear();
+  const r = readers.get(db);
+  if (!r) return;
+  r.chunks.clear();
+  r.written.clear(); // a rolled-back line's id is given again, like its chunk's
+  r.writtenBytes = 0;
 }
 
-function makeReader(db: Database.Database, cache: Map<number, Buffer>): RawLineReader {
+function makeReader(db: Database.Database, cache: Map<number, Buffer>, written: Map<number, Buffer>): RawLineReader {
   const where = db.prepare('SELECT chunk_id, chunk_pos, length FROM lines WHERE id = ?');
   const wheres = db.prepare('SELECT id, chunk_id, chunk_pos, length FROM lines WHERE id IN (SELECT value FROM json_each(?))');
   const chunk = db.prepare('SELECT data FROM chunks WHERE id = ?');
@@ -62,6 +99,8 @@ function makeReader(db: Database.Database, cache: Map<number, Buffer>): RawLineR
 
   const reader: RawLineReader = {
     bytes(id) {
+      const kept = written.get(id);
+      if (kept) return kept;
       const r = where.get(id) as { chunk_id: number; chunk_pos: number; length: number } | undefined;
       return r ? slice(r) : null;
     },
@@ -70,8 +109,14 @@ function makeReader(db: Database.Database, cache: Map<number, Buffer>): RawLineR
     },
     texts(ids) {
       const out = new Map<number, string>();
-      if (ids.length === 0) return out;
-      const rows = wheres.all(JSON.stringify(ids)) as { id: number; chunk_id: number; chunk_pos: number; length: number }[];
+      const unread: number[] = [];
+      for (const id of ids) {
+        const kept = written.get(id);
+        if (kept) out.set(id, kept.toString('utf8'));
+        else unread.push(id);
+      }
+      if (unread.length === 0) return out;
+      const rows = wheres.all(JSON.stringify(unread)) as { id: number; chunk_id: number; chunk_pos: number; length: number }[];
       rows.sort((a, b) => a.chunk_id - b.chunk_id); // one inflate per chunk
       for (const r of rows) {
         const b = slice(r);

@@ -5,7 +5,7 @@ import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
 import { deflateChunksSync, type PackedChunk } from './archive-chunks';
-import { forgetArchiveReads } from '../db/raw-lines';
+import { forgetArchiveReads, rememberWrittenLine } from '../db/raw-lines';
 import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
@@ -103,6 +103,9 @@ export const MAX_CACHED_SESSIONS = 256;
 const MAX_KNOWN_CHARS = 16 * 1024 * 1024;
 
 const iso = (ts: number | null): string | null => (ts === null ? null : new Date(ts).toISOString());
+
+/** Lines a session refresh reads back from the archive (by their stored type): its start (CLI facts, lineage), a CLI shutdown (usage). */
+const READ_BACK_TYPES: ReadonlySet<string> = new Set(['session_start', 'session.shutdown']);
 
 /** The event types deriveFromEvent writes a dated row for (a model call only when it is a CLI one, with its answer). */
 const DATED_TYPES = new Set(['user_message', 'agent_response', 'llm_request', 'tool_call']);
@@ -391,11 +394,14 @@ export class IngestStore {
       if (first) dup = first.file_id === file.id ? 2 : 1;
       else this.st.insertCopyKey.run(key, file.id);
     }
+    const type = ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type;
     this.st.insertEvent.run(
-      id, session.num, file.id, ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type, ev.name, ev.spanId, ev.parentSpanId,
+      id, session.num, file.id, type, ev.name, ev.spanId, ev.parentSpanId,
       ev.status === 'error' ? 1 : 0, ev.ts, ev.dur, ev.rIdx, ev.model, ev.tool, ev.ttft, ev.tokensIn, ev.tokensOut,
       ev.tokensCached, ev.error, dup, failureSignature(ev), ev.creditsNano,
     );
+    // read back by this group's refresh (the CLI facts, the lineage): kept so that it is not inflated again
+    if (READ_BACK_TYPES.has(type)) rememberWrittenLine(this.db, id, l.bytes);
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
     // The trigram index is written by the search thread, which commits it after this group (search-writer.ts).
     if (l.text !== '' || l.cjk !== '') this.searchRows.add(id, l.text, l.cjk);
