@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import type { RawLogEntry } from '../../shared/log-entry';
 import { rawLines } from '../db/raw-lines';
+import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 
 export type EdgeKind = 'child' | 'fork' | 'continuation';
 export type EdgeSource = 'tool_span' | 'session_start' | 'child_ref' | 'folder';
@@ -137,8 +139,10 @@ export function makeEdgeDeriver(db: Database.Database) {
   const raw = rawLines(db);
   const folderOf = (id: string): string => (st.folderOf.get(id) as { folder: string } | undefined)?.folder ?? id;
 
+  /** A start line's attributes: a debug log's `attrs`, a Copilot CLI line's `data` (what normalize-cli.ts makes its attrs). */
   function attrsOf(lineId: number): Record<string, unknown> {
-    const attrs = raw.json(lineId)?.attrs;
+    const line = raw.json(lineId);
+    const attrs = line && isCliEnvelope(line as RawLogEntry) ? line.data : line?.attrs;
     return attrs !== null && typeof attrs === 'object' && !Array.isArray(attrs) ? (attrs as Record<string, unknown>) : {};
   }
 
@@ -159,7 +163,8 @@ export function makeEdgeDeriver(db: Database.Database) {
       const a = attrsOf(l.id);
       if (firstStart) startLabel = str(a.label);
       firstStart = false;
-      const parentId = str(a.parentSessionId) ?? str(a.parentSession);
+      // the parents store.ts writes to sessions.parent_id from the same line: a fork's, a resumed run's, a detached CLI session's
+      const parentId = str(a.parentSessionId) ?? str(a.parentSession) ?? str(a.detachedFromSpawningParentSessionId);
       if (parentId) start = { parentId, label: str(a.label), rIdx: l.r_idx, ts: l.ts };
     }
     return {

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import { allNodes, type SpanNode } from '../../spans/span-tree';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EventListQuery, SearchQuery, SessionListQuery, SpanListQuery } from '../../../shared/api';
+import { EventListQuery, LineageTraceQuery, SearchQuery, SessionListQuery, SpanListQuery } from '../../../shared/api';
+import { traceLineage } from '../../lineage/lineage-db';
 import { searchSessions } from '../../search/search-sessions';
 import { getSessionDetail } from '../../sessions/session-detail';
 import { listSessions } from '../../sessions/list-sessions';
@@ -200,8 +201,13 @@ describe('session facts and usage', () => {
     expect(getSessionDetail(fx.db, VS)).toMatchObject({ usageComplete: true, source: 'vscode' });
   });
 
-  it('a detached session has the session it left as its parent', () => {
+  it('a detached session has the session it left as its parent, in its detail and in the lineage graph', () => {
     expect(getSessionDetail(fx.db, DETACHED)).toMatchObject({ parentId: MAIN });
+    // one parent everywhere: the edge the lineage graph is drawn from says the same as sessions.parent_id
+    expect(fx.db.prepare('SELECT parent_id, kind, source FROM session_edges WHERE child_id = ?').get(DETACHED)).toEqual({ parent_id: MAIN, kind: 'fork', source: 'session_start' });
+    const family = traceLineage(fx.db, MAIN, LineageTraceQuery.parse({}));
+    expect(family?.descendants.map((n) => [n.id, n.kind])).toEqual([[DETACHED, 'fork']]);
+    expect(traceLineage(fx.db, DETACHED, LineageTraceQuery.parse({}))?.ancestors.map((n) => n.id)).toEqual([MAIN]);
   });
 });
 
