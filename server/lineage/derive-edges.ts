@@ -1,7 +1,6 @@
 import type Database from 'better-sqlite3';
-import type { RawLogEntry } from '../../shared/log-entry';
 import { rawLines } from '../db/raw-lines';
-import { isCliEnvelope } from '../ingest/cli/normalize-cli';
+import { entryAttrs } from '../ingest/cli/normalize-cli';
 
 export type EdgeKind = 'child' | 'fork' | 'continuation';
 export type EdgeSource = 'tool_span' | 'session_start' | 'child_ref' | 'folder';
@@ -141,9 +140,7 @@ export function makeEdgeDeriver(db: Database.Database) {
 
   /** A start line's attributes: a debug log's `attrs`, a Copilot CLI line's `data` (what normalize-cli.ts makes its attrs). */
   function attrsOf(lineId: number): Record<string, unknown> {
-    const line = raw.json(lineId);
-    const attrs = line && isCliEnvelope(line as RawLogEntry) ? line.data : line?.attrs;
-    return attrs !== null && typeof attrs === 'object' && !Array.isArray(attrs) ? (attrs as Record<string, unknown>) : {};
+    return entryAttrs(raw.json(lineId));
   }
 
   function factsOf(s: { num: number; id: string; is_child: number; first_ts: number | null }): LinkFacts {

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { rawLines } from '../db/raw-lines';
+import { entryAttrs } from '../ingest/cli/normalize-cli';
 import type { ErrorGroup, ErrorGroupsParams, ErrorGroupsResponse, FailureKind } from '../../shared/api/triage';
 import { cachedResult, windowStart } from './cache';
 import { triageModel, type FailGroupKey, type TriageModel } from './model';
@@ -65,10 +66,14 @@ export function errorGroups(db: Database.Database, q: ErrorGroupsParams, now = D
 
 const RESULT_CHARS = 500;
 
-/** The result attr of a failed call, from its archived line (only the page's latest occurrences are read). */
+/**
+ * The result of a failed call, from its archived line (only the page's latest occurrences are read): a debug
+ * log's `attrs.result`, a Copilot CLI completion's `data.result.content` (else its `detailedContent`).
+ */
 function resultText(db: Database.Database, eventId: number): string | null {
-  const r = rawLines(db).json(eventId)?.attrs as Record<string, unknown> | undefined;
-  const v = r?.result;
+  const r = entryAttrs(rawLines(db).json(eventId)).result;
+  const cli = r !== null && typeof r === 'object' ? (r as Record<string, unknown>) : null;
+  const v = cli ? (typeof cli.content === 'string' && cli.content.trim() !== '' ? cli.content : cli.detailedContent) : r;
   if (typeof v !== 'string' || v.trim() === '') return null;
   return v.length > RESULT_CHARS ? `${v.slice(0, RESULT_CHARS)}…` : v;
 }
