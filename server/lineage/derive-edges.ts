@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { rawLines } from '../db/raw-lines';
-import { entryAttrs } from '../ingest/cli/normalize-cli';
+import { lineAttrs } from '../ingest/normalize';
 
 export type EdgeKind = 'child' | 'fork' | 'continuation';
 export type EdgeSource = 'tool_span' | 'session_start' | 'child_ref' | 'folder';
@@ -140,7 +140,7 @@ export function makeEdgeDeriver(db: Database.Database) {
 
   /** A start line's attributes: a debug log's `attrs`, a Copilot CLI line's `data` (what normalize-cli.ts makes its attrs). */
   function attrsOf(lineId: number): Record<string, unknown> {
-    return entryAttrs(raw.json(lineId));
+    return lineAttrs(raw.json(lineId)) ?? {};
   }
 
   function factsOf(s: { num: number; id: string; is_child: number; first_ts: number | null }): LinkFacts {

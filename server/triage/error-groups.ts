@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { rawLines } from '../db/raw-lines';
-import { entryAttrs } from '../ingest/cli/normalize-cli';
+import { lineAttrs } from '../ingest/normalize';
 import type { ErrorGroup, ErrorGroupsParams, ErrorGroupsResponse, FailureKind } from '../../shared/api/triage';
 import { cachedResult, windowStart } from './cache';
 import { triageModel, type FailGroupKey, type TriageModel } from './model';
@@ -71,7 +71,7 @@ const RESULT_CHARS = 500;
  * log's `attrs.result`, a Copilot CLI completion's `data.result.content` (else its `detailedContent`).
  */
 function resultText(db: Database.Database, eventId: number): string | null {
-  const r = entryAttrs(rawLines(db).json(eventId)).result;
+  const r = lineAttrs(rawLines(db).json(eventId))?.result;
   const cli = r !== null && typeof r === 'object' ? (r as Record<string, unknown>) : null;
   const v = cli ? (typeof cli.content === 'string' && cli.content.trim() !== '' ? cli.content : cli.detailedContent) : r;
   if (typeof v !== 'string' || v.trim() === '') return null;

@@ -17,17 +17,6 @@ export function isCliEnvelope(raw: RawLogEntry): boolean {
   return typeof raw.type === 'string' && raw.type !== '' && typeof raw.id === 'string' && typeof raw.timestamp === 'string' && isObject(raw.data);
 }
 
-/**
- * An archived entry's attributes, in either writer's format: a debug log's `attrs`, a Copilot CLI line's `data`
- * (what normalizeCliEvent makes its attrs). For readers of the archived line (lineage, error results), which
- * would otherwise find nothing in a CLI line.
- */
-export function entryAttrs(raw: RawLogEntry | Record<string, unknown> | null | undefined): Record<string, unknown> {
-  if (!raw) return {};
-  const a = isCliEnvelope(raw as RawLogEntry) ? raw.data : raw.attrs;
-  return isObject(a) ? a : {};
-}
-
 /** Why a line of an events.jsonl is not an event, or null when it is one. */
 export function cliEnvelopeProblem(raw: RawLogEntry): string | null {
   if (isCliEnvelope(raw)) return null;
