@@ -33,7 +33,7 @@ interface Row {
 }
 
 /** Cuts a string to `max` characters without splitting a surrogate pair. */
-function cutString(s: string, max: number): string {
+export function cutString(s: string, max: number): string {
   let end = max;
   const c = s.charCodeAt(end - 1);
   if (c >= 0xd800 && c <= 0xdbff) end--;

@@ -67,14 +67,20 @@ export function errorGroups(db: Database.Database, q: ErrorGroupsParams, now = D
 const RESULT_CHARS = 500;
 
 /**
- * The result of a failed call, from its archived line (only the page's latest occurrences are read): a debug
- * log's `attrs.result`, a Copilot CLI completion's `data.result.content` (else its `detailedContent`).
+ * What a call answered, from its attributes: a debug log's `result`, a Copilot CLI completion's `result.content`
+ * (else its `detailedContent`); null when it has none. The API's groups and the MCP tool's both read it here.
  */
-function resultText(db: Database.Database, eventId: number): string | null {
-  const r = lineAttrs(rawLines(db).json(eventId))?.result;
+export function callResult(attrs: Record<string, unknown> | null | undefined): string | null {
+  const r = attrs?.result;
   const cli = r !== null && typeof r === 'object' ? (r as Record<string, unknown>) : null;
   const v = cli ? (typeof cli.content === 'string' && cli.content.trim() !== '' ? cli.content : cli.detailedContent) : r;
-  if (typeof v !== 'string' || v.trim() === '') return null;
+  return typeof v === 'string' && v.trim() !== '' ? v : null;
+}
+
+/** The result of a failed call, from its archived line (only the page's latest occurrences are read). */
+function resultText(db: Database.Database, eventId: number): string | null {
+  const v = callResult(lineAttrs(rawLines(db).json(eventId)));
+  if (v === null) return null;
   return v.length > RESULT_CHARS ? `${v.slice(0, RESULT_CHARS)}…` : v;
 }
 

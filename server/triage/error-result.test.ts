@@ -1,7 +1,12 @@
 // The latest occurrence of an error group shows the failed call's result (what the tool answered: often the real
 // cause), read from its archived line in either writer's format.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ErrorGroupsQuery } from '../../shared/api/triage';
+import { openReadDb } from '../db/open';
+import { createChronoscopeMcp } from '../mcp/mcp-server';
 import { T0, cliLines } from '../ingest/cli/cli-fixture';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { errorGroups } from './error-groups';
@@ -36,4 +41,20 @@ it("the latest failure's result: a debug log's attrs.result, a CLI completion's 
     view: ['Path does not exist', 'no such path: /x'],
     read_file: ['File not found', VS_OUTPUT],
   });
+});
+
+it('the MCP tool error_groups gives the same results (longer cut, the same reading)', async () => {
+  const mcp = createChronoscopeMcp({ db: openReadDb(fx.dbPath), dbPath: fx.dbPath, port: 7311 });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await mcp.server.connect(a);
+  const client = new Client({ name: 'test', version: '1' });
+  await client.connect(b);
+  try {
+    const r = (await client.callTool({ name: 'error_groups', arguments: { window: 'all' } })) as CallToolResult;
+    const body = JSON.parse((r.content[0] as { text: string }).text) as { groups: { subject: string; latest: { result: string | null } }[] };
+    expect(Object.fromEntries(body.groups.map((g) => [g.subject, g.latest.result]))).toEqual({ bash: CLI_OUTPUT, view: 'no such path: /x', read_file: VS_OUTPUT });
+  } finally {
+    await client.close();
+    await mcp.close();
+  }
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorGroupsQuery, FailureKind } from '../../../shared/api';
-import { getEventDetail } from '../../spans/event-detail';
-import { errorGroups } from '../../triage/error-groups';
+import { cutString, getEventDetail } from '../../spans/event-detail';
+import { callResult, errorGroups } from '../../triage/error-groups';
 import { defineTool } from '../tool-context';
 import { ToolInputError } from '../tool-output';
 import { limitArg, repoArg, windowArg } from './args';
@@ -35,7 +35,9 @@ export const errorGroupsTool = defineTool({
         by_kind: r.byKind,
         groups: r.groups.map((g) => {
           const latest = getEventDetail(ctx.db, g.latest.eventId, RESULT_CHARS);
-          const result = latest?.attrs.result;
+          const full = callResult(latest?.attrs);
+          // a CLI result's content is nested, so not cut by the event detail: cut here the same way
+          const result = full !== null && full.length > RESULT_CHARS ? cutString(full, RESULT_CHARS) : full;
           return {
             kind: g.kind,
             subject: g.subject,
@@ -48,7 +50,7 @@ export const errorGroupsTool = defineTool({
               event_id: g.latest.eventId,
               session_id: g.latest.sessionId,
               error: g.latest.message,
-              result: typeof result === 'string' ? result : null,
+              result,
               link: ctx.links.session(g.latest.sessionId, g.latest.eventId),
             },
           };
