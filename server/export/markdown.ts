@@ -1,3 +1,5 @@
+import type { RawLogEntry } from '../../shared/log-entry';
+import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 import type Database from 'better-sqlite3';
 import { sourceOf } from '../../shared/api';
 import { responseText } from '../search/indexed-text';
@@ -54,6 +56,9 @@ function spanBlock(s: ExportSpan, depth: number, valueChars: number): string | n
     case 'llm_request': {
       const tokens = e.tokensIn !== null || e.tokensOut !== null ? ` · ${n(e.tokensIn ?? 0)} → ${n(e.tokensOut ?? 0)} tokens${typeof a.cachedTokens === 'number' ? ` (${n(a.cachedTokens)} cached)` : ''}` : '';
       text = `- **Model call** \`${e.model ?? e.name}\` · ${dur(e.dur)}${e.ttft !== null ? ` · TTFT ${dur(e.ttft)}` : ''}${tokens}${status}${err}`;
+      // A Copilot CLI model call carries its answer (assistant.message content); a debug log writes it as agent_response.
+      const answer = isCliEnvelope(s.raw as RawLogEntry) ? str(a.content).trim() : '';
+      if (answer) text += `\n  **Assistant:**\n${indentBlock(cut(answer, valueChars), 1)}`;
       break;
     }
     case 'tool_call': {

@@ -1,3 +1,5 @@
+import type { RawLogEntry } from '../../shared/log-entry';
+import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 import type { Attributes } from '@opentelemetry/api';
 import { responseText } from '../search/indexed-text';
 import type { ExportSpan } from './session-spans';
@@ -93,6 +95,8 @@ export function spanAttributes(s: ExportSpan, rootSessionId: string, o: Attribut
         out['gen_ai.input.messages'] = str(a.inputMessages);
         out['copilot_chat.user_request'] = str(a.userRequest);
         out['input.value'] = str(a.userRequest);
+        // a Copilot CLI model call's answer (assistant.message content); a debug log's is its agent_response event
+        if (isCliEnvelope(s.raw as RawLogEntry)) out['output.value'] = str(a.content);
       }
       break;
     }

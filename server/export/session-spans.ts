@@ -3,7 +3,10 @@ import type { SessionSource } from '../../shared/api';
 import { rawLines } from '../db/raw-lines';
 import { sessionTree } from '../spans/tree-cache';
 import type { SpanEntry } from '../spans/span-tree';
+import type { RawLogEntry } from '../../shared/log-entry';
+import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 import { lineAttrs } from '../ingest/normalize';
+import { cliExportAttrs, startArgumentsOf } from './cli-attrs';
 import { spanIdOf, traceIdOf } from './span-ids';
 
 /** One event of a session's tree, ready for export: its line, its OTLP ids and its parent's. */
@@ -31,6 +34,39 @@ export interface SessionSpans {
 }
 
 const READ_BATCH = 2000;
+
+/** The start lines of the scope's Copilot CLI tool calls, by `<session id>|<tool call id>`, in id order. */
+function cliStartLines(db: Database.Database, sessions: { num: number; id: string }[], nums: string): Map<string, number[]> {
+  const idOf = new Map(sessions.map((x) => [x.num, x.id]));
+  const out = new Map<string, number[]>();
+  const rows = db
+    .prepare("SELECT id, session_num, span_id FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND type = 'tool.execution_start' AND span_id IS NOT NULL ORDER BY id")
+    .iterate(nums) as Iterable<{ id: number; session_num: number; span_id: string }>;
+  for (const r of rows) {
+    const key = `${idOf.get(r.session_num)}|${r.span_id}`;
+    const list = out.get(key);
+    if (list) list.push(r.id);
+    else out.set(key, [r.id]);
+  }
+  return out;
+}
+
+/** The last id of an ascending list below `id` (a tool call id started again after a resume: its own start). */
+function latestBelow(ids: number[] | undefined, id: number): number | undefined {
+  if (!ids) return undefined;
+  for (let i = ids.length - 1; i >= 0; i--) if (ids[i] < id) return ids[i];
+  return undefined;
+}
+
+function parsedObject(text: string | undefined): Record<string, unknown> | null {
+  if (text === undefined) return null;
+  try {
+    const v = JSON.parse(text) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * Every event of a session and its child logs, in tree order (pre-order, children by start), each with the
@@ -65,10 +101,19 @@ export function sessionSpans(db: Database.Database, sessionId: string, only?: (e
     idOfNode.set(i, spanIdOf(traceId, e.sessionId, rIdx, e.type, e.spanId, n));
   }
   const wanted = only ? kept.filter((i) => only(tree.id(i))) : kept;
+  // A Copilot CLI tool call's arguments are on its start line, another event: read with the wanted lines.
+  const startOf = cliStartLines(db, cached.scope.sessions, nums);
+  const startIdOf = (e: SpanEntry): number | undefined => (e.type === 'tool_call' && e.spanId !== null ? latestBelow(startOf.get(`${e.sessionId}|${e.spanId}`), e.id) : undefined);
+  const toRead: number[] = [];
+  for (const i of wanted) {
+    toRead.push(tree.id(i));
+    const start = startIdOf(tree.entry(i));
+    if (start !== undefined) toRead.push(start);
+  }
   const texts = new Map<number, string>();
   const lines = rawLines(db);
-  for (let k = 0; k < wanted.length; k += READ_BATCH) {
-    for (const [id, t] of lines.texts(wanted.slice(k, k + READ_BATCH).map((i) => tree.id(i)))) texts.set(id, t);
+  for (let k = 0; k < toRead.length; k += READ_BATCH) {
+    for (const [id, t] of lines.texts(toRead.slice(k, k + READ_BATCH))) texts.set(id, t);
   }
   const spans: ExportSpan[] = [];
   let rawChars = 0;
@@ -85,7 +130,12 @@ export function sessionSpans(db: Database.Database, sessionId: string, only?: (e
       /* archived as an event, so it parsed once */
     }
     rawChars += text.length;
-    const attrs = lineAttrs(raw) ?? {};
+    let attrs = lineAttrs(raw) ?? {};
+    if (isCliEnvelope(raw as RawLogEntry)) {
+      const start = startIdOf(node.entry);
+      const startLine = start === undefined ? null : parsedObject(texts.get(start));
+      attrs = cliExportAttrs(raw.type as string, attrs, startArgumentsOf(startLine));
+    }
     spans.push({ entry: node.entry, raw, rawText: text, attrs, rIdx: runs.get(node.entry.id) ?? 0, spanId: idOfNode.get(i)!, parentSpanId: p >= 0 ? idOfNode.get(p)! : null, depth: node.depth });
   }
   const source = ((db.prepare('SELECT source FROM sessions WHERE id = ?').get(tree.rootSessionId) as { source: SessionSource } | undefined)?.source ?? 'vscode') as SessionSource;

@@ -34,7 +34,8 @@ const hookSpanId = (id: string) => `hook-${id}`;
 /** A turn start's span id: turn ids repeat across agents, so the agent is part of it. */
 export const turnSpanId = (agentId: string | null, turnId: string) => `turn-${agentId ?? 'main'}-${turnId}`;
 
-function errorText(v: unknown): string | null {
+/** A CLI `error` (a string, or `{message, code}`) as text. */
+export function errorText(v: unknown): string | null {
   if (typeof v === 'string') return v === '' ? null : v;
   if (isObject(v)) return str(v.message) ?? str(v.code) ?? JSON.stringify(v);
   return null;

@@ -1,0 +1,30 @@
+import { errorText } from '../ingest/cli/normalize-cli';
+import { callResult } from '../triage/error-groups';
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A Copilot CLI line's `data` (INTEROP §3) with what the exports read from a debug log's attrs added under the
+ * debug log's names: a tool call's `args` (the JSON of its start line's `arguments`), `result` (the completion's
+ * `result.content`, else `detailedContent`) and `error` (`error.message`); a subagent's `description`. Without
+ * them a CLI session's Markdown and OTLP had its tool calls with no arguments, result or error.
+ */
+export function cliExportAttrs(rawType: string, data: Record<string, unknown>, startArguments: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...data };
+  if (rawType === 'tool.execution_complete') {
+    if (startArguments !== undefined) out.args = typeof startArguments === 'string' ? startArguments : JSON.stringify(startArguments);
+    out.result = callResult(data) ?? undefined;
+    out.error = errorText(data.error) ?? undefined;
+  } else if (rawType === 'subagent.completed' || rawType === 'subagent.failed' || rawType === 'hook.end' || rawType === 'session.error') {
+    out.error = errorText(data.error) ?? (typeof data.message === 'string' ? data.message : undefined);
+    if (typeof data.agentDescription === 'string') out.description = data.agentDescription;
+  }
+  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
+  return out;
+}
+
+/** The `arguments` of a start line's data, when it has them. */
+export function startArgumentsOf(line: Record<string, unknown> | null): unknown {
+  const d = line?.data;
+  return isObject(d) ? d.arguments : undefined;
+}
