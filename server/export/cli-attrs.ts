@@ -1,8 +1,6 @@
 import { errorText } from '../ingest/cli/normalize-cli';
 import { callResult } from '../triage/error-groups';
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 /**
  * A Copilot CLI line's `data` (INTEROP §3) with what the exports read from a debug log's attrs added under the
  * debug log's names: a tool call's `args` (the JSON of its start line's `arguments`), `result` (the completion's
@@ -21,10 +19,4 @@ export function cliExportAttrs(rawType: string, data: Record<string, unknown>, s
   }
   for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
   return out;
-}
-
-/** The `arguments` of a start line's data, when it has them. */
-export function startArgumentsOf(line: Record<string, unknown> | null): unknown {
-  const d = line?.data;
-  return isObject(d) ? d.arguments : undefined;
 }

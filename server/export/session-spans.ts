@@ -6,7 +6,8 @@ import type { SpanEntry } from '../spans/span-tree';
 import type { RawLogEntry } from '../../shared/log-entry';
 import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 import { lineAttrs } from '../ingest/normalize';
-import { cliExportAttrs, startArgumentsOf } from './cli-attrs';
+import { startArgumentsOf } from '../ingest/cli/start-arguments';
+import { cliExportAttrs } from './cli-attrs';
 import { spanIdOf, traceIdOf } from './span-ids';
 
 /** One event of a session's tree, ready for export: its line, its OTLP ids and its parent's. */

@@ -2,10 +2,12 @@ import type Database from 'better-sqlite3';
 import type { EventDetail } from '../../shared/api';
 import { boundJsonDepth, setOwn } from '../../shared/json-depth';
 import { rawLines } from '../db/raw-lines';
+import { startArgumentsOf } from '../ingest/cli/start-arguments';
 import { lineAttrs } from '../ingest/normalize';
 
 interface Row {
   id: number;
+  session_num: number;
   type: string;
   name: string | null;
   span_id: string | null;
@@ -52,7 +54,7 @@ export function getEventDetail(db: Database.Database, id: number, maxChars?: num
   const r = db
     .prepare(
       `SELECT e.id, e.type, e.name, e.span_id, e.parent_span_id, e.status, e.ts, e.dur, e.r_idx, e.model, e.tool, e.ttft,
-         e.tokens_in, e.tokens_out, e.tokens_cached, e.error, e.dup, l.line_no, l.byte_offset,
+         e.tokens_in, e.tokens_out, e.tokens_cached, e.error, e.dup, e.session_num, l.line_no, l.byte_offset,
          f.id file_id, f.path, f.kind file_kind, f.deleted_at, f.folder_session_id, s.id session_id
        FROM events e JOIN lines l ON l.id = e.id JOIN files f ON f.id = e.file_id JOIN sessions s ON s.num = e.session_num
        WHERE e.id = ?`,
@@ -66,6 +68,14 @@ export function getEventDetail(db: Database.Database, id: number, maxChars?: num
     if (parsed) attrs = boundJsonDepth(parsed) as Record<string, unknown>;
   } catch {
     /* archived as an event, so it parsed once; keep the raw line as the only content */
+  }
+  // A Copilot CLI completion names no arguments: they are on its start line, and a call is read whole here.
+  if (r.file_kind === 'cli' && r.type === 'tool_call' && r.span_id !== null && !Object.hasOwn(attrs, 'arguments')) {
+    const start = db
+      .prepare("SELECT id FROM events WHERE session_num = ? AND span_id = ? AND type = 'tool.execution_start' AND id < ? ORDER BY id DESC LIMIT 1")
+      .get(r.session_num, r.span_id, r.id) as { id: number } | undefined;
+    const args = start ? startArgumentsOf(rawLines(db).json(start.id)) : undefined;
+    if (args !== undefined) setOwn(attrs, 'arguments', boundJsonDepth(args));
   }
   const cut: Record<string, number> = {};
   if (maxChars !== undefined) {

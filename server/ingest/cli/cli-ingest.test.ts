@@ -221,6 +221,9 @@ describe('search and triage', () => {
     const detail = getEventDetail(fx.db, found[0].hits[0].eventId!)!;
     expect((detail.attrs.result as { content: string }).content).toContain(RESULT_NEEDLE);
     expect(detail.attrs.toolCallId).toBe('call_read');
+    // and the call whole: its arguments, which only its start line holds
+    expect(detail.attrs.arguments).toEqual({ path: '/home/dev/uploader/src/retry.ts' });
+    expect(JSON.parse(detail.raw).data.arguments).toBeUndefined(); // the raw line stays the completion as written
   });
 
   it('source:cli and source:vscode narrow a search', () => {
