@@ -95,7 +95,11 @@ export function makeSessionRefresher(db: Database.Database) {
        ORDER BY w.repository IS NOT NULL DESC, coalesce(w.kind, 'none') != 'none' DESC, coalesce(f.mtime, 0) DESC, f.id DESC LIMIT 1`,
     ),
     setWorkspace: db.prepare('UPDATE sessions SET workspace_dir = @dir, repository = @repository, branch = @branch, cwd = @folder WHERE num = @num'),
-    setCliPlace: db.prepare('UPDATE sessions SET repository = @repository, branch = @branch, cwd = @cwd WHERE num = @num'),
+    // The parent a start line names (sessionStart, store.ts) stays; else the one VS Code's metadata names.
+    setCliPlace: db.prepare(
+      `UPDATE sessions SET repository = @repository, branch = @branch, cwd = @cwd,
+         parent_id = coalesce(parent_id, @parent), relation = coalesce(relation, @relation) WHERE num = @num`,
+    ),
     update: db.prepare(
       `UPDATE sessions SET event_count = @n, error_count = @errors, first_ts = @first_ts, last_ts = @last_ts,
          created_at = @created_at, updated_at = @updated_at, tokens_in = @tin, tokens_out = @tout, tokens_cached = @tcached,
@@ -148,7 +152,7 @@ export function makeSessionRefresher(db: Database.Database) {
     const files = st.filesAlive.get(id) as { total: number; deleted: number | null };
     // A child known only from a ref (no file of its own yet) keeps the workspace of the log that named it.
     const copy = st.workspaceOfCopies.get(id) as { dir: string | null; repository: string | null; branch: string | null; folder: string | null } | undefined;
-    if (cli) st.setCliPlace.run({ repository: cli.repository, branch: cli.branch, cwd: cli.cwd, num: s.num });
+    if (cli) st.setCliPlace.run({ repository: cli.repository, branch: cli.branch, cwd: cli.cwd, parent: cli.parent?.id ?? null, relation: cli.parent?.kind ?? null, num: s.num });
     else if (copy) st.setWorkspace.run({ ...copy, num: s.num });
     const firstTs = agg.first_ts ?? null;
     const lastTs = agg.last_ts ?? null;

@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import { rawLines } from '../db/raw-lines';
+import { metadataParent, parseVscodeMetadata, type MetadataParent } from '../ingest/cli/cli-session-facts';
 import { lineAttrs } from '../ingest/normalize';
 
 export type EdgeKind = 'child' | 'fork' | 'continuation';
-export type EdgeSource = 'tool_span' | 'session_start' | 'child_ref' | 'folder';
+export type EdgeSource = 'tool_span' | 'session_start' | 'child_ref' | 'folder' | 'metadata';
 
 export interface Edge {
   childId: string;
@@ -34,6 +35,8 @@ export interface LinkFacts {
   /** parentSpanId of its earliest subagent entry (the invoke_agent span of a subagent: FORMAT §3.5) */
   subagentParentSpanId: string | null;
   firstTs: number | null;
+  /** a Copilot CLI session's vscode.metadata.json parent (cli-session-facts.ts metadataParent) */
+  metadataParent?: MetadataParent | null;
 }
 
 /**
@@ -46,6 +49,8 @@ export interface LinkFacts {
  *    line naming it was written by a resumed run);
  * 3. the session whose log holds the child_session_ref;
  * 4. the folder of its child log.
+ * A session that is not a child log has a parent only when its session_start names one (a fork, or a
+ * continuation), or, for a Copilot CLI session, when VS Code's vscode.metadata.json does (`parentSessionId`).
  */
 export function chooseEdge(f: LinkFacts, toolOwner: (spanId: string) => { sessionId: string; tool: string | null } | null): Edge | null {
   const own = (p: string | null | undefined): p is string => typeof p === 'string' && p !== '' && p !== f.id;
@@ -75,6 +80,10 @@ export function chooseEdge(f: LinkFacts, toolOwner: (spanId: string) => { sessio
       createdTs: f.start.ts ?? f.firstTs,
     };
   }
+  // 5. the parent VS Code's metadata names for a Copilot CLI session (forked there, or started under it)
+  if (own(f.metadataParent?.id)) {
+    return { childId: f.id, parentId: f.metadataParent.id, kind: f.metadataParent.kind, label: f.startLabel, toolSpanId: null, toolName: null, source: 'metadata', createdTs: f.firstTs };
+  }
   return null;
 }
 
@@ -88,7 +97,8 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
  */
 export function makeEdgeDeriver(db: Database.Database) {
   const st = {
-    session: db.prepare('SELECT num, id, is_child, label, first_ts, parent_id, parent_span_id FROM sessions WHERE id = ?'),
+    session: db.prepare('SELECT num, id, is_child, label, first_ts, parent_id, parent_span_id, source FROM sessions WHERE id = ?'),
+    metadata: db.prepare("SELECT content FROM companions WHERE session_id = ? AND kind = 'cli_vscode_metadata' ORDER BY id DESC LIMIT 1").pluck(),
     childFile: db.prepare("SELECT folder_session_id, label FROM files WHERE session_id = ? AND kind = 'child' ORDER BY id LIMIT 1"),
     ref: db.prepare(
       `SELECT s.id holder, e.parent_span_id, e.name, e.ts, e.r_idx FROM events e JOIN sessions s ON s.num = e.session_num
@@ -143,7 +153,7 @@ export function makeEdgeDeriver(db: Database.Database) {
     return lineAttrs(raw.json(lineId)) ?? {};
   }
 
-  function factsOf(s: { num: number; id: string; is_child: number; first_ts: number | null }): LinkFacts {
+  function factsOf(s: { num: number; id: string; is_child: number; first_ts: number | null; source: string }): LinkFacts {
     const file = st.childFile.get(s.id) as { folder_session_id: string | null; label: string | null } | undefined;
     const refRow = st.ref.get(`child-ref-${s.id}`) as { holder: string; parent_span_id: string | null; name: string | null; ts: number | null; r_idx: number } | undefined;
     let start: LinkFacts['start'] = null;
@@ -174,11 +184,12 @@ export function makeEdgeDeriver(db: Database.Database) {
       startLabel,
       subagentParentSpanId: sub?.span ?? null,
       firstTs: s.first_ts,
+      metadataParent: s.source === 'cli' ? metadataParent(parseVscodeMetadata((st.metadata.get(s.id) as string | null | undefined) ?? null), s.id) : null,
     };
   }
 
   function deriveOne(id: string): void {
-    const s = st.session.get(id) as { num: number; id: string; is_child: number; first_ts: number | null; parent_id: string | null; parent_span_id: string | null } | undefined;
+    const s = st.session.get(id) as { num: number; id: string; is_child: number; first_ts: number | null; parent_id: string | null; parent_span_id: string | null; source: string } | undefined;
     if (!s) return;
     const facts = factsOf(s);
     const folder = facts.folderId ?? (facts.ref ? folderOf(facts.ref.holderId) : folderOf(s.id));
@@ -190,7 +201,10 @@ export function makeEdgeDeriver(db: Database.Database) {
       st.remove.run(id);
       return;
     }
+    const before = (st.edge.get(id) as { parent_id: string } | undefined)?.parent_id;
     st.upsert.run(edge);
+    // a fork found after its parent's refresh: the parent's count of children includes it now
+    if (edge.kind !== 'child' && before !== edge.parentId) st.childCount.run({ id: edge.parentId });
     // sessions.parent_id says the same as the edge, so that a nested subagent is listed under the subagent that
     // started it and not under the folder's session.
     if (edge.kind === 'child' && s.parent_id !== edge.parentId) {

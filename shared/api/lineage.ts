@@ -5,8 +5,8 @@ import { PageLimit, SessionSource, TimeWindow } from './common';
 export const LineageEdgeKind = z.enum(['child', 'fork', 'continuation']);
 export type LineageEdgeKind = z.infer<typeof LineageEdgeKind>;
 
-/** Which fact in the logs chose the parent. */
-export const LineageEdgeSource = z.enum(['tool_span', 'session_start', 'child_ref', 'folder']);
+/** Which fact in the logs chose the parent (`metadata`: a Copilot CLI session's vscode.metadata.json `parentSessionId`). */
+export const LineageEdgeSource = z.enum(['tool_span', 'session_start', 'child_ref', 'folder', 'metadata']);
 export type LineageEdgeSource = z.infer<typeof LineageEdgeSource>;
 
 /** One session in a lineage. Times are ms since the epoch. */

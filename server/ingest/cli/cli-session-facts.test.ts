@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { fixtureDb } from '../../test-support/fixture-db';
 import { parseHostUsage } from './agent-host-usage';
-import { CRASHED, MAIN, cliTree } from './cli-fixture';
+import { LineageTraceQuery } from '../../../shared/api';
+import { traceLineage } from '../../lineage/lineage-db';
+import { getSessionDetail } from '../../sessions/session-detail';
+import { CRASHED, DETACHED, MAIN, cliTree } from './cli-fixture';
 import { parseWorkspaceYaml, shutdownTotals } from './cli-session-facts';
 
 describe('workspace.yaml', () => {
@@ -47,6 +50,48 @@ describe('vscode.metadata.json', () => {
         branch: 'wt/retry-loop',
         repository: 'octo/uploader', // not in the metadata file: session.start's context
       });
+    } finally {
+      fx.cleanup();
+    }
+  });
+});
+
+describe("vscode.metadata.json's parent", () => {
+  const withParent = (kind: string) => ({ ...cliTree(), [`${CRASHED}/vscode.metadata.json`]: JSON.stringify({ parentSessionId: MAIN, kind, origin: 'vscode' }) });
+
+  it('a session VS Code forked from another has it as its parent: in its row, its detail, the lineage graph and the count of children', async () => {
+    const fx = await fixtureDb({}, { cli: withParent('forked') });
+    try {
+      expect(fx.db.prepare('SELECT parent_id, relation FROM sessions WHERE id = ?').get(CRASHED)).toEqual({ parent_id: MAIN, relation: 'fork' });
+      expect(fx.db.prepare('SELECT parent_id, kind, source FROM session_edges WHERE child_id = ?').get(CRASHED)).toEqual({ parent_id: MAIN, kind: 'fork', source: 'metadata' });
+      expect(getSessionDetail(fx.db, CRASHED)).toMatchObject({ parentId: MAIN });
+      const family = traceLineage(fx.db, MAIN, LineageTraceQuery.parse({}));
+      expect(family?.descendants.map((n) => [n.id, n.kind, n.source]).sort()).toEqual([
+        [CRASHED, 'fork', 'metadata'],
+        [DETACHED, 'fork', 'session_start'],
+      ]);
+      // MAIN's children: the two forks, whichever was refreshed first
+      expect((fx.db.prepare('SELECT child_count n FROM sessions WHERE id = ?').get(MAIN) as { n: number }).n).toBe(2);
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it("a sub-session (started under another in VS Code's Agents view) is its child", async () => {
+    const fx = await fixtureDb({}, { cli: withParent('sub-session') });
+    try {
+      expect(fx.db.prepare('SELECT parent_id, kind, source FROM session_edges WHERE child_id = ?').get(CRASHED)).toEqual({ parent_id: MAIN, kind: 'child', source: 'metadata' });
+      expect(fx.db.prepare('SELECT parent_id FROM sessions WHERE id = ?').get(CRASHED)).toEqual({ parent_id: MAIN });
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('a session naming itself, or nothing, has no parent from it', async () => {
+    const fx = await fixtureDb({}, { cli: { ...cliTree(), [`${CRASHED}/vscode.metadata.json`]: JSON.stringify({ parentSessionId: CRASHED }) } });
+    try {
+      expect(fx.db.prepare('SELECT parent_id FROM sessions WHERE id = ?').get(CRASHED)).toEqual({ parent_id: null });
+      expect(fx.db.prepare('SELECT count(*) n FROM session_edges WHERE child_id = ?').get(CRASHED)).toEqual({ n: 0 });
     } finally {
       fx.cleanup();
     }

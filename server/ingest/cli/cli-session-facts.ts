@@ -11,6 +11,28 @@ export interface CliSessionFacts {
   title: string | null;
   /** session.shutdown totals; null while the session runs or after a crash (no shutdown written) */
   shutdown: ShutdownTotals | null;
+  /** the session VS Code forked this one from, or started it under (`parentSessionId`, `kind` 'sub-session') */
+  parent: MetadataParent | null;
+}
+
+export interface MetadataParent {
+  id: string;
+  kind: 'fork' | 'child';
+}
+
+/**
+ * The parent a vscode.metadata.json names (VS Code's ChatSessionMetadataFile: `parentSessionId`, with `kind`
+ * 'forked' or 'sub-session'); null when it names none, or the session itself.
+ */
+export function metadataParent(meta: Record<string, unknown>, sessionId: string): MetadataParent | null {
+  const id = str(meta.parentSessionId);
+  if (id === null || id === sessionId) return null;
+  return { id, kind: meta.kind === 'sub-session' ? 'child' : 'fork' };
+}
+
+/** vscode.metadata.json as an object; anything unreadable is empty. */
+export function parseVscodeMetadata(text: string | null): Obj {
+  return parseJsonObject(text);
 }
 
 /** Per-session totals of `session.shutdown` (INTEROP §3): the only place input, cache and credits are written. */
@@ -138,6 +160,7 @@ export function makeCliFactsReader(db: Database.Database) {
       branch: str(meta.branch) ?? str(repositoryProperties.branchName) ?? str(context.branch),
       title: str(meta.customTitle),
       shutdown: shutdownOf(sessionNum),
+      parent: metadataParent(meta, sessionId),
     };
   };
 }
