@@ -2,9 +2,10 @@ import Database from 'better-sqlite3';
 import zlib from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { MAIN, cliTree } from '../ingest/cli/cli-fixture';
+import { cliLines, uuid } from '../ingest/cli/cli-fixture';
+import { lineFormatOf, processLine } from '../ingest/process-line';
 import { IngestStore } from '../ingest/store';
-import { forgetArchiveReads, rawLines, rememberWrittenLine } from './raw-lines';
+import { forgetArchiveReads, forgetWrittenLines, rawLines, rememberWrittenLine } from './raw-lines';
 
 let db: Database.Database | null = null;
 let fx: FixtureDb | null = null;
@@ -53,6 +54,8 @@ describe('rawLines after a rolled-back write', () => {
   });
 });
 
+const CLI_SESSION = uuid(9, 'e');
+
 describe('lines kept as written', () => {
   const bare = () => {
     const d = new Database(':memory:');
@@ -91,22 +94,46 @@ describe('lines kept as written', () => {
     expect([1, 2, 3, 4, 5].map((id) => rawLines(db!).bytes(id)?.length ?? null)).toEqual([null, 1024 * 1024, 1024 * 1024, 1024 * 1024, 1024 * 1024]);
   });
 
-  it("the ingest keeps a session's start and a CLI shutdown as it writes them (the refresh reads them back)", async () => {
-    fx = await fixtureDb({ 's1/main.jsonl': line({ ts: 1, dur: 0, sid: 's1', type: 'session_start', name: 'session_start', spanId: '0000000000000001' }) + line({ ts: 2, dur: 5, sid: 's1', type: 'tool_call', name: 'read_file', spanId: '0000000000000002' }) });
-    const ids = fx.db.prepare('SELECT id, type FROM events ORDER BY id').all() as { id: number; type: string }[];
-    expect(ids.map((r) => r.type)).toEqual(['session_start', 'tool_call']);
+  it("the ingest keeps a session's start and a CLI shutdown as it writes them, for the refresh that reads them back", async () => {
+    fx = await fixtureDb({});
+    const store = new IngestStore(fx.db);
+    const write = (file: string, kind: 'main' | 'cli', sid: string, texts: string[]) => {
+      const row = store.createFile({ path: file, workspace_dir: null, folder_session_id: sid, session_id: sid, kind, label: null });
+      let offset = 0;
+      const processed = texts.map((t) => {
+        const p = processLine({ bytes: Buffer.from(t), byteOffset: offset, tooLong: false }, lineFormatOf(kind));
+        offset += t.length + 1;
+        return p;
+      });
+      const progress = { dev: 1, ino: 1, size: offset, mtime: 0, offset, headHash: 'h', generation: 0, nextLine: texts.length + 1, reconciling: false };
+      store.writeBatch(row, processed, progress, texts.map((_, i) => i + 1));
+    };
+    write('/logs/s1/main.jsonl', 'main', 's1', [
+      line({ ts: 1, dur: 0, sid: 's1', type: 'session_start', name: 'session_start', spanId: '0000000000000001' }).trimEnd(),
+      line({ ts: 2, dur: 5, sid: 's1', type: 'tool_call', name: 'read_file', spanId: '0000000000000002' }).trimEnd(),
+    ]);
+    write('/cli/c1/events.jsonl', 'cli', CLI_SESSION, cliLines(CLI_SESSION, [
+      { at: 0, type: 'session.start', data: { sessionId: CLI_SESSION, context: { cwd: '/home/dev/api' } } },
+      { at: 100, type: 'user.message', data: { content: 'Run the tests', turnId: '0' } },
+      { at: 900, type: 'session.shutdown', data: { modelMetrics: {}, totalNanoAiu: 7 } },
+    ]).trimEnd().split('\n'));
+    const idOf = (sid: string, type: string) => (fx!.db.prepare('SELECT e.id FROM events e JOIN sessions s ON s.num = e.session_num WHERE s.id = ? AND e.type = ?').get(sid, type) as { id: number }).id;
     // with the archive's chunks gone, only what was kept is read
     fx.db.exec('DELETE FROM chunks');
-    expect(rawLines(fx.db).json(ids[0].id)).toMatchObject({ type: 'session_start' });
-    expect(rawLines(fx.db).json(ids[1].id)).toBeNull();
+    expect(rawLines(fx.db).json(idOf('s1', 'session_start'))).toMatchObject({ type: 'session_start' });
+    expect(rawLines(fx.db).json(idOf('s1', 'tool_call'))).toBeNull();
+    expect(rawLines(fx.db).json(idOf(CLI_SESSION, 'session_start'))).toMatchObject({ type: 'session.start' });
+    expect(rawLines(fx.db).json(idOf(CLI_SESSION, 'session.shutdown'))).toMatchObject({ type: 'session.shutdown' });
+    expect(rawLines(fx.db).json(idOf(CLI_SESSION, 'user_message'))).toBeNull();
+    forgetWrittenLines(fx.db);
+    expect(rawLines(fx.db).json(idOf('s1', 'session_start'))).toBeNull();
   });
 
-  it('and a Copilot CLI session.shutdown (stored as its own type), whose totals the refresh reads', async () => {
-    fx = await fixtureDb({}, { cli: cliTree() });
-    const row = (type: string) => fx!.db.prepare('SELECT e.id FROM events e JOIN sessions s ON s.num = e.session_num WHERE s.id = ? AND e.type = ?').get(MAIN, type) as { id: number };
+  it('are forgotten once the refresh has read them (the indexer, after each refresh of the dirty sessions)', async () => {
+    fx = await fixtureDb({ 's1/main.jsonl': line({ ts: 1, dur: 0, sid: 's1', type: 'session_start', name: 'session_start', spanId: '0000000000000001' }) });
+    const id = (fx.db.prepare("SELECT id FROM events WHERE type = 'session_start'").get() as { id: number }).id;
+    // the refresh read it from what was kept (no chunk inflated): with the chunks gone, a kept line would still answer
     fx.db.exec('DELETE FROM chunks');
-    expect(rawLines(fx.db).json(row('session.shutdown').id)).toMatchObject({ type: 'session.shutdown' });
-    expect(rawLines(fx.db).json(row('session_start').id)).toMatchObject({ type: 'session.start' });
-    expect(rawLines(fx.db).json(row('user_message').id)).toBeNull();
+    expect(rawLines(fx.db).json(id)).toBeNull();
   });
 });

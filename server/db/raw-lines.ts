@@ -48,11 +48,15 @@ export function rawLines(db: Database.Database): RawLineReader {
  * A line the writer has just archived and its session refresh reads back (a session's start and shutdown, its
  * subagent lines: the CLI facts and the lineage): kept as written, so that reading it back inflates no chunk
  * (a 64 KB chunk for a 1 KB line, two or three times per session in a backfill). The bytes are copied: the
- * caller's may be a view of a reused read buffer. Forgotten with the chunks after a rollback (forgetArchiveReads).
+ * caller's may be a view of a reused read buffer. Forgotten once the refresh has run (forgetWrittenLines), and
+ * with the chunks after a rollback (forgetArchiveReads).
  */
 export function rememberWrittenLine(db: Database.Database, id: number, bytes: Uint8Array): void {
   const r = readsOf(db);
-  r.written.set(id, Buffer.from(bytes));
+  // Unpooled: Buffer.from would take a small line from an 8 KB pool slab and keep the whole slab alive.
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  copy.set(bytes);
+  r.written.set(id, copy);
   r.writtenBytes += bytes.length;
   while (r.written.size > KEPT_WRITTEN || r.writtenBytes > KEPT_WRITTEN_BYTES) {
     const [oldest, b] = r.written.entries().next().value as [number, Buffer];
@@ -66,13 +70,20 @@ export function rememberWrittenLine(db: Database.Database, id: number, bytes: Ui
  * (`chunks.id` is a rowid: max + 1), and the cache, keyed by chunk id, would answer with the rolled-back bytes.
  * Readers on other connections never see uncommitted chunks; a rebuilt index is another connection.
  */
+/** Drops the lines kept as written: their refresh has read them (indexer.ts, after each refresh of the dirty sessions). */
+export function forgetWrittenLines(db: Database.Database): void {
+  const r = readers.get(db);
+  if (!r) return;
+  r.written.clear();
+  r.writtenBytes = 0;
+}
+
 export function forgetArchiveReads(db: Database.Database): void {
   // cleared, not replaced: the refresh and the CLI linker hold the reader they were made with
   const r = readers.get(db);
   if (!r) return;
   r.chunks.clear();
-  r.written.clear(); // a rolled-back line's id is given again, like its chunk's
-  r.writtenBytes = 0;
+  forgetWrittenLines(db); // a rolled-back line's id is given again, like its chunk's
 }
 
 function makeReader(db: Database.Database, cache: Map<number, Buffer>, written: Map<number, Buffer>): RawLineReader {

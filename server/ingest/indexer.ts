@@ -1,3 +1,4 @@
+import { forgetWrittenLines } from '../db/raw-lines';
 import chokidar, { type FSWatcher } from 'chokidar';
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
@@ -541,6 +542,7 @@ export class Indexer {
     };
     if (this.db.inTransaction) refreshAll();
     else this.db.transaction(refreshAll)();
+    forgetWrittenLines(this.db); // read back by these refreshes: a later one of a session inflates its chunk
     for (const id of ids) this.pendingSessions.add(id);
   }
 
