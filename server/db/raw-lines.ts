@@ -45,8 +45,8 @@ export function rawLines(db: Database.Database): RawLineReader {
 }
 
 /**
- * A line the writer has just archived and its session refresh reads back (a session's start and shutdown, its
- * subagent lines: the CLI facts and the lineage): kept as written, so that reading it back inflates no chunk
+ * A line the writer has just archived and its session refresh reads back (a session's start line and a Copilot
+ * CLI session.shutdown: the CLI facts and the lineage): kept as written, so that reading it back inflates no chunk
  * (a 64 KB chunk for a 1 KB line, two or three times per session in a backfill). The bytes are copied: the
  * caller's may be a view of a reused read buffer. Forgotten once the refresh has run (forgetWrittenLines), and
  * with the chunks after a rollback (forgetArchiveReads).
@@ -65,11 +65,6 @@ export function rememberWrittenLine(db: Database.Database, id: number, bytes: Ui
   }
 }
 
-/**
- * Forgets the connection's inflated chunks: after a rolled-back write a chunk id is given again to other lines
- * (`chunks.id` is a rowid: max + 1), and the cache, keyed by chunk id, would answer with the rolled-back bytes.
- * Readers on other connections never see uncommitted chunks; a rebuilt index is another connection.
- */
 /** Drops the lines kept as written: their refresh has read them (indexer.ts, after each refresh of the dirty sessions). */
 export function forgetWrittenLines(db: Database.Database): void {
   const r = readers.get(db);
@@ -78,6 +73,12 @@ export function forgetWrittenLines(db: Database.Database): void {
   r.writtenBytes = 0;
 }
 
+/**
+ * Forgets the connection's inflated chunks and the lines it kept as written: after a rolled-back write a chunk id
+ * is given again to other lines (`chunks.id` is a rowid: max + 1), and so is a line id; both caches, keyed by
+ * those ids, would answer with the rolled-back bytes. Readers on other connections never see uncommitted chunks;
+ * a rebuilt index is another connection.
+ */
 export function forgetArchiveReads(db: Database.Database): void {
   // cleared, not replaced: the refresh and the CLI linker hold the reader they were made with
   const r = readers.get(db);
