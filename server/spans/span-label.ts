@@ -84,8 +84,8 @@ function cliArgs(a: Record<string, unknown>): string {
 /** The short text a row shows after its name: what the event was about, in a glance. */
 export function spanLabel(e: SpanEntry, attrs: Record<string, unknown> | null): string {
   const a = attrs ?? {};
-  // a debug log's error is text; a Copilot CLI completion's is `{message, code}` (normalize-cli.ts errorText)
-  const error = e.status === 1 ? (str(a.error) ?? (a.error !== null && typeof a.error === 'object' ? errorText(a.error) : null)) : null;
+  // a debug log's error is text; a Copilot CLI completion's is `{message, code}`: errorText reads both
+  const error = e.status === 1 ? errorText(a.error) : null;
   switch (e.type) {
     case 'user_message':
       return shortText(str(a.content) ?? '');
