@@ -38,8 +38,10 @@ export async function startServerProcess(opts: {
       lines.forEach(onLine);
     });
   }
-  // However the benchmark ends, its server ends with it.
-  process.once('exit', () => child.kill('SIGKILL'));
+  // However the benchmark ends, its server ends with it; the listener goes with the server (a bench starts a dozen).
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const base = `http://127.0.0.1:${opts.port}`;
   const up = await waitFor(async () => (await timedGet(base, '/api/health')).status === 200, 60_000, 20);
   if (!up) throw new Error('the server did not start within 60 s');
