@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { rawLines } from '../db/raw-lines';
-import { metadataParent, parseVscodeMetadata, type MetadataParent } from '../ingest/cli/cli-session-facts';
+import type { MetadataParent } from '../ingest/cli/cli-session-facts';
 import { lineAttrs } from '../ingest/normalize';
 
 export type EdgeKind = 'child' | 'fork' | 'continuation';
@@ -35,7 +35,7 @@ export interface LinkFacts {
   /** parentSpanId of its earliest subagent entry (the invoke_agent span of a subagent: FORMAT §3.5) */
   subagentParentSpanId: string | null;
   firstTs: number | null;
-  /** a Copilot CLI session's vscode.metadata.json parent (cli-session-facts.ts metadataParent) */
+  /** a Copilot CLI session's vscode.metadata.json parent (cli-session-facts.ts metadataParent), as its row holds it */
   metadataParent?: MetadataParent | null;
 }
 
@@ -97,8 +97,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? 
  */
 export function makeEdgeDeriver(db: Database.Database) {
   const st = {
-    session: db.prepare('SELECT num, id, is_child, label, first_ts, parent_id, parent_span_id, source FROM sessions WHERE id = ?'),
-    metadata: db.prepare("SELECT content FROM companions WHERE session_id = ? AND kind = 'cli_vscode_metadata' ORDER BY id DESC LIMIT 1").pluck(),
+    session: db.prepare('SELECT num, id, is_child, label, first_ts, parent_id, parent_span_id, source, relation FROM sessions WHERE id = ?'),
     childFile: db.prepare("SELECT folder_session_id, label FROM files WHERE session_id = ? AND kind = 'child' ORDER BY id LIMIT 1"),
     ref: db.prepare(
       `SELECT s.id holder, e.parent_span_id, e.name, e.ts, e.r_idx FROM events e JOIN sessions s ON s.num = e.session_num
@@ -153,7 +152,7 @@ export function makeEdgeDeriver(db: Database.Database) {
     return lineAttrs(raw.json(lineId)) ?? {};
   }
 
-  function factsOf(s: { num: number; id: string; is_child: number; first_ts: number | null; source: string }): LinkFacts {
+  function factsOf(s: { num: number; id: string; is_child: number; first_ts: number | null; parent_id: string | null; source: string; relation: string | null }): LinkFacts {
     const file = st.childFile.get(s.id) as { folder_session_id: string | null; label: string | null } | undefined;
     const refRow = st.ref.get(`child-ref-${s.id}`) as { holder: string; parent_span_id: string | null; name: string | null; ts: number | null; r_idx: number } | undefined;
     let start: LinkFacts['start'] = null;
@@ -184,12 +183,13 @@ export function makeEdgeDeriver(db: Database.Database) {
       startLabel,
       subagentParentSpanId: sub?.span ?? null,
       firstTs: s.first_ts,
-      metadataParent: s.source === 'cli' ? metadataParent(parseVscodeMetadata((st.metadata.get(s.id) as string | null | undefined) ?? null), s.id) : null,
+      // The refresh has just written it to the session's row (refresh-session.ts setCliPlace): read there, not parsed again.
+      metadataParent: s.source === 'cli' && s.parent_id !== null && (s.relation === 'fork' || s.relation === 'child') ? { id: s.parent_id, kind: s.relation } : null,
     };
   }
 
   function deriveOne(id: string): void {
-    const s = st.session.get(id) as { num: number; id: string; is_child: number; first_ts: number | null; parent_id: string | null; parent_span_id: string | null; source: string } | undefined;
+    const s = st.session.get(id) as { num: number; id: string; is_child: number; first_ts: number | null; parent_id: string | null; parent_span_id: string | null; source: string; relation: string | null } | undefined;
     if (!s) return;
     const facts = factsOf(s);
     const folder = facts.folderId ?? (facts.ref ? folderOf(facts.ref.holderId) : folderOf(s.id));

@@ -30,10 +30,6 @@ export function metadataParent(meta: Record<string, unknown>, sessionId: string)
   return { id, kind: meta.kind === 'sub-session' ? 'child' : 'fork' };
 }
 
-/** vscode.metadata.json as an object; anything unreadable is empty. */
-export function parseVscodeMetadata(text: string | null): Obj {
-  return parseJsonObject(text);
-}
 
 /** Per-session totals of `session.shutdown` (INTEROP §3): the only place input, cache and credits are written. */
 export interface ShutdownTotals {
