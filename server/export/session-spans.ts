@@ -5,8 +5,8 @@ import { sessionTree } from '../spans/tree-cache';
 import type { SpanEntry } from '../spans/span-tree';
 import type { RawLogEntry } from '../../shared/log-entry';
 import { isCliEnvelope } from '../ingest/cli/normalize-cli';
-import { lineAttrs } from '../ingest/normalize';
 import { startArgumentsOf } from '../ingest/cli/start-arguments';
+import { lineAttrs } from '../ingest/normalize';
 import { cliExportAttrs } from './cli-attrs';
 import { spanIdOf, traceIdOf } from './span-ids';
 
@@ -59,6 +59,7 @@ function latestBelow(ids: number[] | undefined, id: number): number | undefined 
   return undefined;
 }
 
+/** A line parsed, when it is a JSON object. */
 function parsedObject(text: string | undefined): Record<string, unknown> | null {
   if (text === undefined) return null;
   try {
@@ -104,12 +105,17 @@ export function sessionSpans(db: Database.Database, sessionId: string, only?: (e
   const wanted = only ? kept.filter((i) => only(tree.id(i))) : kept;
   // A Copilot CLI tool call's arguments are on its start line, another event: read with the wanted lines.
   const startOf = cliStartLines(db, cached.scope.sessions, nums);
-  const startIdOf = (e: SpanEntry): number | undefined => (e.type === 'tool_call' && e.spanId !== null ? latestBelow(startOf.get(`${e.sessionId}|${e.spanId}`), e.id) : undefined);
+  /** a CLI completion's event id → its start line's */
+  const startIds = new Map<number, number>();
   const toRead: number[] = [];
   for (const i of wanted) {
     toRead.push(tree.id(i));
-    const start = startIdOf(tree.entry(i));
-    if (start !== undefined) toRead.push(start);
+    if (startOf.size === 0 || tree.type(i) !== 'tool_call') continue;
+    const e = tree.entry(i);
+    const start = e.spanId === null ? undefined : latestBelow(startOf.get(`${e.sessionId}|${e.spanId}`), e.id);
+    if (start === undefined) continue;
+    startIds.set(e.id, start);
+    toRead.push(start);
   }
   const texts = new Map<number, string>();
   const lines = rawLines(db);
@@ -123,19 +129,12 @@ export function sessionSpans(db: Database.Database, sessionId: string, only?: (e
     let p = node.parent;
     while (p >= 0 && !idOfNode.has(p)) p = tree.parent[p];
     const text = texts.get(node.entry.id) ?? '{}';
-    let raw: Record<string, unknown> = {};
-    try {
-      const v = JSON.parse(text) as unknown;
-      if (v && typeof v === 'object' && !Array.isArray(v)) raw = v as Record<string, unknown>;
-    } catch {
-      /* archived as an event, so it parsed once */
-    }
+    const raw = parsedObject(text) ?? {}; // archived as an event, so it parsed once
     rawChars += text.length;
     let attrs = lineAttrs(raw) ?? {};
     if (isCliEnvelope(raw as RawLogEntry)) {
-      const start = startIdOf(node.entry);
-      const startLine = start === undefined ? null : parsedObject(texts.get(start));
-      attrs = cliExportAttrs(raw.type as string, attrs, startArgumentsOf(startLine));
+      const start = startIds.get(node.entry.id);
+      attrs = cliExportAttrs(raw.type as string, attrs, startArgumentsOf(start === undefined ? null : parsedObject(texts.get(start))));
     }
     spans.push({ entry: node.entry, raw, rawText: text, attrs, rIdx: runs.get(node.entry.id) ?? 0, spanId: idOfNode.get(i)!, parentSpanId: p >= 0 ? idOfNode.get(p)! : null, depth: node.depth });
   }
