@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { EventDetail } from '../../shared/api';
 import { boundJsonDepth, setOwn } from '../../shared/json-depth';
 import { rawLines } from '../db/raw-lines';
-import { startArgumentsOf } from '../ingest/cli/start-arguments';
+import { argumentsBefore } from '../ingest/cli/start-arguments';
 import { lineAttrs } from '../ingest/normalize';
 
 interface Row {
@@ -71,10 +71,7 @@ export function getEventDetail(db: Database.Database, id: number, maxChars?: num
   }
   // A Copilot CLI completion names no arguments: they are on its start line, and a call is read whole here.
   if (r.file_kind === 'cli' && r.type === 'tool_call' && r.span_id !== null && !Object.hasOwn(attrs, 'arguments')) {
-    const start = db
-      .prepare("SELECT id FROM events WHERE session_num = ? AND span_id = ? AND type = 'tool.execution_start' AND id < ? ORDER BY id DESC LIMIT 1")
-      .get(r.session_num, r.span_id, r.id) as { id: number } | undefined;
-    const args = start ? startArgumentsOf(rawLines(db).json(start.id)) : undefined;
+    const args = argumentsBefore(db, r.session_num, r.span_id, r.id);
     if (args !== undefined) setOwn(attrs, 'arguments', boundJsonDepth(args));
   }
   const cut: Record<string, number> = {};

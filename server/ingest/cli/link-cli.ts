@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { NormalizedEvent, RawLogEntry } from '../../../shared/log-entry';
 import { rawLines } from '../../db/raw-lines';
 import { isCliEnvelope, normalizeCliEvent } from './normalize-cli';
+import { startArgumentsOf } from './start-arguments';
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 /** tool starts remembered at most; a session rarely has more than a few running at once */
@@ -123,8 +124,8 @@ export function makeCliLinker(db: Database.Database, maxSessions = Infinity) {
   function startArguments(sessionNum: number, toolCallId: string, startId: number): Record<string, unknown> | undefined {
     const remembered = pendingArguments.get(argumentsKey(sessionNum, toolCallId));
     if (remembered) return remembered;
-    const data = rawLines(db).json(startId)?.data;
-    return isObject(data) && isObject(data.arguments) ? data.arguments : undefined;
+    const args = startArgumentsOf(rawLines(db).json(startId));
+    return isObject(args) ? args : undefined;
   }
 
   return {
