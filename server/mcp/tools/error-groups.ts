@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { ErrorGroupsQuery, FailureKind } from '../../../shared/api';
-import { cutString, getEventDetail } from '../../spans/event-detail';
+import { rawLines } from '../../db/raw-lines';
+import { lineAttrs } from '../../ingest/normalize';
+import { cutString } from '../../spans/event-detail';
 import { callResult, errorGroups } from '../../triage/error-groups';
 import { defineTool } from '../tool-context';
 import { ToolInputError } from '../tool-output';
@@ -34,9 +36,8 @@ export const errorGroupsTool = defineTool({
         total_failures: r.totalFailures,
         by_kind: r.byKind,
         groups: r.groups.map((g) => {
-          const latest = getEventDetail(ctx.db, g.latest.eventId, RESULT_CHARS);
-          const full = callResult(latest?.attrs);
-          // a CLI result's content is nested, so not cut by the event detail: cut here the same way
+          // the call's result as the API reads it (callResult), cut at this tool's longer limit
+          const full = callResult(lineAttrs(rawLines(ctx.db).json(g.latest.eventId)));
           const result = full !== null && full.length > RESULT_CHARS ? cutString(full, RESULT_CHARS) : full;
           return {
             kind: g.kind,
