@@ -1,7 +1,7 @@
-import type { RawLogEntry } from '../../shared/log-entry';
-import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 import type Database from 'better-sqlite3';
 import { sourceOf } from '../../shared/api';
+import type { RawLogEntry } from '../../shared/log-entry';
+import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 import { responseText } from '../search/indexed-text';
 import { getSessionDetail } from '../sessions/session-detail';
 import { sessionSpans, type ExportSpan } from './session-spans';

@@ -1,6 +1,6 @@
+import type { Attributes } from '@opentelemetry/api';
 import type { RawLogEntry } from '../../shared/log-entry';
 import { isCliEnvelope } from '../ingest/cli/normalize-cli';
-import type { Attributes } from '@opentelemetry/api';
 import { responseText } from '../search/indexed-text';
 import type { ExportSpan } from './session-spans';
 

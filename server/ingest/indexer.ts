@@ -1,10 +1,10 @@
-import { forgetWrittenLines } from '../db/raw-lines';
 import chokidar, { type FSWatcher } from 'chokidar';
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { BackfillProgress, BackfillShare } from '../../shared/api';
 import { isCorruption } from '../db/damaged-index';
+import { forgetWrittenLines } from '../db/raw-lines';
 import { planBackfill } from './backfill-order';
 import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
