@@ -8,6 +8,7 @@ import type { Health, SearchResponse, SessionListResponse } from '../shared/api'
 import { startServer, type RunningServer } from './serve';
 import { damageMiddlePage } from './test-support/damage-page';
 import { fixtureDb, line, type FixtureDb } from './test-support/fixture-db';
+import { until } from './test-support/until';
 
 let fx: FixtureDb | null = null;
 let server: RunningServer | null = null;
@@ -23,16 +24,6 @@ const ev = (sid: string, i: number) =>
   line({ ts: 1775000000000 + i, dur: i % 9, sid, type: 'tool_call', name: 'read_file', spanId: (i + 1).toString(16).padStart(16, '0'), status: 'ok', attrs: { args: '{}', result: pad + i } });
 const ask = (sid: string, text: string) => line({ ts: 1774999999000, dur: 0, sid, type: 'user_message', name: 'user_message', spanId: '0000000000000001', status: 'ok', attrs: { content: text } });
 const session = (sid: string, n: number, title: string) => ask(sid, title) + Array.from({ length: n }, (_, i) => ev(sid, i + 1)).join('');
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 400)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const start = (f: FixtureDb) =>
   startServer({ dbPath: f.dbPath, roots: [path.join(f.root, 'Code')], port: 0, host: '127.0.0.1', token: null, demo: false, webRoot: null, version: 'test' });

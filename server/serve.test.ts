@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail, SessionListResponse } from '../shared/api';
 import { startServer, type RunningServer } from './serve';
 import { line } from './test-support/fixture-db';
+import { until } from './test-support/until';
 
 let root: string;
 let server: RunningServer;
@@ -17,16 +18,6 @@ const ev = (sid: string, i: number) =>
 async function get<T>(p: string): Promise<T> {
   const res = await fetch(server.url + p);
   return (await res.json()) as T;
-}
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 300)}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 beforeAll(async () => {

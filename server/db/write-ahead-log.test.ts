@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openSearchWriteDb } from '../search-index/search-db';
 import { openWriteDb } from './open';
 import { ArchiveCheckpointer, foldWriteAheadLog, foldWriteAheadLogSoon, WAL_KEEP_BYTES, WRITER_AUTOCHECKPOINT_PAGES } from './write-ahead-log';
+import { WAIT_MS } from '../test-support/until';
 
 let dir: string | null = null;
 const open: Database.Database[] = [];
@@ -50,7 +51,7 @@ describe('the write-ahead log on disk', () => {
       await new Promise((r) => setTimeout(r, 120));
       expect(walBytes(file)).toBeGreaterThan(24 << 20);
       reader.exec('COMMIT');
-      const until = Date.now() + 5000;
+      const until = Date.now() + WAIT_MS;
       while (walBytes(file) !== 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       expect(walBytes(file)).toBe(0);
     } finally {

@@ -7,6 +7,7 @@ import { sessionSpans } from '../export/session-spans';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { startReceiver, type Receiver } from '../test-support/otlp-receiver';
 import { Forwarder } from './forwarder';
+import { WAIT_MS } from '../test-support/until';
 
 // Forwarding to a collector through a real OTLP/HTTP receiver that decodes the protobuf: a backfill, a restart
 // (nothing resent), a live append (only the new spans), a 429 answered by a later retry, a 400 (dropped, counted,
@@ -32,7 +33,7 @@ function forwarder(url: string, protocol: 'http/protobuf' | 'http/json' = 'http/
   return { f, statuses, idle: () => waitFor(() => statuses.at(-1)?.state === 'idle') };
 }
 
-async function waitFor(ok: () => boolean, ms = 10_000) {
+async function waitFor(ok: () => boolean, ms = WAIT_MS) {
   const until = Date.now() + ms;
   while (!ok()) {
     if (Date.now() > until) throw new Error('timed out');

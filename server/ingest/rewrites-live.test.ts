@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Health, SessionDetail } from '../../shared/api';
 import { startServer, type RunningServer } from '../serve';
 import { line } from '../test-support/fixture-db';
+import { until } from '../test-support/until';
 
 let root: string;
 let server: RunningServer;
@@ -21,16 +22,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function get<T>(p: string): Promise<T> {
   return (await (await fetch(server.url + p)).json()) as T;
-}
-
-async function until<T>(probe: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = await probe();
-    if (ok(v)) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms: ${JSON.stringify(v).slice(0, 300)}`);
-    await sleep(50);
-  }
 }
 
 const events = async () => (await get<Health>('/api/health')).events;

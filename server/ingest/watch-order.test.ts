@@ -12,6 +12,7 @@ import { openWriteDb } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { line } from '../test-support/fixture-db';
 import { Indexer } from './indexer';
+import { until } from '../test-support/until';
 
 let root: string | null = null;
 let db: Database.Database | null = null;
@@ -54,14 +55,8 @@ function writeSession(logs: string, sid: string, events: number): string {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(probe: () => number, want: number, timeoutMs = 10_000): Promise<number> {
-  const start = Date.now();
-  for (;;) {
-    const v = probe();
-    if (v === want || Date.now() - start > timeoutMs) return v;
-    await sleep(50);
-  }
-}
+/** The count once it is `want`, or the last count seen when the wait ran out (the assertion then shows it). */
+const countReaches = (probe: () => number, want: number) => until(probe, (v) => v === want).catch(() => probe());
 
 describe('watching at start-up', () => {
   it('reads and follows a workspace and a session folder created after the listing, before the tree watcher walked the roots', async () => {
@@ -88,6 +83,6 @@ describe('watching at start-up', () => {
     // Both are followed now: appended lines are read without a restart.
     fs.appendFileSync(late!.wsFile, sessionLog('s-late-ws', 12, 15));
     fs.appendFileSync(late!.sessionFile, sessionLog('s-late', 7, 9));
-    expect([await until(() => count('s-late-ws'), 15), await until(() => count('s-late'), 9)]).toEqual([15, 9]);
+    expect([await countReaches(() => count('s-late-ws'), 15), await countReaches(() => count('s-late'), 9)]).toEqual([15, 9]);
   });
 });

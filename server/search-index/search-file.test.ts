@@ -19,6 +19,7 @@ import { attachSearch, indexedThrough, openSearchWriteDb, removeSearchFiles, sea
 import { InlineSearchFeed, type SearchFeed } from './search-feed';
 import { SearchThread } from './search-thread';
 import { SearchWriter, type SearchWriterStatus } from './search-writer';
+import { WAIT_MS } from '../test-support/until';
 
 // The search file (event_text, event_cjk) is written apart from the archive, by the search thread, and refilled
 // from the archive after a crash or a loss: these tests check that every path gives exactly the rows a live
@@ -131,7 +132,7 @@ describe('the search file', () => {
     })();
     expect(fs.statSync(`${dbPath}-wal`).size).toBeLessThan(WRITER_AUTOCHECKPOINT_PAGES * 4096);
     search.committed(0);
-    const until = Date.now() + 10_000;
+    const until = Date.now() + WAIT_MS;
     while (fs.statSync(dbPath).size < schemaOnly + (4 << 20) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     await search.close();
     expect(fs.statSync(dbPath).size - schemaOnly).toBeGreaterThanOrEqual(4 << 20);

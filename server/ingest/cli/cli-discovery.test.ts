@@ -13,6 +13,7 @@ import { resolveRoot } from '../discover/roots';
 import { startServer, type RunningServer } from '../../serve';
 import { fixtureDb } from '../../test-support/fixture-db';
 import { CRASHED, DETACHED, MAIN, cliTree, detachedSession, mainSession } from './cli-fixture';
+import { until } from '../../test-support/until';
 
 let root: string;
 beforeAll(() => {
@@ -97,16 +98,9 @@ describe('the watcher', () => {
       const lines = detachedSession().split('\n');
       fs.mkdirSync(path.join(state, DETACHED));
       fs.writeFileSync(path.join(state, DETACHED, 'events.jsonl'), lines[0] + '\n');
-      const until = async (ok: () => Promise<boolean>) => {
-        const start = Date.now();
-        while (!(await ok())) {
-          if (Date.now() - start > 15_000) throw new Error('not indexed within 15 s');
-          await new Promise((r) => setTimeout(r, 50));
-        }
-      };
-      await until(async () => (await detail(DETACHED))?.eventCount === 1);
+      await until(() => detail(DETACHED), (d) => d?.eventCount === 1);
       fs.appendFileSync(path.join(state, DETACHED, 'events.jsonl'), lines[1] + '\n');
-      await until(async () => (await detail(DETACHED))?.eventCount === 2);
+      await until(() => detail(DETACHED), (d) => d?.eventCount === 2);
       expect(await detail(DETACHED)).toMatchObject({ source: 'cli', parentId: MAIN, title: 'Write the changelog' });
     } finally {
       await server?.close();
