@@ -9,6 +9,18 @@ export interface Row {
   met: boolean | null;
 }
 
+/**
+ * A query row's verdict: its latency target, and against rg (faster) or jq (≥ 100× faster) when its target names
+ * one. `baselineMs` null: that tool did not run (not installed, `--only memory`), so the row is neither met nor
+ * missed unless its own latency already misses.
+ */
+export function queryRowMet(o: { tool: 'rg' | 'jq' | null; status: number; p95: number; target: number; baselineMs: number | null }): boolean | null {
+  if (o.status !== 200 || !(o.p95 <= o.target)) return false;
+  if (o.tool === null) return true;
+  if (o.baselineMs === null) return null;
+  return o.tool === 'jq' ? o.baselineMs / o.p95 >= 100 : o.baselineMs > o.p95;
+}
+
 export function fmtMs(ms: number): string {
   if (!Number.isFinite(ms)) return 'n/a';
   return ms < 10 ? `${ms.toFixed(2)} ms` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;

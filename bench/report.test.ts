@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { queryRowMet } from './report';
+
+describe('a query row is met only against the baseline its target names', () => {
+  const rg = { tool: 'rg' as const, status: 200, p95: 2, target: 50 };
+  it('says yes or no once the baseline ran', () => {
+    expect(queryRowMet({ ...rg, baselineMs: 900 })).toBe(true);
+    expect(queryRowMet({ ...rg, baselineMs: 1.5 })).toBe(false);
+    expect(queryRowMet({ ...rg, tool: 'jq', baselineMs: 199 })).toBe(false); // ≥ 100× jq
+    expect(queryRowMet({ ...rg, tool: 'jq', baselineMs: 200 })).toBe(true);
+  });
+  // A machine without ripgrep wrote "yes" under "faster than rg" for every search row (stop 20's first bench).
+  it('says neither when the baseline could not run, unless its own part is missed', () => {
+    expect(queryRowMet({ ...rg, baselineMs: null })).toBe(null);
+    expect(queryRowMet({ ...rg, p95: 51, baselineMs: null })).toBe(false);
+    expect(queryRowMet({ ...rg, status: 500, baselineMs: null })).toBe(false);
+  });
+  it('judges a row without a baseline by its latency alone', () => {
+    expect(queryRowMet({ tool: null, status: 200, p95: 49, target: 50, baselineMs: null })).toBe(true);
+    expect(queryRowMet({ tool: null, status: 200, p95: 51, target: 50, baselineMs: null })).toBe(false);
+  });
+});
