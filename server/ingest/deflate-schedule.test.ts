@@ -1,8 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rawLines } from '../db/raw-lines';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import fs from 'node:fs';
-import path from 'node:path';
 import { readLines } from './read-lines';
 import { BATCH_BYTES } from './tail-file';
 

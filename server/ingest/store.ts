@@ -291,7 +291,8 @@ export class IngestStore {
   /**
    * Writes one batch of a file: archive lines, derived events, search text, turns, files and refs, and the
    * file's progress, in one transaction. `lineNos` are the lines' physical line numbers; `chunks` their bytes
-   * deflated (`deflateChunks`, done on the libuv pool while the lines were parsed), else deflated here.
+   * deflated (`deflateChunks`, done on the libuv pool while the batch before was written), else deflated here (a
+   * file turn's first batch, which nothing would overlap: tail-file.ts).
    */
   writeBatch(
     file: FileRow,

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { deflateChunks, deflateChunksSync, type PackedChunk } from './archive-chunks';
+import { deflateChunks, type PackedChunk } from './archive-chunks';
 import { lineFormatOf, processLine, LINE_FRAGMENT, type LineFormat } from './process-line';
 import { readLines, type RawLine } from './read-lines';
 import { forgetReconciliation, hashBytes, reconciliationOf, type Reconciliation } from './reconcile';
@@ -101,7 +101,7 @@ export async function tailFile(
       const batch = next;
       next = null;
       if (batch.lines.length === 0) break;
-      const deflated = Array.isArray(batch.chunks) ? batch.chunks : await batch.chunks;
+      const deflated = batch.chunks === null ? undefined : await batch.chunks;
       // Stopped meanwhile: the connection may be closed; the open group is rolled back and read again next time.
       if (stopped()) return { ...outcome, more: true };
       const batchBytes = batch.nextOffset - offset;
@@ -149,20 +149,23 @@ interface KeptLine {
   lineNo: number;
 }
 
-/** One batch of complete lines, those to write (not already archived), and their chunks: deflated, or under way on the pool. */
+/**
+ * One batch of complete lines, those to write (not already archived), and their deflate under way on the pool
+ * (null: writeBatch deflates them on this thread).
+ */
 interface ReadBatch {
   lines: RawLine[];
   kept: KeptLine[];
   nextOffset: number;
   eof: boolean;
-  chunks: PackedChunk[] | Promise<PackedChunk[]>;
+  chunks: Promise<PackedChunk[]> | null;
 }
 
 /**
  * `ahead`: the batch is read while the one before it is written, and its deflate runs on the pool meanwhile.
- * Otherwise (a turn's first batch, one read after a reconciled batch) nothing would overlap it: it is deflated
- * here. Awaiting the pool there was 11% of a backfill's wall time (27,000 files: a thread woken on the busy
- * second core, then the event loop), deflating here 1.5% (~340 MB/s at level 3).
+ * Otherwise (a turn's first batch, one read after a reconciled batch) nothing would overlap it: writeBatch
+ * deflates it on this thread. Awaiting the pool there was 11% of a backfill's wall time (27,000 files: a thread
+ * woken on the busy second core, then the event loop), deflating on the thread 1.5% (~340 MB/s at level 3).
  */
 function readBatch(fd: number, offset: number, size: number, firstLineNo: number, reconciliation: Reconciliation | null, ahead: boolean): ReadBatch {
   const r = readLines(fd, offset, size, BATCH_BYTES);
@@ -171,12 +174,10 @@ function readBatch(fd: number, offset: number, size: number, firstLineNo: number
     const verdict = reconciliation ? reconciliation.classify(line) : 'new';
     if (verdict !== 'archived') kept.push({ line, verdict, lineNo: firstLineNo + i });
   });
-  const lines = kept.map((k) => k.line);
-  if (!ahead) return { lines: r.lines, kept, nextOffset: r.nextOffset, eof: r.eof, chunks: deflateChunksSync(lines) };
-  const chunks = deflateChunks(lines);
+  const chunks = ahead ? deflateChunks(kept.map((k) => k.line)) : null;
   // A batch read ahead is dropped when the file's turn ends early (a stop, a failed write): its deflate's
   // failure must not surface as an unhandled rejection. Awaiting `chunks` still throws it.
-  chunks.catch(() => {});
+  chunks?.catch(() => {});
   return { lines: r.lines, kept, nextOffset: r.nextOffset, eof: r.eof, chunks };
 }
 
