@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queryRowMet } from './report';
+import { queryRowMet, queryRowTarget } from './report';
 
 describe('a query row is met only against the baseline its target names', () => {
   const rg = { tool: 'rg' as const, status: 200, p95: 2, target: 50 };
@@ -18,5 +18,10 @@ describe('a query row is met only against the baseline its target names', () => 
   it('judges a row without a baseline by its latency alone', () => {
     expect(queryRowMet({ tool: null, status: 200, p95: 49, target: 50, baselineMs: null })).toBe(true);
     expect(queryRowMet({ tool: null, status: 200, p95: 51, target: 50, baselineMs: null })).toBe(false);
+  });
+  it('states the target it judges', () => {
+    expect(queryRowTarget('jq', 50)).toBe('p95 ≤ 50 ms, ≥ 100× jq');
+    expect(queryRowTarget('rg', 50)).toBe('p95 ≤ 50 ms, faster than rg');
+    expect(queryRowTarget(null, 100)).toBe('p95 ≤ 100 ms');
   });
 });

@@ -21,6 +21,11 @@ export function queryRowMet(o: { tool: 'rg' | 'jq' | null; status: number; p95: 
   return o.tool === 'jq' ? o.baselineMs / o.p95 >= 100 : o.baselineMs > o.p95;
 }
 
+/** The target queryRowMet judges, as the row states it. */
+export function queryRowTarget(tool: 'rg' | 'jq' | null, targetMs: number): string {
+  return tool === 'jq' ? `p95 ≤ ${targetMs} ms, ≥ 100× jq` : tool === 'rg' ? `p95 ≤ ${targetMs} ms, faster than rg` : `p95 ≤ ${targetMs} ms`;
+}
+
 export function fmtMs(ms: number): string {
   if (!Number.isFinite(ms)) return 'n/a';
   return ms < 10 ? `${ms.toFixed(2)} ms` : ms < 1000 ? `${ms.toFixed(1)} ms` : `${(ms / 1000).toFixed(2)} s`;

@@ -25,7 +25,7 @@ import { queryClasses, type QueryClass } from './measure/query-classes';
 import { awaitBackfill, startServerProcess } from './measure/server-process';
 import { corpusRoots } from '../server/corpus/corpus-roots';
 import { steadyRss } from './measure/steady-rss';
-import { fmtMs, queryRowMet, renderReport, type Row } from './report';
+import { fmtMs, queryRowMet, queryRowTarget, renderReport, type Row } from './report';
 
 const { values } = parseArgs({
   options: {
@@ -559,13 +559,12 @@ async function main() {
     const base = usable ? await baseline(q, files) : { ms: NaN, count: NaN };
     const b = base.ms;
     if (q.baseline?.tool === 'jq') jqCounts.set(q.baseline.args[0], base.count);
-    const isTriage = q.name.startsWith('triage');
     rows.push({
       measurement: q.name + (t.status !== 200 ? ` (HTTP ${t.status})` : ''),
       ours: `p50 ${fmtMs(t.p50)} / p95 ${fmtMs(t.p95)}`,
       baseline: q.baseline ? (usable ? `${q.baseline.tool} ${fmtMs(b)}` : memoryOnly ? '— (--only memory)' : `${q.baseline.tool} not installed: not compared`) : '—',
       ratio: ratio(t.p95, b),
-      target: isTriage && q.baseline ? 'p95 ≤ 50 ms, ≥ 100× jq' : q.baseline?.tool === 'rg' ? 'p95 ≤ 50 ms, faster than rg' : `p95 ≤ ${q.target} ms`,
+      target: queryRowTarget(q.baseline?.tool ?? null, q.target),
       met: queryRowMet({ tool: q.baseline?.tool ?? null, status: t.status, p95: t.p95, target: q.target, baselineMs: usable ? b : null }),
     });
   }
