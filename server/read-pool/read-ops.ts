@@ -1,5 +1,7 @@
 import type Database from 'better-sqlite3';
+import { inOneSnapshot } from '../db/one-snapshot';
 import type { SearchQuery } from '../../shared/api/search';
+import type { AppContext } from '../app-context';
 import { searchSessions } from '../search/search-sessions';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview, type ListSpansInput, type SeekInput } from '../spans/list-spans';
@@ -24,3 +26,14 @@ export const READ_OPS = {
 export type ReadOp = keyof typeof READ_OPS;
 export type ReadArgs<K extends ReadOp> = Parameters<(typeof READ_OPS)[K]>[1];
 export type ReadResult<K extends ReadOp> = ReturnType<(typeof READ_OPS)[K]>;
+
+/** Runs one of them on `db` in one snapshot of the index (one-snapshot.ts): in a read worker, or on the caller's connection. */
+export function runReadOp<K extends ReadOp>(db: Database.Database, op: K, args: ReadArgs<K>): ReadResult<K> {
+  const run = READ_OPS[op] as (d: Database.Database, a: ReadArgs<K>) => ReadResult<K>;
+  return inOneSnapshot(db, (d) => run(d, args));
+}
+
+/** Where a route runs one: in the server's read worker, or on its own connection when it has none (API tests). */
+export async function readOffTheLoop<K extends ReadOp>(ctx: Pick<AppContext, 'db' | 'readPool'>, op: K, args: ReadArgs<K>): Promise<ReadResult<K>> {
+  return ctx.readPool ? ctx.readPool.run(op, args) : runReadOp(ctx.db, op, args);
+}

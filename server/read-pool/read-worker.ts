@@ -3,7 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openReadDb } from '../db/open';
 import { attachSearch } from '../search-index/search-db';
 import { ApiError } from '../http/errors';
-import { READ_OPS, type ReadOp } from './read-ops';
+import { runReadOp, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
 import { reportThreadMemory } from '../memory/thread-memory';
 import { cachedTreeEvents } from '../spans/tree-cache';
@@ -17,8 +17,7 @@ port.on('message', (job: ReadJob) => {
   let reply: ReadReply;
   try {
     attachSearch(db, dbPath); // the search file may have been created again since the last job
-    const op = READ_OPS[job.op as ReadOp] as (d: typeof db, a: unknown) => unknown;
-    reply = { id: job.id, ok: true, result: op(db, job.args) };
+    reply = { id: job.id, ok: true, result: runReadOp(db, job.op as ReadOp, job.args as never) };
   } catch (err) {
     reply =
       err instanceof ApiError

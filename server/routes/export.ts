@@ -2,6 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { ExportQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { exportMarkdown } from '../export/markdown';
 import { ExportTooLargeError, exportOtlpJson } from '../export/otlp-json';
 import { ApiError, notFound, validationHook } from '../http/errors';
@@ -13,7 +14,7 @@ export function exportRoutes(ctx: AppContext) {
     const q = c.req.valid('query');
     const safe = id.replace(/[^\w.-]/g, '_');
     if (q.format === 'md') {
-      const md = exportMarkdown(ctx.db, id, { maxChars: q.maxChars, eventId: q.event });
+      const md = inOneSnapshot(ctx.db, (db) => exportMarkdown(db, id, { maxChars: q.maxChars, eventId: q.event }));
       if (md === null) throw notFound(q.event === undefined ? `session ${id}` : `event ${q.event} in session ${id}`);
       c.header('Content-Type', 'text/markdown; charset=utf-8');
       if (q.download === '1') c.header('Content-Disposition', `attachment; filename="${safe}.md"`);
@@ -21,7 +22,7 @@ export function exportRoutes(ctx: AppContext) {
     }
     let docs;
     try {
-      docs = exportOtlpJson(ctx.db, id);
+      docs = inOneSnapshot(ctx.db, (db) => exportOtlpJson(db, id));
     } catch (err) {
       if (err instanceof ExportTooLargeError) throw new ApiError(413, 'export_too_large', `${err.size}: run \`chronoscope export ${id} --split -o FILE\` to write it in parts`, { bytes: err.bytes, spans: err.spans });
       throw err;

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { ImportResponse } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { ApiError } from '../http/errors';
 import { importOtlp } from '../import/import-otlp';
 import { OtlpReadError } from '../import/read-otlp';
@@ -18,7 +19,7 @@ export function importRoutes(ctx: AppContext) {
     const text = await c.req.text();
     if (text.trim() === '') throw new ApiError(400, 'bad_request', 'the request body is empty: send the OTLP JSON file');
     try {
-      const r = importOtlp(text, ctx.importsDir, ctx.db);
+      const r = inOneSnapshot(ctx.db, (db) => importOtlp(text, ctx.importsDir!, db));
       const body: ImportResponse = { imported: r.written.map((w) => ({ sessionId: w.sessionId, events: w.lines })), skipped: r.skipped, spans: r.spans };
       return c.json(body, 200);
     } catch (err) {

@@ -2,6 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { LineageForestQuery, LineageTraceQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { ApiError, notFound, validationHook } from '../http/errors';
 import { lineageForest } from '../lineage/forest';
 import { traceLineage } from '../lineage/lineage-db';
@@ -19,10 +20,10 @@ function traceOrThrow(fn: () => ReturnType<typeof traceLineage>) {
 
 export function lineageRoutes(ctx: AppContext) {
   return new Hono()
-    .get('/lineage', zValidator('query', LineageForestQuery, validationHook), (c) => c.json(lineageForest(ctx.db, c.req.valid('query')), 200))
+    .get('/lineage', zValidator('query', LineageForestQuery, validationHook), (c) => c.json(inOneSnapshot(ctx.db, (db) => lineageForest(db, c.req.valid('query'))), 200))
     .get('/lineage/:id', zValidator('query', LineageTraceQuery, validationHook), (c) => {
       const id = c.req.param('id');
-      const trace = traceOrThrow(() => traceLineage(ctx.db, id, c.req.valid('query')));
+      const trace = traceOrThrow(() => inOneSnapshot(ctx.db, (db) => traceLineage(db, id, c.req.valid('query'))));
       if (!trace) throw notFound(`session ${id}`);
       return c.json(trace, 200);
     });

@@ -3,10 +3,9 @@ import { Hono } from 'hono';
 import { EventDetailQuery, RequestTimelineQuery, SpanListQuery, SpanSeekQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
 import { ApiError, notFound, validationHook } from '../http/errors';
+import { inOneSnapshot } from '../db/one-snapshot';
+import { readOffTheLoop } from '../read-pool/read-ops';
 import { getEventDetail } from '../spans/event-detail';
-import { listRequests } from '../spans/list-requests';
-import { listSpans, seekSpan, spanOverview } from '../spans/list-spans';
-import { requestTimeline, requestBreakdowns } from '../spans/request-timeline';
 
 /** The session view: its span tree in windows, the overview beside it, seeking errors, and one event whole. */
 export function spanRoutes(ctx: AppContext) {
@@ -14,32 +13,32 @@ export function spanRoutes(ctx: AppContext) {
     // In the read worker when the server has one (server/read-pool/): a big session's tree is built whole.
     .get('/sessions/:id/spans', zValidator('query', SpanListQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };
-      return c.json(ctx.readPool ? await ctx.readPool.run('spans', a) : listSpans(ctx.db, a.sessionId, a.query), 200);
+      return c.json(await readOffTheLoop(ctx, 'spans', a), 200);
     })
     .get('/sessions/:id/spans/overview', async (c) => {
       const a = { sessionId: c.req.param('id') };
-      return c.json(ctx.readPool ? await ctx.readPool.run('spanOverview', a) : spanOverview(ctx.db, a.sessionId), 200);
+      return c.json(await readOffTheLoop(ctx, 'spanOverview', a), 200);
     })
     .get('/sessions/:id/spans/requests', async (c) => {
       const a = { sessionId: c.req.param('id') };
-      return c.json(ctx.readPool ? await ctx.readPool.run('spanRequests', a) : listRequests(ctx.db, a.sessionId), 200);
+      return c.json(await readOffTheLoop(ctx, 'spanRequests', a), 200);
     })
     .get('/sessions/:id/spans/seek', zValidator('query', SpanSeekQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };
-      return c.json(ctx.readPool ? await ctx.readPool.run('spanSeek', a) : seekSpan(ctx.db, a.sessionId, a.query), 200);
+      return c.json(await readOffTheLoop(ctx, 'spanSeek', a), 200);
     })
     .get('/sessions/:id/spans/timeline', zValidator('query', RequestTimelineQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), eventId: c.req.valid('query').event };
-      return c.json(ctx.readPool ? await ctx.readPool.run('spanTimeline', a) : requestTimeline(ctx.db, a.sessionId, a.eventId), 200);
+      return c.json(await readOffTheLoop(ctx, 'spanTimeline', a), 200);
     })
     .get('/sessions/:id/spans/breakdowns', async (c) => {
       const a = { sessionId: c.req.param('id') };
-      return c.json(ctx.readPool ? await ctx.readPool.run('spanBreakdowns', a) : requestBreakdowns(ctx.db, a.sessionId), 200);
+      return c.json(await readOffTheLoop(ctx, 'spanBreakdowns', a), 200);
     })
     .get('/events/:id', zValidator('query', EventDetailQuery, validationHook), (c) => {
       const id = Number(c.req.param('id'));
       if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError(400, 'bad_request', 'an event id is a positive integer');
-      const detail = getEventDetail(ctx.db, id, c.req.valid('query').maxChars);
+      const detail = inOneSnapshot(ctx.db, (db) => getEventDetail(db, id, c.req.valid('query').maxChars));
       if (!detail) throw notFound(`event ${id}`);
       return c.json(detail, 200);
     });

@@ -2,6 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { SqlRequest, type SqlSchemaResponse } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { isCorruption } from '../db/damaged-index';
 import { ApiError, validationHook } from '../http/errors';
 import { describeSchema } from '../sql/describe-schema';
@@ -32,7 +33,7 @@ export function sqlRoutes(ctx: AppContext, runner = new SqlRunner({ dbPath: ctx.
   return new Hono()
     .get('/sql/schema', (c) => {
       const body: SqlSchemaResponse = {
-        tables: describeSchema(ctx.db),
+        tables: inOneSnapshot(ctx.db, describeSchema),
         examples: SQL_EXAMPLES,
         limits: { maxRows: MAX_ROWS, timeoutMs: runner.timeoutMs, maxChars: MAX_SQL_CHARS },
       };

@@ -2,6 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { ChartQuery, ErrorGroupsQuery, EventListQuery, LatencyStatsQuery, ScatterQuery, TimeseriesQuery, TriageCountsQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { validationHook } from '../http/errors';
 import { callTimeseries, durationHistogram, ttftScatter } from '../triage/charts';
 import { triageCounts } from '../triage/counts';
@@ -18,30 +19,30 @@ export function triageRoutes(ctx: AppContext) {
   return new Hono()
     .get('/events', zValidator('query', EventListQuery, validationHook), async (c) => {
       await triageReady(ctx);
-      return c.json(listEvents(ctx.db, c.req.valid('query')), 200);
+      return c.json(inOneSnapshot(ctx.db, (db) => listEvents(db, c.req.valid('query'))), 200);
     })
     .get('/errors/groups', zValidator('query', ErrorGroupsQuery, validationHook), async (c) => {
       await triageReady(ctx);
-      return c.json(errorGroups(ctx.db, c.req.valid('query')), 200);
+      return c.json(inOneSnapshot(ctx.db, (db) => errorGroups(db, c.req.valid('query'))), 200);
     })
     .get('/stats/latency', zValidator('query', LatencyStatsQuery, validationHook), async (c) => {
       await triageReady(ctx);
-      return c.json(latencyStats(ctx.db, c.req.valid('query')), 200);
+      return c.json(inOneSnapshot(ctx.db, (db) => latencyStats(db, c.req.valid('query'))), 200);
     })
     .get('/stats/histogram', zValidator('query', ChartQuery, validationHook), async (c) => {
       await triageReady(ctx);
-      return c.json(durationHistogram(ctx.db, c.req.valid('query')), 200);
+      return c.json(inOneSnapshot(ctx.db, (db) => durationHistogram(db, c.req.valid('query'))), 200);
     })
     .get('/stats/timeseries', zValidator('query', TimeseriesQuery, validationHook), async (c) => {
       await triageReady(ctx);
-      return c.json(callTimeseries(ctx.db, c.req.valid('query')), 200);
+      return c.json(inOneSnapshot(ctx.db, (db) => callTimeseries(db, c.req.valid('query'))), 200);
     })
     .get('/stats/ttft-scatter', zValidator('query', ScatterQuery, validationHook), async (c) => {
       await triageReady(ctx);
-      return c.json(ttftScatter(ctx.db, c.req.valid('query')), 200);
+      return c.json(inOneSnapshot(ctx.db, (db) => ttftScatter(db, c.req.valid('query'))), 200);
     })
     .get('/triage/counts', zValidator('query', TriageCountsQuery, validationHook), async (c) => {
       await triageReady(ctx);
-      return c.json(triageCounts(ctx.db, c.req.valid('query')), 200);
+      return c.json(inOneSnapshot(ctx.db, (db) => triageCounts(db, c.req.valid('query'))), 200);
     });
 }
