@@ -5,7 +5,7 @@ import { exportMarkdown, DEFAULT_MARKDOWN_CHARS } from '../export/markdown';
 import { ExportTooLargeError, exportOtlpJson } from '../export/otlp-json';
 import { flag } from '../triage/cli-args';
 import { CliError } from './cli-error';
-import { openIndexForQuery } from './open-index';
+import { readIndex } from './open-index';
 
 /**
  * `chronoscope export SESSION_ID [--format otlp|md] [-o FILE] [--split] [--max-chars 30000]`: OTLP JSON that VS
@@ -30,8 +30,7 @@ export async function runExport(opts: Options): Promise<number> {
     process.stderr.write('chronoscope export: --max-chars is a whole number of at least 1000\n');
     return 2;
   }
-  const db = await openIndexForQuery(opts);
-  try {
+  return readIndex(opts, (db) => {
     if (format === 'md') {
       const md = exportMarkdown(db, id, { maxChars });
       if (md === null) return notFound(id);
@@ -55,9 +54,7 @@ export async function runExport(opts: Options): Promise<number> {
     }
     write(outFile, docs.map((d) => JSON.stringify(d)));
     return 0;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 function notFound(id: string): never {

@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import type { Options } from '../config';
 import { isCorruption } from '../db/damaged-index';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { openReadDb, openWriteDbOrRecover, rebuildDamagedIndex } from '../db/open';
 import { rebuildDerived } from '../db/rebuild';
 import { derivedNeedRebuild, ensureSchema } from '../db/schema';
@@ -92,4 +93,17 @@ export async function openIndexForQuery(opts: Options): Promise<Database.Databas
     throw new CliError('no_index', `no index at ${dbPath}: run \`chronoscope index\` first or drop --no-index`);
   }
   return openReadDb(dbPath);
+}
+
+/**
+ * What a query command does with the index: brings it up to date and opens it (openIndexForQuery), runs `read` in
+ * one snapshot of it (a server may be indexing meanwhile: one-snapshot.ts), and closes it.
+ */
+export async function readIndex<T>(opts: Options, read: (db: Database.Database) => T): Promise<T> {
+  const db = await openIndexForQuery(opts);
+  try {
+    return inOneSnapshot(db, read);
+  } finally {
+    db.close();
+  }
 }

@@ -4,7 +4,7 @@ import { formatSearch } from '../search/format-cli';
 import { withRepoFilter } from '../search/repo-filter';
 import { searchSessions } from '../search/search-sessions';
 import { CliError, EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
-import { openIndexForQuery } from './open-index';
+import { readIndex } from './open-index';
 
 function flag(opts: Options, name: string): string | undefined {
   const v = opts.flags[name];
@@ -35,13 +35,10 @@ export async function runSearch(opts: Options): Promise<number> {
     const name = { perGroup: 'limit' }[String(i.path[0])] ?? String(i.path[0]);
     throw new CliError('bad_request', `--${name}: ${i.message}`);
   }
-  const db = await openIndexForQuery(opts);
-  try {
+  return readIndex(opts, (db) => {
     const r = searchSessions(db, parsed.data);
     process.stdout.write(opts.json ? `${JSON.stringify(r)}\n` : formatSearch(text.trim(), r, Date.now(), process.stdout.isTTY === true));
     // A bad query (too short, FTS5 syntax) is an ApiError 400: run-cli reports it with its code, exit 2.
     return r.totals.sessions > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
-  } finally {
-    db.close();
-  }
+  });
 }

@@ -5,7 +5,7 @@ import { triageCounts } from '../triage/counts';
 import { listEvents } from '../triage/events';
 import { formatSlow } from '../triage/format-cli';
 import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
-import { openIndexForQuery } from './open-index';
+import { readIndex } from './open-index';
 
 /** `chronoscope slow [--min 5000] [--type llm_request] [--model M] [--tool T] [--window 7d] [--repo R] [--source cli|vscode] [--sort dur|ts|ttft] [--limit 20] [--json]`: exit 1 when no call matches. */
 export async function runSlow(opts: Options): Promise<number> {
@@ -20,12 +20,9 @@ export async function runSlow(opts: Options): Promise<number> {
     sort: flag(opts, 'sort'),
     limit: flag(opts, 'limit') ?? '20',
   });
-  const db = await openIndexForQuery(opts);
-  try {
+  return readIndex(opts, (db) => {
     const r = listEvents(db, q);
     process.stdout.write(opts.json ? JSON.stringify({ ...r, counts: triageCounts(db) }) + '\n' : formatSlow(r, triageCounts(db)));
     return r.events.length > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
-  } finally {
-    db.close();
-  }
+  });
 }

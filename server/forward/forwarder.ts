@@ -3,6 +3,7 @@ import { JsonTraceSerializer, ProtobufTraceSerializer } from '@opentelemetry/otl
 import type { ForwardStatus } from '../../shared/api';
 import { readableSpans } from '../export/otlp-spans';
 import { sessionSpans } from '../export/session-spans';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { openReadDb } from '../db/open';
 import type { ForwardConfig } from './forward-config';
 import { readCursor, writeCursor, type CursorState } from './forward-cursor';
@@ -121,14 +122,18 @@ export class Forwarder {
     let backoff = BACKOFF_MIN_MS;
     while (!this.stopped) {
       const cursor = this.cursor.eventId;
-      const rows = this.st.batch.all(cursor, BATCH_EVENTS) as BatchRow[];
-      if (rows.length === 0) {
+      // the batch, its spans' trees and the count still to send, from one state of the index (one-snapshot.ts)
+      const read = inOneSnapshot(this.db, () => {
+        const rows = this.st.batch.all(cursor, BATCH_EVENTS) as BatchRow[];
+        if (rows.length === 0) return null;
+        return { through: rows[rows.length - 1].id, body: this.encode(rows), pending: (this.st.pending.get(cursor) as { n: number }).n };
+      });
+      if (!read) {
         this.report({ state: 'idle', cursor, pending: 0 });
         return;
       }
-      const through = rows[rows.length - 1].id;
-      const body = this.encode(rows);
-      this.report({ state: this.status.state === 'retrying' ? 'retrying' : 'sending', cursor, pending: (this.st.pending.get(cursor) as { n: number }).n });
+      const { through, body, pending } = read;
+      this.report({ state: this.status.state === 'retrying' ? 'retrying' : 'sending', cursor, pending });
       try {
         await this.post(body.bytes);
         this.advance(through, body.spans);

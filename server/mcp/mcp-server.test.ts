@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { recordReads, snapshotsOf, type Read } from '../test-support/record-statements';
 import { createChronoscopeMcp, type ChronoscopeMcp } from './mcp-server';
 
 // The MCP server through the SDK's own client: in memory for every tool, and once over stdio as an agent's
@@ -69,6 +70,8 @@ function liveSession(): string {
 let fx: FixtureDb;
 let mcp: ChronoscopeMcp;
 let client: Client;
+/** every statement the tools run on their connection */
+let reads: Read[];
 
 beforeAll(async () => {
   fx = await fixtureDb({
@@ -77,7 +80,9 @@ beforeAll(async () => {
     [`ws2:${B}/main.jsonl`]: sessionB(),
     [`${LIVE}/main.jsonl`]: liveSession(),
   });
-  mcp = createChronoscopeMcp({ db: openReadDb(fx.dbPath), dbPath: fx.dbPath, port: 7311 });
+  const db = openReadDb(fx.dbPath);
+  reads = recordReads(db);
+  mcp = createChronoscopeMcp({ db, dbPath: fx.dbPath, port: 7311 });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await mcp.server.connect(a);
   client = new Client({ name: 'test', version: '1' });
@@ -107,6 +112,29 @@ async function call(name: string, args: Record<string, unknown>): Promise<{ r: C
 const TOOL_NAMES = ['search_sessions', 'get_session', 'get_events', 'slowest_calls', 'error_groups', 'latency_stats', 'trace_lineage', 'customizations', 'sql'];
 
 describe('chronoscope mcp', () => {
+  it('each tool call reads one snapshot of the index (the indexer commits while an agent asks); sql reads in its own process', async () => {
+    const calls: [string, Record<string, unknown>][] = [
+      ['search_sessions', { query: 'wsReconnectLoop' }],
+      ['get_session', { session_id: A }],
+      ['get_events', { session_id: A }],
+      ['slowest_calls', {}],
+      ['error_groups', {}],
+      ['latency_stats', {}],
+      ['trace_lineage', { session_id: A }],
+      ['customizations', {}],
+    ];
+    expect([...calls.map((c) => c[0]), 'sql']).toEqual(TOOL_NAMES);
+    for (const [name, args] of calls) {
+      reads.length = 0;
+      const { r } = await call(name, args);
+      expect([name, r.isError ?? false]).toEqual([name, false]);
+      expect({ name, ...snapshotsOf(reads) }).toEqual({ name, begun: 1, outside: [] });
+    }
+    reads.length = 0;
+    await call('sql', { query: 'SELECT count(*) FROM sessions' });
+    expect(snapshotsOf(reads)).toEqual({ begun: 1, outside: [] }); // the transaction around a call that reads nothing here
+  });
+
   it('lists the nine tools, each with a description and an input schema', async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(TOOL_NAMES);

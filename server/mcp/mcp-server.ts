@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { SqlRunner } from '../sql/sql-runner';
 import { VERSION } from '../version';
 import { dashboardLinks } from './links';
@@ -55,7 +56,8 @@ export function createChronoscopeMcp(opts: ChronoscopeMcpOptions): ChronoscopeMc
       { title: tool.title, description: tool.description, inputSchema: tool.input, annotations: { readOnlyHint: true, openWorldHint: false } },
       async (args: Record<string, unknown>) => {
         try {
-          const answer = await tool.run(ctx, args as never);
+          // one snapshot of the index for the whole answer (one-snapshot.ts); the sql tool reads in the console's process
+          const answer = await inOneSnapshot(ctx.db, () => tool.run(ctx, args as never));
           return boundedResult(answer.payload, { listKey: answer.listKey });
         } catch (err) {
           if (err instanceof ToolInputError) return { content: [{ type: 'text' as const, text: err.message }], isError: true };
