@@ -11,7 +11,7 @@ import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, typ
 import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { FolderWatch } from './folder-watch';
 import { MissingRoots } from './missing-roots';
-import { isInsideLogFolder, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
+import { isFollowedByTree, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow, TREE_DEPTH, treeFoldersBelow } from './log-folders';
 import { classifyAgentHostUsagePath, classifyCliPath, classifyLogPath } from './log-paths';
 import { AGENT_HOST_USAGE, SESSION_STATE, workspaceOfAgentHostUsage, workspaceOfSessionState } from './discover/layout';
 import { foldWriteAheadLogSoon } from '../db/write-ahead-log';
@@ -192,6 +192,7 @@ export class Indexer {
     clearTimeout(this.resumeTimer);
     this.missingRoots?.close();
     for (const t of this.settleTimers.values()) clearTimeout(t);
+    for (const ts of this.lookAgainTimers.values()) ts.forEach(clearTimeout);
     this.folders?.close();
     await this.watcher?.close();
     if (this.ownsSearch) await this.search.close();
@@ -636,8 +637,8 @@ export class Indexer {
     const enqueue = this.enqueue;
     this.watcher = chokidar.watch(targets, {
       ignoreInitial: true,
-      depth: 5,
-      ignored: (p: string) => !isInteresting(p) || isInsideLogFolder(p),
+      depth: TREE_DEPTH,
+      ignored: (p: string) => !isFollowedByTree(p),
     });
     this.watcher.on('add', enqueue);
     this.watcher.on('change', enqueue);
@@ -649,7 +650,10 @@ export class Indexer {
       // folder at all): follow the new one.
       if (fs.existsSync(p)) this.followFolder(p, enqueue);
     });
-    this.watcher.on('addDir', (p) => this.followFolder(p, enqueue));
+    this.watcher.on('addDir', (p) => {
+      this.followFolder(p, enqueue);
+      this.lookAgainLater(p);
+    });
     this.watcher.on('error', () => {
       /* a vanished or unreadable folder: the next event or restart recovers */
     });
@@ -675,6 +679,37 @@ export class Indexer {
     this.folders?.unwatch(dir);
     for (const f of logFoldersBelow(dir)) this.folders?.watch(f);
     for (const f of listLogFilesBelow(dir)) enqueue(f);
+  }
+
+  private lookAgainTimers = new Map<string, NodeJS.Timeout[]>();
+
+  /**
+   * chokidar reads a new folder and only then watches it (handler.js `_handleDir`): a folder created inside it in
+   * that gap raises no event, ever. In CI a profile's session was never indexed; outside, 2 of 900 folders created
+   * level by level by another thread under load were never reported. So a new folder is looked at again a little
+   * later, twice (under load the watch may start after the first look): every folder below it that the watcher does
+   * not know is added to it and followed, its files read.
+   */
+  private lookAgainLater(dir: string): void {
+    if (this.lookAgainTimers.has(dir)) return;
+    const timers = LOOK_AGAIN_MS.map((ms, i) =>
+      setTimeout(() => {
+        if (i === LOOK_AGAIN_MS.length - 1) this.lookAgainTimers.delete(dir);
+        if (!this.stopped) this.lookAgain(dir);
+      }, ms),
+    );
+    this.lookAgainTimers.set(dir, timers);
+  }
+
+  private lookAgain(dir: string): void {
+    const watcher = this.watcher;
+    const below = treeFoldersBelow(dir);
+    if (!watcher || below.length === 0) return; // a session folder: its files are FolderWatch's, watched before it was listed
+    const known = watcher.getWatched();
+    const missed = below.filter((d) => !Object.hasOwn(known, d));
+    if (missed.length === 0) return;
+    watcher.add(missed);
+    for (const d of missed) this.followFolder(d, this.enqueue);
   }
 
   private settleTimers = new Map<string, NodeJS.Timeout>();
@@ -726,6 +761,9 @@ export class Indexer {
     this.notify();
   }
 }
+
+/** When a new folder is looked at again (Indexer.lookAgainLater), in ms after the watcher reported it. */
+const LOOK_AGAIN_MS = [300, 3000];
 
 function safeStat(f: string): fs.Stats | null {
   try {

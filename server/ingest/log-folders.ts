@@ -59,6 +59,34 @@ export function isInsideLogFolder(p: string): boolean {
   return below >= 2 || (below === 1 && /\.(jsonl|json|tmp)$/i.test(p));
 }
 
+/** How many folder levels below each of its targets the roots' tree watcher follows (chokidar's `depth`). */
+export const TREE_DEPTH = 5;
+
+/** What the roots' tree watcher follows (its `ignored` is the negation): the layout's folders down to the log folders, none of their files. */
+export function isFollowedByTree(p: string): boolean {
+  return isInteresting(p) && !isInsideLogFolder(p);
+}
+
+/**
+ * The folders below `dir` that the tree watcher follows, down to `depth` levels. A log folder (a session folder)
+ * is a leaf: what is inside it is files, followed by FolderWatch.
+ */
+export function treeFoldersBelow(dir: string, depth = TREE_DEPTH): string[] {
+  const out: string[] = [];
+  const walk = (d: string, left: number) => {
+    if (left === 0 || isLogsDirName(path.basename(path.dirname(d)))) return;
+    for (const e of safeReaddir(d)) {
+      if (!e.isDirectory()) continue;
+      const p = path.join(d, e.name);
+      if (!isFollowedByTree(p)) continue;
+      out.push(p);
+      walk(p, left - 1);
+    }
+  };
+  walk(dir, depth);
+  return out;
+}
+
 function safeReaddir(dir: string): fs.Dirent[] {
   try {
     return fs.readdirSync(dir, { withFileTypes: true });
