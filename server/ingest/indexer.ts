@@ -685,10 +685,10 @@ export class Indexer {
 
   /**
    * chokidar reads a new folder and only then watches it (handler.js `_handleDir`): a folder created inside it in
-   * that gap raises no event, ever. In CI a profile's session was never indexed; outside, 2 of 900 folders created
-   * level by level by another thread under load were never reported. So a new folder is looked at again a little
-   * later, twice (under load the watch may start after the first look): every folder below it that the watcher does
-   * not know is added to it and followed, its files read.
+   * that gap raises no event, ever (server/serve.test.ts once never saw a new profile's session, in a run under
+   * load; 2 of 900 folders created level by level by another thread under load were never reported). So a new
+   * folder is looked at again a little later, twice (under load the watch may start after the first look): every
+   * folder below it that the watcher does not know is added to it and followed, its files read.
    */
   private lookAgainLater(dir: string): void {
     if (this.lookAgainTimers.has(dir)) return;

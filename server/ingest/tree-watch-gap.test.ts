@@ -1,7 +1,7 @@
 // chokidar reads a new folder and only then watches it (chokidar/handler.js _handleDir: `await _handleRead`, then
-// `_watchWithNodeFs`): a folder created inside it in that gap raises no event, ever. Seen in CI as a profile's
-// session never indexed, and reproduced outside: 2 of 900 folders created level by level by another thread under
-// load were never reported. The gap is made here on purpose: the folder is created right before chokidar's watch of
+// `_watchWithNodeFs`): a folder created inside it in that gap raises no event, ever. Seen as a new profile's session
+// never indexed (server/serve.test.ts, a run under load), and reproduced outside: 2 of 900 folders created level by
+// level by another thread under load were never reported. The gap is made here on purpose: the folder is created right before chokidar's watch of
 // its parent starts. The indexer must find it by looking at every new folder again, and follow it from then on.
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
