@@ -9,7 +9,7 @@ import type { SessionListResponse } from '../../shared/api';
 import { createApp } from '../app';
 import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { recordReads, snapshotsOf, type Read } from '../test-support/record-statements';
+import { recordReads, snapshotsOf, tapStatements, type Read } from '../test-support/record-statements';
 import { testContext } from '../test-support/test-app';
 
 const T0 = Date.now() - 3600_000;
@@ -45,23 +45,15 @@ beforeAll(async () => {
   fx = await fixtureDb(logs());
   reader = openReadDb(fx.dbPath);
   reads = recordReads(reader);
-  const prepare = reader.prepare.bind(reader);
-  reader.prepare = ((sql: string) => {
-    const st = prepare(sql);
-    for (const m of ['all', 'get', 'iterate'] as const) {
-      const run = (st[m] as (...a: unknown[]) => unknown).bind(st);
-      (st as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
-        const r = run(...a);
-        const hook = commitAfter;
-        if (hook?.match.test(sql)) {
-          commitAfter = null;
-          hook.write();
-        }
-        return r;
-      };
+  tapStatements(reader, ['all', 'get', 'iterate'], (sql, _params, run) => {
+    const r = run();
+    const hook = commitAfter;
+    if (hook?.match.test(sql)) {
+      commitAfter = null;
+      hook.write();
     }
-    return st;
-  }) as typeof reader.prepare;
+    return r;
+  });
   const importsDir = path.join(fx.root, 'imports');
   fs.mkdirSync(importsDir);
   app = createApp({ ...testContext(reader, fx.dbPath), importsDir });

@@ -5,25 +5,43 @@ export interface RecordedStatement {
   params: unknown[];
 }
 
-/** Runs `fn` with the SQL and parameters of every statement it prepares and reads recorded, for EXPLAIN QUERY PLAN. */
-export function recordStatements(db: Database.Database, fn: () => void, methods: readonly ('all' | 'get' | 'iterate' | 'run')[] = ['all', 'get', 'iterate']): RecordedStatement[] {
-  const out: RecordedStatement[] = [];
+type StatementMethod = 'all' | 'get' | 'iterate' | 'run';
+
+/**
+ * From now until the returned function is called, every statement `db` prepares runs its `methods` through
+ * `around(sql, params, run)`, which must call `run()` and return its result: to record it, or to act before or
+ * after it. Statements prepared before keep their own methods.
+ */
+export function tapStatements(
+  db: Database.Database,
+  methods: readonly StatementMethod[],
+  around: (sql: string, params: unknown[], run: () => unknown) => unknown,
+): () => void {
   const original = db.prepare;
   db.prepare = ((sql: string) => {
     const stmt = original.call(db, sql);
     for (const method of methods) {
       const run = stmt[method].bind(stmt) as (...a: unknown[]) => unknown;
-      (stmt as unknown as Record<string, unknown>)[method] = (...params: unknown[]) => {
-        out.push({ sql, params });
-        return run(...params);
-      };
+      (stmt as unknown as Record<string, unknown>)[method] = (...params: unknown[]) => around(sql, params, () => run(...params));
     }
     return stmt;
   }) as typeof db.prepare;
+  return () => {
+    db.prepare = original;
+  };
+}
+
+/** Runs `fn` with the SQL and parameters of every statement it prepares and reads recorded, for EXPLAIN QUERY PLAN. */
+export function recordStatements(db: Database.Database, fn: () => void, methods: readonly StatementMethod[] = ['all', 'get', 'iterate']): RecordedStatement[] {
+  const out: RecordedStatement[] = [];
+  const untap = tapStatements(db, methods, (sql, params, run) => {
+    out.push({ sql, params });
+    return run();
+  });
   try {
     fn();
   } finally {
-    db.prepare = original;
+    untap();
   }
   return out;
 }
@@ -47,18 +65,10 @@ export interface Read {
 /** Records every statement and pragma run on `db`, with whether a transaction was open when it ran. */
 export function recordReads(db: Database.Database): Read[] {
   const out: Read[] = [];
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
-    const st = prepare(sql);
-    for (const m of ['all', 'get', 'iterate', 'run'] as const) {
-      const run = (st[m] as (...a: unknown[]) => unknown).bind(st);
-      (st as unknown as Record<string, unknown>)[m] = (...a: unknown[]) => {
-        out.push({ sql, inTransaction: db.inTransaction });
-        return run(...a);
-      };
-    }
-    return st;
-  }) as typeof db.prepare;
+  tapStatements(db, ['all', 'get', 'iterate', 'run'], (sql, _params, run) => {
+    out.push({ sql, inTransaction: db.inTransaction });
+    return run();
+  });
   const pragma = db.pragma.bind(db);
   db.pragma = ((source: string, o?: Database.PragmaOptions) => {
     out.push({ sql: `PRAGMA ${source}`, inTransaction: db.inTransaction });
