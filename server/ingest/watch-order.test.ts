@@ -2,8 +2,16 @@
 // reads a file, and the roots' tree watcher starts only once this week's sessions are read. Folders created in
 // between (after the listing, before the tree watcher's walk) raise no event: they must be found by the second look
 // that follows the walk, read, and followed like the others.
+//
+// While it runs: chokidar reads a new folder and only then watches it (chokidar/handler.js _handleDir: `await
+// _handleRead`, then `_watchWithNodeFs`), so a folder created inside it in that gap raises no event, ever. Seen as a
+// new profile's session never indexed (server/serve.test.ts, a run under load), and reproduced outside: 2 of 900
+// folders created level by level by another thread under load were never reported. The gap is made here on
+// purpose: the folder is created right before chokidar's watch of its parent starts. The indexer must find it by
+// looking at every new folder again, and follow it from then on.
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
+import { syncBuiltinESMExports } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,10 +22,13 @@ import { line } from '../test-support/fixture-db';
 import { Indexer } from './indexer';
 import { until } from '../test-support/until';
 
+const realWatch = fs.watch;
 let root: string | null = null;
 let db: Database.Database | null = null;
 let indexer: Indexer | null = null;
 afterEach(async () => {
+  fs.watch = realWatch;
+  syncBuiltinESMExports();
   await indexer?.stop();
   indexer = null;
   db?.close();
@@ -85,4 +96,74 @@ describe('watching at start-up', () => {
     fs.appendFileSync(late!.sessionFile, sessionLog('s-late', 7, 9));
     expect([await countReaches(() => count('s-late-ws'), 15), await countReaches(() => count('s-late'), 9)]).toEqual([15, 9]);
   });
+});
+
+/** Until restored: just before chokidar's fs.watch of `dir` starts, `inGap` runs (chokidar has read `dir`); `hit` says it ran. */
+function createInTheGap(dir: string, inGap: () => void): { readonly hit: boolean } {
+  let done = false;
+  fs.watch = ((p: fs.PathLike, ...rest: unknown[]) => {
+    // chokidar's own watch of the folder (FolderWatch watches log folders too, before it lists them: no gap there)
+    if (!done && String(p) === dir && /[\\/]chokidar[\\/]/.test(new Error().stack ?? '')) {
+      done = true;
+      inGap();
+    }
+    return (realWatch as (...a: unknown[]) => fs.FSWatcher)(p, ...rest);
+  }) as typeof fs.watch;
+  syncBuiltinESMExports(); // chokidar imports `watch` from node:fs by name
+  return {
+    get hit() {
+      return done;
+    },
+  };
+}
+
+/** An indexer following a user-data tree with one workspace session; `count(sid)` is a session's indexed events. */
+async function following(): Promise<{ user: string; count: (sid: string) => number }> {
+  root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-tree-gap-'));
+  const userData = path.join(root, 'Code');
+  writeSession(workspace(userData, 'ws1'), 's1', 3);
+  db = openWriteDb(path.join(root, 'index.db'));
+  ensureSchema(db);
+  const events = db.prepare('SELECT coalesce(sum(f.events), 0) n FROM files f WHERE f.session_id = ?');
+  const count = (sid: string) => (events.get(sid) as { n: number }).n;
+  indexer = new Indexer(db, { roots: [userData], watch: true });
+  await indexer.start();
+  await indexer.whenIdle();
+  expect(count('s1')).toBe(3);
+  return { user: path.join(userData, 'User'), count };
+}
+
+describe('folders created while the tree watcher starts watching their parent', () => {
+  it('the no-workspace root: debug-logs and a session created in the gap are read, then followed', async () => {
+    const { user, count } = await following();
+    // globalStorage/github.copilot-chat appears; its debug-logs/g1 is created after chokidar read the folder
+    const chat = path.join(user, 'globalStorage', 'github.copilot-chat');
+    const g1 = path.join(chat, 'debug-logs', 'g1');
+    const gap = createInTheGap(chat, () => {
+      fs.mkdirSync(g1, { recursive: true });
+      fs.writeFileSync(path.join(g1, 'main.jsonl'), sessionLog('g1', 0, 4));
+    });
+    fs.mkdirSync(chat, { recursive: true });
+    expect([await countReaches(() => count('g1'), 4), gap.hit]).toEqual([4, true]);
+    // followed from then on: an append, and a new session folder beside it
+    fs.appendFileSync(path.join(g1, 'main.jsonl'), sessionLog('g1', 4, 6));
+    const g2 = path.join(chat, 'debug-logs', 'g2');
+    fs.mkdirSync(g2);
+    fs.writeFileSync(path.join(g2, 'main.jsonl'), sessionLog('g2', 0, 2));
+    expect([await countReaches(() => count('g1'), 6), await countReaches(() => count('g2'), 2)]).toEqual([6, 2]);
+  }, 120_000);
+
+  it('a profile: its Copilot folder, debug-logs and a session created in the gap are read, then followed', async () => {
+    const { user, count } = await following();
+    const storage = path.join(user, 'profiles', 'p1', 'globalStorage');
+    const session = path.join(storage, 'github.copilot-chat', 'debug-logs', 'p1s');
+    const gap = createInTheGap(storage, () => {
+      fs.mkdirSync(session, { recursive: true });
+      fs.writeFileSync(path.join(session, 'main.jsonl'), sessionLog('p1s', 0, 5));
+    });
+    fs.mkdirSync(storage, { recursive: true });
+    expect([await countReaches(() => count('p1s'), 5), gap.hit]).toEqual([5, true]);
+    fs.appendFileSync(path.join(session, 'main.jsonl'), sessionLog('p1s', 5, 7));
+    expect(await countReaches(() => count('p1s'), 7)).toBe(7);
+  }, 120_000);
 });
