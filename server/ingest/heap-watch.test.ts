@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HeapWatch } from './heap-watch';
+import { heapAndBuffersInUse, HeapWatch } from './heap-watch';
 
 const MB = 2 ** 20;
 
@@ -8,7 +8,7 @@ describe('HeapWatch', () => {
     let used = 0;
     let live = 10 * MB;
     const collections: number[] = [];
-    const w = new HeapWatch({ floorBytes: 48 * MB, headroomBytes: 32 * MB, usedHeap: () => used, collect: () => (collections.push(used / MB), (used = live)) });
+    const w = new HeapWatch({ floorBytes: 48 * MB, headroomBytes: 32 * MB, inUse: () => used, collect: () => (collections.push(used / MB), (used = live)) });
     const at = (mb: number) => ((used = mb * MB), w.check());
     expect([at(20), at(48), at(49), at(30), at(49)]).toEqual([false, false, true, false, true]);
     expect(collections).toEqual([49, 49]);
@@ -19,5 +19,39 @@ describe('HeapWatch', () => {
     live = 10 * MB;
     expect([at(50), at(93), at(49)]).toEqual([false, true, true]);
     expect(collections).toEqual([49, 49, 70, 93, 93, 49]);
+  });
+
+  it('counts the memory array buffers hold outside the heap (the line bytes of a batch), not the heap alone', () => {
+    const before = heapAndBuffersInUse();
+    const lines = Array.from({ length: 20 }, () => Buffer.alloc(MB, 1));
+    const after = heapAndBuffersInUse();
+    expect(lines.length).toBe(20);
+    expect(after - before).toBeGreaterThanOrEqual(20 * MB);
+    expect(after - before).toBeLessThan(21 * MB);
+  });
+
+  it('takes what survived from the check after a collection, once the freed buffers are swept, not from the figure right after it', () => {
+    let used = 0;
+    let unswept = 0;
+    const collections: number[] = [];
+    const w = new HeapWatch({
+      floorBytes: 48 * MB,
+      headroomBytes: 32 * MB,
+      inUse: () => used + unswept,
+      // 20 MB survive; 40 MB of freed buffers are still counted until the sweeper has run (the next check)
+      collect: () => (collections.push((used + unswept) / MB), (used = 20 * MB), (unswept = 40 * MB)),
+    });
+    const at = (mb: number) => {
+      const r = ((used = mb * MB), w.check());
+      unswept = 0;
+      return r;
+    };
+    expect(at(70)).toBe(true);
+    expect(w.limit / MB).toBe(92);
+    // swept by the next check: 20 MB + that check's 5 MB of new garbage survived, and the limit follows
+    expect(at(25)).toBe(false);
+    expect([w.liveAfterCollect / MB, w.limit / MB]).toEqual([25, 57]);
+    expect([at(57), at(58)]).toEqual([false, true]);
+    expect(collections).toEqual([70, 58]);
   });
 });

@@ -1,5 +1,19 @@
+import v8 from 'node:v8';
+
 /**
- * A full collection whenever the used heap passes a limit, checked on a timer. What the ingest worker keeps
+ * What the ingest worker's collections are for: its used heap and the memory array buffers hold outside it
+ * (every line's bytes are a Buffer). The buffers of the batches written are garbage once written, but they are
+ * promoted with the objects that point at them and freed only by a full collection; counted as heap alone they
+ * swung between 2 and 54 MB at 1.6 GB (the memory log's array buffers), on top of the heap's own headroom. The
+ * allocator's own count (memoryUsage().arrayBuffers), not V8's external_memory: that one is brought up to date
+ * only by the next collection, so it still counted every freed buffer as in use.
+ */
+export function heapAndBuffersInUse(): number {
+  return v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers;
+}
+
+/**
+ * A full collection whenever the memory in use (`inUse`) passes a limit, checked on a timer. What the ingest worker keeps
  * between batches is under 15 MB, but V8 sizes a heap by how fast it allocates, not by what survives: parse
  * garbage promoted out of the young generation let the old one grow to 150–200 MB between collections at 1.6 GB
  * (issue 19.3). A hard limit (resourceLimits) bounds it too but is fatal to the whole process when a single line
@@ -9,23 +23,37 @@
  * quarter), and a fixed limit near it would collect in a loop.
  */
 export class HeapWatch {
-  /** the used heap past which the next check collects */
+  /** the memory in use past which the next check collects */
   limit: number;
   /** what survived the last collection (the memory log's figure) */
   liveAfterCollect = 0;
 
   constructor(
-    private readonly o: { floorBytes: number; headroomBytes: number; usedHeap: () => number; collect: () => void },
+    private readonly o: { floorBytes: number; headroomBytes: number; inUse: () => number; collect: () => void },
   ) {
     this.limit = o.floorBytes;
   }
 
-  /** Collects when the used heap is past the limit; returns true when it did. */
+  /** Collects when the memory in use is past the limit; returns true when it did. */
   check(): boolean {
-    if (this.o.usedHeap() <= this.limit) return false;
+    if (this.settling) {
+      // An array buffer's memory is freed by a sweeper task after the collection returns: what survived is known
+      // only now (a limit set from the figure right after it stood tens of MB too high, and nothing was collected
+      // again). Measured at the next check, it counts that check's few new allocations as surviving.
+      this.settling = false;
+      this.settle(Math.min(this.liveAfterCollect, this.o.inUse()));
+    }
+    if (this.o.inUse() <= this.limit) return false;
     this.o.collect();
-    this.liveAfterCollect = this.o.usedHeap();
-    this.limit = Math.max(this.o.floorBytes, this.liveAfterCollect + this.o.headroomBytes);
+    this.settle(this.o.inUse());
+    this.settling = true;
     return true;
+  }
+
+  private settling = false;
+
+  private settle(live: number): void {
+    this.liveAfterCollect = live;
+    this.limit = Math.max(this.o.floorBytes, live + this.o.headroomBytes);
   }
 }

@@ -13,7 +13,7 @@ import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full'
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
 import { traceStartup } from './startup-trace';
-import { HeapWatch } from './heap-watch';
+import { heapAndBuffersInUse, HeapWatch } from './heap-watch';
 import { HEAP_SNAPSHOT_ENV, reportThreadMemory } from '../memory/thread-memory';
 import { SearchThread } from '../search-index/search-thread';
 import type { SearchWriterStatus } from '../search-index/search-writer';
@@ -44,13 +44,13 @@ export type WorkerMessage =
 const input = workerData as WorkerInput;
 const post = (m: WorkerMessage) => parentPort?.postMessage(m);
 
-/** The ingest worker's heap is collected past what survived + HEAP_HEADROOM_BYTES, at least HEAP_FLOOR_BYTES (heap-watch.ts). */
+/** The ingest worker's heap and buffers are collected past what survived + HEAP_HEADROOM_BYTES, at least HEAP_FLOOR_BYTES (heap-watch.ts). */
 const HEAP_FLOOR_BYTES = 48 * 2 ** 20;
 const HEAP_HEADROOM_BYTES = 32 * 2 ** 20;
 const HEAP_CHECK_MS = 100;
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
-const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, headroomBytes: HEAP_HEADROOM_BYTES, usedHeap: () => v8.getHeapStatistics().used_heap_size, collect: collectGarbage });
+const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, headroomBytes: HEAP_HEADROOM_BYTES, inUse: heapAndBuffersInUse, collect: collectGarbage });
 setInterval(() => heapWatch.check(), HEAP_CHECK_MS).unref();
 reportThreadMemory('ingest', () => ({ heapLimit: heapWatch.limit, liveAfterCollect: heapWatch.liveAfterCollect }));
 let settled = false;
