@@ -166,7 +166,12 @@ function missNotes(rows: Row[]): string[] {
         'read 451 MB at 1× and 391 MB at 0.25× (1.15×). What keeps even the 0.25× run far above 300 MB is the isolates under query load ' +
         '(main, ingest, search, read: ~200 MB of V8 heaps committed, about half of it in use) and their glibc arenas; without query load ' +
         'the 1× backfill peaks at ~330 MB. Tried this stop and dropped: a 48 MB ingest young generation (no CPU change), the known ' +
-        'strings at 4 M characters again (330 → 333 MB).',
+        'strings at 4 M characters again (330 → 333 MB). Then (the memory log): the ingest worker\'s array buffers (every ' +
+        'line\'s bytes) swung between 2 and 54 MB between collections, uncounted by its heap watch: it now counts them, read ' +
+        'from the allocator (V8\'s external_memory is brought up to date only by the next collection), and takes what ' +
+        'survived at the check after a collection, once the sweeper has freed them (`--only memory`, two rounds alternating ' +
+        'with the code before: 1× 449 / 442 → 410 / 422 MB, 0.25× 397 / 378 → 354 / 363 MB; the backfill 138 / 122 → 149 / 164 s ' +
+        'at 1× but 42 / 37 → 30 / 28 s at 0.25×, within this host\'s spread).',
     ],
     [
       /^time until every session of the newest 7 days/,
