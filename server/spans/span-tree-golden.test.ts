@@ -5,6 +5,7 @@ import { createApp } from '../app';
 import { cliFixtureText, FIXTURE_ORDER, FIXTURE_SESSION_ID } from '../test-support/cli-session-tree';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
+import { treeLoad } from './tree-cache';
 
 const A = 'aaaaaaaa-1111-4111-8111-111111111111';
 const B = 'bbbbbbbb-2222-4222-8222-222222222222';
@@ -47,8 +48,7 @@ const CHILD =
 let fx: FixtureDb | undefined;
 afterEach(() => fx?.cleanup());
 
-describe('span-tree API answers (golden)', () => {
-  it('are byte-identical for colliding ids, both turn-id forms, child logs, garbage lines and a CLI session', async () => {
+async function answers(): Promise<string> {
     fx = await fixtureDb(
       {
         [`${A}/main.jsonl`]: session(A, 'turn_start', false, C),
@@ -76,6 +76,21 @@ describe('span-tree API answers (golden)', () => {
         out[url] = { status: res.status, body: await res.json() };
       }
     }
-    await expect(JSON.stringify(out, null, 1)).toMatchFileSnapshot('__snapshots__/span-tree-golden.json');
+    return JSON.stringify(out, null, 1);
+}
+
+describe('span-tree API answers (golden)', () => {
+  it('are byte-identical for colliding ids, both turn-id forms, child logs, garbage lines and a CLI session', async () => {
+    await expect(await answers()).toMatchFileSnapshot('__snapshots__/span-tree-golden.json');
+  });
+
+  it('are the same when the tree is loaded a few rows per query (the chunks of a large family)', async () => {
+    const chunk = treeLoad.chunk;
+    treeLoad.chunk = 4;
+    try {
+      await expect(await answers()).toMatchFileSnapshot('__snapshots__/span-tree-golden.json');
+    } finally {
+      treeLoad.chunk = chunk;
+    }
   });
 });

@@ -1,7 +1,7 @@
 // The span tree of one session and its child logs, built by pure functions (DESIGN house style 6).
 // Lines are written when a span *ends* and `ts` is its *start* (FORMAT §4.8), so nothing here depends on line
 // order: the whole set is indexed first, then linked, then sorted by start.
-import { EntryColumns } from './entry-columns';
+import { EntryColumns, NONE } from './entry-columns';
 import { sortedOrder } from './sort-order';
 
 /** One event as the tree needs it: the columns of `events`, no attrs. */
@@ -248,13 +248,36 @@ export function isCliStart(type: string): boolean {
   return Object.hasOwn(CLI_COMPLETION_OF, type);
 }
 
-function completedStarts(entries: readonly SpanEntry[]): (e: SpanEntry) => boolean {
-  const done = new Set<string>();
+/**
+ * Keys for (session, span id) pairs and (session, run, span id) triples from the strings' keys: one number each
+ * while the product fits in a double's 53 bits (always, short of tens of millions of distinct strings), else a
+ * string. A tree of 254k events built three Maps of composite strings (~60 MB of transient heap).
+ */
+export function pairKeys(stringCount: number, extra: number): (a: number, b: number, c?: number) => number | string {
+  const s = stringCount + 1;
+  if (s * s * extra < Number.MAX_SAFE_INTEGER) return (a, b, c = 0) => (c * s + a) * s + b;
+  return (a, b, c = 0) => `${c}:${a}:${b}`;
+}
+
+/** Rows that are CLI starts whose completion (same session, completion type, span id) is there too. */
+function completedStarts(rows: EntryColumns): (k: number) => boolean {
   let any = false;
-  for (const e of entries) if (isCliStart(e.type)) any = true;
+  for (let k = 0; k < rows.length && !any; k++) if (isCliStart(rows.type(k))) any = true;
   if (!any) return () => false;
-  for (const e of entries) if (e.spanId !== null && e.dup < 2) done.add(`${e.sessionId}\u0000${e.type}\u0000${e.spanId}`);
-  return (e) => e.spanId !== null && isCliStart(e.type) && done.has(`${e.sessionId}\u0000${CLI_COMPLETION_OF[e.type]}\u0000${e.spanId}`);
+  // a completion type's key stands for the type in the key: (session, span) per completion type
+  const completionKeys = new Map(Object.values(CLI_COMPLETION_OF).map((t, code) => [rows.keyOf(t), code]));
+  const key = pairKeys(rows.stringCount, completionKeys.size + 1);
+  const done = new Set<number | string>();
+  for (let k = 0; k < rows.length; k++) {
+    const code = completionKeys.get(rows.typeKey(k));
+    if (code !== undefined && rows.spanIdKey(k) !== NONE && rows.dup[k] < 2) done.add(key(rows.sessionKey(k), rows.spanIdKey(k), code));
+  }
+  const codeOfStart = new Map(Object.entries(CLI_COMPLETION_OF).map(([start, completion]) => [start, Object.values(CLI_COMPLETION_OF).indexOf(completion)]));
+  return (k) => {
+    if (rows.spanIdKey(k) === NONE) return false;
+    const code = codeOfStart.get(rows.type(k));
+    return code !== undefined && done.has(key(rows.sessionKey(k), rows.spanIdKey(k), code));
+  };
 }
 
 /**
@@ -282,144 +305,171 @@ function completedStarts(entries: readonly SpanEntry[]): (e: SpanEntry) => boole
  * Children (and roots) are sorted by start, then line order. Output: pre-order with depth.
  */
 export function buildSpanTree(input: readonly SpanEntry[] | EntryColumns, opts: BuildOptions = {}): SpanTree {
-  const rows = input instanceof EntryColumns ? input : new EntryColumns(input);
-  // The rules below read entries as objects: they live only while the tree is built.
-  const entries = input instanceof EntryColumns ? input.toArray() : input;
-  // Line order (id) breaks ties between equal starts: index order must be id order.
-  const merged = completedStarts(entries);
+  const rows = input instanceof EntryColumns ? input : EntryColumns.of(input);
+  // The rules below read the columns through `live` (tree-candidate index → row) and compare strings by their keys.
+  const merged = completedStarts(rows);
   let mergedStarts = 0;
-  let liveRow: number[] = [];
-  for (let k = 0; k < entries.length; k++) {
-    const e = entries[k];
-    if (e.dup >= 2) continue;
-    if (merged(e)) {
+  let liveRows: number[] = [];
+  for (let k = 0; k < rows.length; k++) {
+    if (rows.dup[k] >= 2) continue;
+    if (merged(k)) {
       mergedStarts++;
       continue;
     }
-    liveRow.push(k);
+    liveRows.push(k);
   }
-  for (let i = 1; i < liveRow.length; i++) {
-    if (entries[liveRow[i]].id < entries[liveRow[i - 1]].id) {
-      liveRow = [...liveRow].sort((a, b) => entries[a].id - entries[b].id);
+  // Line order (id) breaks ties between equal starts: index order must be id order.
+  for (let i = 1; i < liveRows.length; i++) {
+    if (rows.id[liveRows[i]] < rows.id[liveRows[i - 1]]) {
+      liveRows = [...liveRows].sort((a, b) => rows.id[a] - rows.id[b]);
       break;
     }
   }
-  const live = liveRow.map((k) => entries[k]);
-  const hiddenRepeats = entries.length - live.length - mergedStarts;
+  const live = Uint32Array.from(liveRows);
+  liveRows = [];
+  const hiddenRepeats = rows.length - live.length - mergedStarts;
   const n = live.length;
-  const rootSessionId = opts.rootSessionId ?? live[0]?.sessionId ?? '';
+  const rootSessionId = opts.rootSessionId ?? (n > 0 ? rows.sessionId(live[0]) : '');
+  const rootK = rows.keyOf(rootSessionId);
+  const sessionOf = (i: number) => rows.sessionKey(live[i]);
+  const typeOf = (i: number) => rows.type(live[i]);
+  const spanOf = (i: number) => rows.spanIdKey(live[i]);
+  const parentSpanOf = (i: number) => rows.parentSpanIdKey(live[i]);
 
   // Span ids are counters that restart with every window reload (FORMAT §10.2), and fixtures restart them in each
   // log, so a resumed run or a child log may reuse ids: a name is looked up in the run of the log of the entry
   // naming it first, then in that log, then in every log (`ownerIn`).
-  const owner = new Map<string, number>();
-  const local = new Map<string, number>();
-  const run = new Map<string, number>();
-  const keep = (map: Map<string, number>, key: string, i: number) => {
-    const cur = map.get(key);
+  let maxRun = 0;
+  for (let i = 0; i < n; i++) maxRun = Math.max(maxRun, rows.run(live[i]));
+  const key = pairKeys(rows.stringCount, maxRun + 1);
+  const owner = new Map<number, number>();
+  const local = new Map<number | string, number>();
+  const run = new Map<number | string, number>();
+  const keep = <K>(map: Map<K, number>, k: K, i: number) => {
+    const cur = map.get(k);
     if (cur === undefined) {
-      map.set(key, i);
+      map.set(k, i);
       return;
     }
     const e = live[i];
     const c = live[cur];
-    const better = ownerRank(e.type) - ownerRank(c.type) || e.dup - c.dup || e.id - c.id;
-    if (better < 0) map.set(key, i);
+    const better = ownerRank(rows.type(e)) - ownerRank(rows.type(c)) || rows.dup[e] - rows.dup[c] || rows.id[e] - rows.id[c];
+    if (better < 0) map.set(k, i);
   };
   for (let i = 0; i < n; i++) {
-    const e = live[i];
-    if (e.spanId === null) continue;
-    keep(owner, e.spanId, i);
-    keep(local, `${e.sessionId}\u0000${e.spanId}`, i);
-    keep(run, `${e.sessionId}\u0000${e.rIdx ?? 0}\u0000${e.spanId}`, i);
+    const span = spanOf(i);
+    if (span === NONE) continue;
+    keep(owner, span, i);
+    keep(local, key(sessionOf(i), span), i);
+    keep(run, key(sessionOf(i), span, rows.run(live[i])), i);
   }
-  const ownerIn = (e: SpanEntry, spanId: string): number | undefined =>
-    run.get(`${e.sessionId}\u0000${e.rIdx ?? 0}\u0000${spanId}`) ?? local.get(`${e.sessionId}\u0000${spanId}`) ?? owner.get(spanId);
+  /** the entry that owns span `span` (a key) as entry i sees it */
+  const ownerIn = (i: number, span: number): number | undefined =>
+    span === NONE ? undefined : (run.get(key(sessionOf(i), span, rows.run(live[i]))) ?? local.get(key(sessionOf(i), span)) ?? owner.get(span));
 
-  // Child logs: each one's anchor (first session_start) and the tool span that started it.
-  const anchor = new Map<string, number>();
-  const toolLink = new Map<string, number>();
-  /** child session → the span id of the tool call that started it, as its parent's ref names it */
-  const startSpan = new Map<string, string>();
+  // Child logs: each one's anchor (first session_start) and the tool span that started it, by session key.
+  const anchor = new Map<number, number>();
+  const toolLink = new Map<number, number>();
+  /** child session → the span (key) of the tool call that started it, as its parent's ref names it */
+  const startSpan = new Map<number, number>();
   for (let i = 0; i < n; i++) {
-    const e = live[i];
-    if ((e.sessionId !== rootSessionId || opts.rootIsChild) && e.type === 'session_start') {
-      const cur = anchor.get(e.sessionId);
-      if (cur === undefined || live[cur].id > e.id) anchor.set(e.sessionId, i);
+    const type = typeOf(i);
+    const session = sessionOf(i);
+    if ((session !== rootK || opts.rootIsChild) && type === 'session_start') {
+      const cur = anchor.get(session);
+      if (cur === undefined || rows.id[live[cur]] > rows.id[live[i]]) anchor.set(session, i);
     }
-    if (e.type === 'child_session_ref' && e.spanId?.startsWith('child-ref-') && e.parentSpanId !== null) {
-      const tool = ownerIn(e, e.parentSpanId);
-      const child = e.spanId.slice('child-ref-'.length);
-      startSpan.set(child, e.parentSpanId);
+    if (type === 'child_session_ref' && parentSpanOf(i) !== NONE) {
+      const spanId = rows.spanId(live[i]);
+      if (!spanId?.startsWith('child-ref-')) continue;
+      const tool = ownerIn(i, parentSpanOf(i));
+      // a child no row belongs to has no key: nothing in this tree asks for its link
+      const child = rows.keyOf(spanId.slice('child-ref-'.length));
+      if (child === NONE) continue;
+      startSpan.set(child, parentSpanOf(i));
       if (tool !== undefined) toolLink.set(child, tool);
     }
   }
   for (const [sid, span] of opts.childLinks ?? []) {
-    const tool = owner.get(span);
-    if (!startSpan.has(sid)) startSpan.set(sid, span);
-    if (tool !== undefined && !toolLink.has(sid)) toolLink.set(sid, tool);
+    const child = rows.keyOf(sid);
+    if (child === NONE) continue;
+    const spanK = rows.keyOf(span);
+    const tool = owner.get(spanK);
+    // a span no row names: the key of nothing (never a row's parentSpanId)
+    if (!startSpan.has(child)) startSpan.set(child, spanK === NONE ? -1 : spanK);
+    if (tool !== undefined && !toolLink.has(child)) toolLink.set(child, tool);
   }
 
-  let rootLink = opts.rootLink ?? null;
+  let rootLink: string | null = opts.rootLink ?? null;
   if (rootLink === null && opts.rootIsChild) {
-    const entry = live.find((e) => e.sessionId === rootSessionId && e.type === 'subagent' && e.parentSpanId !== null && !owner.has(e.parentSpanId));
-    rootLink = entry?.parentSpanId ?? null;
+    for (let i = 0; i < n && rootLink === null; i++) {
+      if (sessionOf(i) === rootK && typeOf(i) === 'subagent' && parentSpanOf(i) !== NONE && !owner.has(parentSpanOf(i))) rootLink = rows.stringAt(parentSpanOf(i));
+    }
   }
+  // -1: a link no row's parentSpanId names (or none at all)
+  const rootLinkK = rootLink === null ? -1 : rows.keyOf(rootLink) === NONE ? -1 : rows.keyOf(rootLink);
 
   const parentOf = new Int32Array(n).fill(-1);
   const orphanFlag = new Uint8Array(n);
   const inferredFlag = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
-    const e = live[i];
+    const type = typeOf(i);
+    const session = sessionOf(i);
+    const parentSpan = parentSpanOf(i);
     let p = -1;
-    if (e.type === 'turn_start' || e.type === 'turn_end') {
-      const agent = turnAgentSpan(e.spanId);
-      const o = agent === null ? undefined : ownerIn(e, agent);
+    if (type === 'turn_start' || type === 'turn_end') {
+      const agent = turnAgentSpan(rows.spanId(live[i]));
+      const o = agent === null ? undefined : ownerIn(i, rows.keyOf(agent));
       if (o !== undefined && o !== i) {
         p = o;
-        if (e.parentSpanId === null || ownerIn(e, e.parentSpanId) !== o) inferredFlag[i] = 1;
+        if (parentSpan === NONE || ownerIn(i, parentSpan) !== o) inferredFlag[i] = 1;
       }
     }
-    if (p < 0 && e.type === 'user_message' && e.spanId !== null) {
-      const o = ownerIn(e, e.spanId);
-      if (o !== undefined && o !== i && live[o].type !== 'user_message') p = o;
+    if (p < 0 && type === 'user_message' && spanOf(i) !== NONE) {
+      const o = ownerIn(i, spanOf(i));
+      if (o !== undefined && o !== i && typeOf(o) !== 'user_message') p = o;
     }
-    if (p < 0 && e.parentSpanId !== null) {
+    if (p < 0 && parentSpan !== NONE) {
       // In a child log, the span that started it lives in the parent's log, whatever the child's own ids are.
-      const start = e.sessionId !== rootSessionId && startSpan.get(e.sessionId) === e.parentSpanId ? toolLink.get(e.sessionId) : undefined;
-      const o = start ?? ownerIn(e, e.parentSpanId);
+      const start = session !== rootK && startSpan.get(session) === parentSpan ? toolLink.get(session) : undefined;
+      const o = start ?? ownerIn(i, parentSpan);
       if (o !== undefined && o !== i) p = o;
     }
-    if (p < 0 && e.sessionId !== rootSessionId) {
-      const a = anchor.get(e.sessionId);
-      const link = toolLink.get(e.sessionId);
+    if (p < 0 && session !== rootK) {
+      const a = anchor.get(session);
+      const link = toolLink.get(session);
       if (a === i) p = link ?? -1;
       else p = a ?? link ?? -1;
-    } else if (p < 0 && opts.rootIsChild && (e.parentSpanId === null || e.parentSpanId !== rootLink)) {
+    } else if (p < 0 && opts.rootIsChild && (parentSpan === NONE || parentSpan !== rootLinkK)) {
       // A child opened on its own: its session_start adopts what has no parent, except its entry points.
-      const a = anchor.get(e.sessionId);
+      const a = anchor.get(session);
       if (a !== undefined && a !== i) p = a;
     }
     parentOf[i] = p;
   }
   for (let i = 0; i < n; i++) {
-    const e = live[i];
     if (parentOf[i] >= 0) continue;
-    if (e.type === 'agent_response' && e.spanId?.startsWith('agent-msg-')) {
-      const chat = ownerIn(e, e.spanId.slice('agent-msg-'.length));
+    const spanId = rows.spanId(live[i]);
+    if (typeOf(i) === 'agent_response' && spanId?.startsWith('agent-msg-')) {
+      const chat = ownerIn(i, rows.keyOf(spanId.slice('agent-msg-'.length)));
       if (chat !== undefined && chat !== i) {
         parentOf[i] = parentOf[chat] >= 0 && parentOf[chat] !== i ? parentOf[chat] : chat;
         inferredFlag[i] = 1;
       }
     }
-    if (parentOf[i] < 0 && e.parentSpanId !== null && e.parentSpanId !== rootLink) orphanFlag[i] = 1;
+    if (parentOf[i] < 0 && parentSpanOf(i) !== NONE && parentSpanOf(i) !== rootLinkK) orphanFlag[i] = 1;
   }
+  owner.clear();
+  local.clear();
+  run.clear();
 
   // Children in start order: one sort of everything, then a stable bucket per parent (CSR arrays).
   // Untimed entries sort last: a key past every real start.
   let latest = 0;
-  for (const e of live) if (e.ts !== null && e.ts > latest) latest = e.ts;
-  const byStart = sortedOrder(live.map((e) => (e.ts === null ? latest + 1 : e.ts)));
+  for (let i = 0; i < n; i++) if (rows.ts[live[i]] > latest) latest = rows.ts[live[i]];
+  const starts = new Float64Array(n);
+  for (let i = 0; i < n; i++) starts[i] = Number.isNaN(rows.ts[live[i]]) ? latest + 1 : rows.ts[live[i]];
+  const byStart = sortedOrder(starts);
   const childStart = new Int32Array(n + 1);
   for (let i = 0; i < n; i++) if (parentOf[i] >= 0) childStart[parentOf[i] + 1]++;
   for (let i = 0; i < n; i++) childStart[i + 1] += childStart[i];
@@ -452,15 +502,16 @@ export function buildSpanTree(input: readonly SpanEntry[] | EntryColumns, opts: 
       if (visited[i]) continue;
       visited[i] = 1;
       const here = count++;
-      const e = live[i];
-      order[here] = liveRow[i];
+      const k = live[i];
+      order[here] = k;
       parentAt[here] = parent;
       depthAt[here] = depth;
-      subtreeEnd[here] = e.ts === null ? Number.NaN : e.ts + e.dur;
+      // NaN when untimed
+      subtreeEnd[here] = rows.ts[k] + rows.dur[k];
       flags[here] =
         (orphanFlag[i] === 1 ? ORPHAN : 0) |
         (inferredFlag[i] === 1 ? INFERRED : 0) |
-        (e.sessionId !== rootSessionId && (e.type === 'subagent' || anchor.get(e.sessionId) === i) ? CHILD_BRANCH : 0);
+        (sessionOf(i) !== rootK && (typeOf(i) === 'subagent' || anchor.get(sessionOf(i)) === i) ? CHILD_BRANCH : 0);
       if (parent >= 0) childCount[parent]++;
       for (let k = childStart[i + 1] - 1; k >= childStart[i]; k--) {
         const c = children[k];
@@ -502,6 +553,7 @@ export function buildSpanTree(input: readonly SpanEntry[] | EntryColumns, opts: 
     sessions.add(rows.sessionId(k));
   }
   const stats = { events: count, roots: rootCount, orphans, hiddenRepeats, mergedStarts, replays, errors, maxDepth, sessions: sessions.size };
+  rows.seal();
   return new SpanTree(rootSessionId, rows, order, parentAt, depthAt, childCount, size, subtreeEnd, flags, stats);
 }
 

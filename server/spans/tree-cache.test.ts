@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { recordStatements } from '../test-support/record-statements';
-import { sessionTree } from './tree-cache';
+import { buildTimings, sessionTree } from './tree-cache';
 
 const S = 'aaaaaaaa-1111-4111-8111-111111111111';
 const ev = (ts: number, type: string, spanId: string, parentSpanId?: string) => line({ ts, dur: 5, sid: S, type, name: type, spanId, parentSpanId, status: 'ok', attrs: {} });
@@ -32,7 +32,16 @@ describe('sessionTree cache', () => {
 
       fs.appendFileSync(path.join(fx.logsDir(), S, 'main.jsonl'), ev(1200, 'tool_call', 't2', 'u1'));
       await fx.reindex(); // the fixture's write connection, not `read`
-      expect(sessionTree(read, S)?.tree.rows.toArray().map((e) => e.spanId)).toEqual(['u1', 't1', 't2']);
+      const grown = sessionTree(read, S);
+      expect(buildTimings.incremental).toBe(1); // the rows loaded before, then only the new one
+      expect(grown?.tree.rows.toArray().map((e) => e.spanId)).toEqual(['u1', 't1', 't2']);
+      const fresh = openReadDb(fx.dbPath);
+      try {
+        expect(grown?.tree.rows.toArray()).toEqual(sessionTree(fresh, S)?.tree.rows.toArray());
+        expect(Array.from(grown?.tree.order ?? [])).toEqual([0, 1, 2]);
+      } finally {
+        fresh.close();
+      }
     } finally {
       read.close();
     }

@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 import { dbState } from '../db/db-state';
 import type { SpanOverview, TimeAxis } from '../../shared/api';
 import { sessionScope, type SessionScope } from './session-scope';
-import { buildSpanTree, type SpanEntry, type SpanTree } from './span-tree';
+import { EntryColumns } from './entry-columns';
+import { buildSpanTree, type SpanTree } from './span-tree';
 import { axisHistogram, buildTimeAxis } from './time-axis';
 import type { VisibleRows } from './visible-rows';
 
@@ -47,20 +48,25 @@ const caches = new WeakMap<Database.Database, Map<string, CachedTree>>();
 
 type EventRow = [number, number, string, string | null, string | null, string | null, number, number | null, number, string | null, string | null, number | null, number | null, number | null, number, number];
 
-/** Events per load query: each is aggregated into one JSON text by SQLite and parsed at once by V8. */
-const LOAD_CHUNK = 250_000;
+/**
+ * Events per load query: each is aggregated into one JSON text by SQLite and parsed at once by V8. The parsed rows
+ * are copied into columns and dropped chunk by chunk: 250,000 at once cost ~100 MB of transient heap for the
+ * largest family of the bench; 32,000 keep that to a tenth for a few more queries. (Tests set a small chunk.)
+ */
+export const treeLoad = { chunk: 32_000 };
 
 /**
- * Rows of the events table for the sessions in scope: columns only, the raw lines stay on disk. SQLite
- * builds one JSON array per chunk (an id range) and V8 parses it whole: two to three times faster than one
- * JS row per event through the driver. Entries come out in id (line) order.
+ * Appends the rows of the events table for the sessions in scope (id > afterId) to `into`: columns only, the raw
+ * lines stay on disk. SQLite builds one JSON array per chunk (an id range) and V8 parses it whole: two to three
+ * times faster than one JS row per event through the driver. Rows come out in id (line) order. Returns how many.
  */
-function loadEntries(db: Database.Database, scope: SessionScope, afterId = 0): SpanEntry[] {
+function loadEntries(db: Database.Database, scope: SessionScope, into: EntryColumns | null, afterId = 0): { rows: EntryColumns; added: number } {
   const nums = JSON.stringify(scope.sessions.map((s) => s.num));
   const bounds = db
     .prepare('SELECT count(*) n, min(id) lo, max(id) hi FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id > ?')
     .get(nums, afterId) as { n: number; lo: number | null; hi: number | null };
-  if (bounds.n === 0 || bounds.lo === null || bounds.hi === null) return [];
+  const rows = into ?? new EntryColumns(bounds.n);
+  if (bounds.n === 0 || bounds.lo === null || bounds.hi === null) return { rows, added: 0 };
   const st = db
     .prepare(
       `SELECT json_group_array(json_array(id, session_num, type, name, span_id, parent_span_id, status, ts, dur, model, tool, ttft,
@@ -68,35 +74,16 @@ function loadEntries(db: Database.Database, scope: SessionScope, afterId = 0): S
     )
     .pluck();
   const idOf = new Map(scope.sessions.map((s) => [s.num, s.id]));
-  const chunks = Math.ceil(bounds.n / LOAD_CHUNK);
+  const chunks = Math.ceil(bounds.n / treeLoad.chunk);
   const width = Math.ceil((bounds.hi - bounds.lo + 1) / chunks);
-  const entries: SpanEntry[] = [];
+  const before = rows.length;
   for (let lo = bounds.lo; lo <= bounds.hi; lo += width) {
-    const rows = JSON.parse(st.get(nums, lo, Math.min(bounds.hi, lo + width - 1)) as string) as EventRow[];
+    const chunk = JSON.parse(st.get(nums, lo, Math.min(bounds.hi, lo + width - 1)) as string) as EventRow[];
     // json_group_array follows the scan, which is not always id order: sort each chunk.
-    rows.sort((a, b) => a[0] - b[0]);
-    for (const r of rows) {
-      entries.push({
-        id: r[0],
-        sessionId: idOf.get(r[1]) ?? '',
-        type: r[2],
-        name: r[3] ?? r[2],
-        spanId: r[4],
-        parentSpanId: r[5],
-        status: r[6],
-        ts: r[7],
-        dur: r[8],
-        model: r[9],
-        tool: r[10],
-        ttft: r[11],
-        tokensIn: r[12],
-        tokensOut: r[13],
-        dup: r[14],
-        rIdx: r[15],
-      });
-    }
+    chunk.sort((a, b) => a[0] - b[0]);
+    for (const r of chunk) rows.pushRow(r[0], idOf.get(r[1]) ?? '', r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
   }
-  return entries;
+  return { rows, added: rows.length - before };
 }
 
 function stampOf(db: Database.Database, scope: SessionScope): CachedTree['stamp'] {
@@ -123,29 +110,32 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
   };
   // A live append only adds rows after the ones we have: load just those. Anything else (a new child
   // session, a link found, a rewrite that changed older rows) loads everything again.
-  let entries: SpanEntry[] | null = null;
+  let rows: EntryColumns | null = null;
   if (previous && previous.stamp.scopeKey === stamp.scopeKey && stamp.maxId > previous.stamp.maxId) {
-    const added = loadEntries(db, scope, previous.stamp.maxId);
-    if (previous.stamp.count + added.length === stamp.count) entries = previous.tree.rows.toArray().concat(added);
+    const kept = previous.tree.rows;
+    const next = new EntryColumns(stamp.count);
+    for (let k = 0; k < kept.length; k++) next.pushFrom(kept, k);
+    const { added } = loadEntries(db, scope, next, previous.stamp.maxId);
+    if (previous.stamp.count + added === stamp.count) rows = next;
   }
-  buildTimings.incremental = entries ? 1 : 0;
-  entries ??= loadEntries(db, scope);
+  buildTimings.incremental = rows ? 1 : 0;
+  rows ??= loadEntries(db, scope, null).rows;
   lap('load');
   const childLinks = new Map<string, string>();
   for (const s of scope.sessions) if (s.id !== scope.root.id && s.parentSpanId) childLinks.set(s.id, s.parentSpanId);
-  const tree = buildSpanTree(entries, { rootSessionId: scope.root.id, childLinks, rootLink: scope.root.parentSpanId, rootIsChild: scope.rootIsChild });
+  const tree = buildSpanTree(rows, { rootSessionId: scope.root.id, childLinks, rootLink: scope.root.parentSpanId, rootIsChild: scope.rootIsChild });
   lap('tree');
   const starts: number[] = [];
   const ends: number[] = [];
   const statuses: number[] = [];
-  const { rows } = tree;
+  const { rows: built } = tree;
   for (let i = 0; i < tree.length; i++) {
     const k = tree.order[i];
-    const ts = rows.ts[k];
+    const ts = built.ts[k];
     if (Number.isNaN(ts)) continue;
     starts.push(ts);
-    ends.push(ts + rows.dur[k]);
-    statuses.push(rows.status[k]);
+    ends.push(ts + built.dur[k]);
+    statuses.push(built.status[k]);
   }
   const axis = buildTimeAxis(starts, ends);
   const histogram = axisHistogram(axis, starts, statuses);
