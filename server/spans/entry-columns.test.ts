@@ -42,13 +42,25 @@ describe('EntryColumns', () => {
     expect(cols.at(0)).toEqual({ id: 7, sessionId: S, type: 'session_start', name: 'session_start', spanId: null, parentSpanId: null, status: 0, ts: 5, dur: 0, model: null, tool: null, ttft: null, tokensIn: null, tokensOut: null, dup: 0 });
   });
 
-  it('copies rows from other columns (a live append), whose string keys differ', () => {
-    const a = EntryColumns.of([entry(1), entry(2, { model: 'gpt-4.1' })]);
-    const b = new EntryColumns();
-    b.push(entry(9, { type: 'llm_request', name: 'chat' }));
-    b.pushFrom(a, 1);
-    b.pushFrom(a, 0);
-    expect(b.toArray()).toEqual([entry(9, { type: 'llm_request', name: 'chat' }), entry(2, { model: 'gpt-4.1' }), entry(1)]);
+  it('extends a sealed copy (a live append): old rows and keys kept, new rows added, the original untouched', () => {
+    const a = EntryColumns.of([entry(1), entry(2, { model: 'gpt-4.1', rIdx: 1 })]);
+    a.seal();
+    const b = EntryColumns.extending(a, 3);
+    b.push(entry(9, { type: 'llm_request', name: 'chat', model: 'gpt-4.1', parentSpanId: '0000000000000001' }));
+    b.push(entry(10)); // past the capacity asked for: grows
+    expect(b.toArray()).toEqual([
+      entry(1),
+      entry(2, { model: 'gpt-4.1', rIdx: 1 }),
+      entry(9, { type: 'llm_request', name: 'chat', model: 'gpt-4.1', parentSpanId: '0000000000000001' }),
+      entry(10),
+    ]);
+    // strings already in the table keep their key; a new row naming an old span links to it
+    expect(b.parentSpanIdKey(2)).toBe(a.spanIdKey(0));
+    expect(b.keyOf('gpt-4.1')).toBe(a.keyOf('gpt-4.1'));
+    expect(b.stringCount).toBe(a.stringCount + 4); // new: 'llm_request', 'chat' and the span ids ...09 and ...0a
+    expect(a.length).toBe(2);
+    expect(a.toArray()).toEqual([entry(1), entry(2, { model: 'gpt-4.1', rIdx: 1 })]);
+    expect(a.keyOf('chat')).toBe(NONE);
   });
 
   it('keys equal strings alike across columns, and still finds them after seal', () => {

@@ -9,8 +9,9 @@ export const NONE = 0xffffffff;
 
 /** Strings by index: each distinct value stored once. */
 class StringTable {
-  readonly values: string[] = [];
-  private index: Map<string, number> | null = new Map();
+  /** built on first lookup, from `values` */
+  private index: Map<string, number> | null = null;
+  constructor(readonly values: string[] = []) {}
   add(v: string | null | undefined): number {
     if (v === null || v === undefined) return NONE;
     const index = this.lookup();
@@ -29,6 +30,10 @@ class StringTable {
   keyOf(v: string | null | undefined): number {
     if (v === null || v === undefined) return NONE;
     return this.lookup().get(v) ?? NONE;
+  }
+  /** the same strings under the same keys, to add to without touching this table */
+  copy(): StringTable {
+    return new StringTable(this.values.slice());
   }
   /** the lookup map is only needed while adding and while the tree is built: dropped here, rebuilt if asked again */
   seal(): void {
@@ -50,48 +55,43 @@ const orNull = (v: number) => (Number.isNaN(v) ? null : v);
  */
 export class EntryColumns {
   private n = 0;
-  id: Float64Array;
-  ts: Float64Array;
-  dur: Float64Array;
-  status: Uint8Array;
-  dup: Uint8Array;
-  private readonly strings = new StringTable();
-  private sessionIdK: Uint32Array;
-  private typeK: Uint32Array;
-  private nameK: Uint32Array;
-  private spanIdK: Uint32Array;
-  private parentSpanIdK: Uint32Array;
-  private modelK: Uint32Array;
-  private toolK: Uint32Array;
-  private ttft: Float64Array;
-  private tokensIn: Float64Array;
-  private tokensOut: Float64Array;
+  id = new Float64Array(0);
+  ts = new Float64Array(0);
+  dur = new Float64Array(0);
+  status = new Uint8Array(0);
+  dup = new Uint8Array(0);
+  private strings = new StringTable();
+  private sessionIdK = new Uint32Array(0);
+  private typeK = new Uint32Array(0);
+  private nameK = new Uint32Array(0);
+  private spanIdK = new Uint32Array(0);
+  private parentSpanIdK = new Uint32Array(0);
+  private modelK = new Uint32Array(0);
+  private toolK = new Uint32Array(0);
+  private ttft = new Float64Array(0);
+  private tokensIn = new Float64Array(0);
+  private tokensOut = new Float64Array(0);
   /** -1: absent */
-  private rIdxAt: Int32Array;
+  private rIdxAt = new Int32Array(0);
 
   constructor(capacity = 0) {
-    const c = Math.max(0, capacity);
-    this.id = new Float64Array(c);
-    this.ts = new Float64Array(c);
-    this.dur = new Float64Array(c);
-    this.status = new Uint8Array(c);
-    this.dup = new Uint8Array(c);
-    this.sessionIdK = new Uint32Array(c);
-    this.typeK = new Uint32Array(c);
-    this.nameK = new Uint32Array(c);
-    this.spanIdK = new Uint32Array(c);
-    this.parentSpanIdK = new Uint32Array(c);
-    this.modelK = new Uint32Array(c);
-    this.toolK = new Uint32Array(c);
-    this.ttft = new Float64Array(c);
-    this.tokensIn = new Float64Array(c);
-    this.tokensOut = new Float64Array(c);
-    this.rIdxAt = new Int32Array(c);
+    if (capacity > 0) this.copyColumns(this, capacity);
   }
 
   static of(entries: readonly SpanEntry[]): EntryColumns {
     const cols = new EntryColumns(entries.length);
     for (const e of entries) cols.push(e);
+    return cols;
+  }
+
+  /**
+   * A copy of `from` with room for `capacity` rows, to append to (a live append: the rows already loaded, then the
+   * new ones). The columns are copied whole and the strings keep their keys; `from` is left as it was.
+   */
+  static extending(from: EntryColumns, capacity: number): EntryColumns {
+    const cols = new EntryColumns();
+    cols.strings = from.strings.copy();
+    cols.copyColumns(from, Math.max(capacity, from.n));
     return cols;
   }
 
@@ -143,76 +143,44 @@ export class EntryColumns {
     this.pushRow(e.id, e.sessionId, e.type, e.name, e.spanId, e.parentSpanId, e.status, e.ts, e.dur, e.model, e.tool, e.ttft, e.tokensIn, e.tokensOut, e.dup, e.rIdx);
   }
 
-  /** Appends row k of `from` (a live append: the rows already loaded, then the new ones). */
-  pushFrom(from: EntryColumns, k: number): void {
-    const f = from.strings;
-    this.pushRow(
-      from.id[k],
-      f.values[from.sessionIdK[k]],
-      f.values[from.typeK[k]],
-      f.values[from.nameK[k]],
-      f.get(from.spanIdK[k]),
-      f.get(from.parentSpanIdK[k]),
-      from.status[k],
-      orNull(from.ts[k]),
-      from.dur[k],
-      f.get(from.modelK[k]),
-      f.get(from.toolK[k]),
-      orNull(from.ttft[k]),
-      orNull(from.tokensIn[k]),
-      orNull(from.tokensOut[k]),
-      from.dup[k],
-      from.rIdxAt[k],
-    );
-  }
-
   /** Drops the spare capacity (a copy, only when there is some) and the strings' lookup map. */
   seal(): void {
-    if (this.n < this.id.length) {
-      const n = this.n;
-      this.id = this.id.slice(0, n);
-      this.ts = this.ts.slice(0, n);
-      this.dur = this.dur.slice(0, n);
-      this.status = this.status.slice(0, n);
-      this.dup = this.dup.slice(0, n);
-      this.sessionIdK = this.sessionIdK.slice(0, n);
-      this.typeK = this.typeK.slice(0, n);
-      this.nameK = this.nameK.slice(0, n);
-      this.spanIdK = this.spanIdK.slice(0, n);
-      this.parentSpanIdK = this.parentSpanIdK.slice(0, n);
-      this.modelK = this.modelK.slice(0, n);
-      this.toolK = this.toolK.slice(0, n);
-      this.ttft = this.ttft.slice(0, n);
-      this.tokensIn = this.tokensIn.slice(0, n);
-      this.tokensOut = this.tokensOut.slice(0, n);
-      this.rIdxAt = this.rIdxAt.slice(0, n);
-    }
+    if (this.n < this.id.length) this.copyColumns(this, this.n);
     this.strings.seal();
   }
 
   private grow(): void {
-    const c = Math.max(16, Math.ceil(this.id.length * 1.5));
-    const widen = <T extends Float64Array | Uint32Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
-      const b = make(c);
-      b.set(a);
+    this.copyColumns(this, Math.max(16, Math.ceil(this.id.length * 1.5)));
+  }
+
+  /** Every column becomes a new array of `capacity` holding the first rows of `from`'s (`from` may be this). */
+  private copyColumns(from: EntryColumns, capacity: number): void {
+    const n = Math.min(from.n, capacity);
+    const copy = <T extends Float64Array | Uint32Array | Int32Array | Uint8Array>(a: T, make: (c: number) => T): T => {
+      const b = make(capacity);
+      b.set(a.subarray(0, n));
       return b;
     };
-    this.id = widen(this.id, (n) => new Float64Array(n));
-    this.ts = widen(this.ts, (n) => new Float64Array(n));
-    this.dur = widen(this.dur, (n) => new Float64Array(n));
-    this.status = widen(this.status, (n) => new Uint8Array(n));
-    this.dup = widen(this.dup, (n) => new Uint8Array(n));
-    this.sessionIdK = widen(this.sessionIdK, (n) => new Uint32Array(n));
-    this.typeK = widen(this.typeK, (n) => new Uint32Array(n));
-    this.nameK = widen(this.nameK, (n) => new Uint32Array(n));
-    this.spanIdK = widen(this.spanIdK, (n) => new Uint32Array(n));
-    this.parentSpanIdK = widen(this.parentSpanIdK, (n) => new Uint32Array(n));
-    this.modelK = widen(this.modelK, (n) => new Uint32Array(n));
-    this.toolK = widen(this.toolK, (n) => new Uint32Array(n));
-    this.ttft = widen(this.ttft, (n) => new Float64Array(n));
-    this.tokensIn = widen(this.tokensIn, (n) => new Float64Array(n));
-    this.tokensOut = widen(this.tokensOut, (n) => new Float64Array(n));
-    this.rIdxAt = widen(this.rIdxAt, (n) => new Int32Array(n));
+    const f64 = (c: number) => new Float64Array(c);
+    const u32 = (c: number) => new Uint32Array(c);
+    const u8 = (c: number) => new Uint8Array(c);
+    this.id = copy(from.id, f64);
+    this.ts = copy(from.ts, f64);
+    this.dur = copy(from.dur, f64);
+    this.status = copy(from.status, u8);
+    this.dup = copy(from.dup, u8);
+    this.sessionIdK = copy(from.sessionIdK, u32);
+    this.typeK = copy(from.typeK, u32);
+    this.nameK = copy(from.nameK, u32);
+    this.spanIdK = copy(from.spanIdK, u32);
+    this.parentSpanIdK = copy(from.parentSpanIdK, u32);
+    this.modelK = copy(from.modelK, u32);
+    this.toolK = copy(from.toolK, u32);
+    this.ttft = copy(from.ttft, f64);
+    this.tokensIn = copy(from.tokensIn, f64);
+    this.tokensOut = copy(from.tokensOut, f64);
+    this.rIdxAt = copy(from.rIdxAt, (c) => new Int32Array(c));
+    this.n = n;
   }
 
   // Keys: every string column shares one table, so equal strings have equal keys across columns (a parentSpanId's

@@ -112,9 +112,7 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
   // session, a link found, a rewrite that changed older rows) loads everything again.
   let rows: EntryColumns | null = null;
   if (previous && previous.stamp.scopeKey === stamp.scopeKey && stamp.maxId > previous.stamp.maxId) {
-    const kept = previous.tree.rows;
-    const next = new EntryColumns(stamp.count);
-    for (let k = 0; k < kept.length; k++) next.pushFrom(kept, k);
+    const next = EntryColumns.extending(previous.tree.rows, stamp.count);
     const { added } = loadEntries(db, scope, next, previous.stamp.maxId);
     if (previous.stamp.count + added === stamp.count) rows = next;
   }
