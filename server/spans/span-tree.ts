@@ -243,6 +243,8 @@ export function turnAgentSpan(spanId: string | null): string | null {
  * without its completion stays: the call is still running, or never finished.
  */
 const CLI_COMPLETION_OF: Readonly<Record<string, string>> = { 'tool.execution_start': 'tool_call', 'subagent.started': 'subagent', 'hook.start': 'hook' };
+/** the completion types, each once */
+const CLI_COMPLETIONS = [...new Set(Object.values(CLI_COMPLETION_OF))];
 
 export function isCliStart(type: string): boolean {
   return Object.hasOwn(CLI_COMPLETION_OF, type);
@@ -264,15 +266,15 @@ function completedStarts(rows: EntryColumns): (k: number) => boolean {
   let any = false;
   for (let k = 0; k < rows.length && !any; k++) if (isCliStart(rows.type(k))) any = true;
   if (!any) return () => false;
-  // a completion type's key stands for the type in the key: (session, span) per completion type
-  const completionKeys = new Map(Object.values(CLI_COMPLETION_OF).map((t, code) => [rows.keyOf(t), code]));
-  const key = pairKeys(rows.stringCount, completionKeys.size + 1);
+  // a completion is keyed (session, span, code), the code being the completion type's place in CLI_COMPLETIONS
+  const completionKeys = new Map(CLI_COMPLETIONS.map((t, code) => [rows.keyOf(t), code]));
+  const key = pairKeys(rows.stringCount, CLI_COMPLETIONS.length);
   const done = new Set<number | string>();
   for (let k = 0; k < rows.length; k++) {
     const code = completionKeys.get(rows.typeKey(k));
     if (code !== undefined && rows.spanIdKey(k) !== NONE && rows.dup[k] < 2) done.add(key(rows.sessionKey(k), rows.spanIdKey(k), code));
   }
-  const codeOfStart = new Map(Object.entries(CLI_COMPLETION_OF).map(([start, completion]) => [start, Object.values(CLI_COMPLETION_OF).indexOf(completion)]));
+  const codeOfStart = new Map(Object.entries(CLI_COMPLETION_OF).map(([start, completion]) => [start, CLI_COMPLETIONS.indexOf(completion)]));
   return (k) => {
     if (rows.spanIdKey(k) === NONE) return false;
     const code = codeOfStart.get(rows.type(k));
@@ -395,19 +397,18 @@ export function buildSpanTree(input: readonly SpanEntry[] | EntryColumns, opts: 
     if (child === NONE) continue;
     const spanK = rows.keyOf(span);
     const tool = owner.get(spanK);
-    // a span no row names: the key of nothing (never a row's parentSpanId)
-    if (!startSpan.has(child)) startSpan.set(child, spanK === NONE ? -1 : spanK);
+    // a span no row names is NONE, which no comparison with a row's parentSpanId accepts (those are never NONE)
+    if (!startSpan.has(child)) startSpan.set(child, spanK);
     if (tool !== undefined && !toolLink.has(child)) toolLink.set(child, tool);
   }
 
-  let rootLink: string | null = opts.rootLink ?? null;
-  if (rootLink === null && opts.rootIsChild) {
-    for (let i = 0; i < n && rootLink === null; i++) {
-      if (sessionOf(i) === rootK && typeOf(i) === 'subagent' && parentSpanOf(i) !== NONE && !owner.has(parentSpanOf(i))) rootLink = rows.stringAt(parentSpanOf(i));
+  // NONE: no link, or one no row's parentSpanId names (the comparisons below only ask rows that have a parentSpanId)
+  let rootLinkK = rows.keyOf(opts.rootLink);
+  if ((opts.rootLink ?? null) === null && opts.rootIsChild) {
+    for (let i = 0; i < n && rootLinkK === NONE; i++) {
+      if (sessionOf(i) === rootK && typeOf(i) === 'subagent' && parentSpanOf(i) !== NONE && !owner.has(parentSpanOf(i))) rootLinkK = parentSpanOf(i);
     }
   }
-  // -1: a link no row's parentSpanId names (or none at all)
-  const rootLinkK = rootLink === null ? -1 : rows.keyOf(rootLink) === NONE ? -1 : rows.keyOf(rootLink);
 
   const parentOf = new Int32Array(n).fill(-1);
   const orphanFlag = new Uint8Array(n);
