@@ -27,6 +27,8 @@ export class HeapWatch {
   limit: number;
   /** what survived the last collection (the memory log's figure) */
   liveAfterCollect = 0;
+  /** a collection ran at the last check: what survived it is read at this one */
+  private settling = false;
 
   constructor(
     private readonly o: { floorBytes: number; headroomBytes: number; inUse: () => number; collect: () => void },
@@ -36,21 +38,20 @@ export class HeapWatch {
 
   /** Collects when the memory in use is past the limit; returns true when it did. */
   check(): boolean {
+    const inUse = this.o.inUse();
     if (this.settling) {
       // An array buffer's memory is freed by a sweeper task after the collection returns: what survived is known
       // only now (a limit set from the figure right after it stood tens of MB too high, and nothing was collected
       // again). Measured at the next check, it counts that check's few new allocations as surviving.
       this.settling = false;
-      this.settle(Math.min(this.liveAfterCollect, this.o.inUse()));
+      this.settle(Math.min(this.liveAfterCollect, inUse));
     }
-    if (this.o.inUse() <= this.limit) return false;
+    if (inUse <= this.limit) return false;
     this.o.collect();
     this.settle(this.o.inUse());
     this.settling = true;
     return true;
   }
-
-  private settling = false;
 
   private settle(live: number): void {
     this.liveAfterCollect = live;
