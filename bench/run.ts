@@ -108,8 +108,7 @@ function missNotes(rows: Row[]): string[] {
         'async deflate is a stream and a threadpool round trip per chunk, ~2.8× the synchronous CPU on 64 KB of log; one pool job ' +
         'per batch is the next step there; V8\'s four GC helper threads ~30 s). The ingest thread ' +
         'alone bounds the backfill at ~16 MB/s on an idle machine, the process\'s CPU on two cores at ~17: still the bottleneck. ' +
-        'Next: the prompt FTS tables (prompt_text, prompt_cjk, ~4% of the ingest thread) to the search thread (catch-up re-deriving a ' +
-        'prompt_docs row\'s text from its event by hash); the search text extraction and its clone (valueStrings, postMessage: ~1.5 s ' +
+        'Next: the search text extraction and its clone (valueStrings, postMessage: ~1.5 s ' +
         'of ~11 per 256 MB) done by the search thread from the archived line, as its catch-up does, which also needs a parse there; ' +
         'then parsing ahead in a thread of its own. Then (profiles of the whole 1.6 GiB run; each index timed by re-inserting 300,000 ' +
         'events into the finished archive): events_link_span keyed by span id first (1.8 µs an event: now (session_num, span_id) for ' +
@@ -120,7 +119,11 @@ function missNotes(rows: Row[]): string[] {
         'back on a slow host: 207.5 → 167.4 s, ingest thread 163.7 → 131.3 CPU s, process 309 → 246. Left: the events insert, ' +
         'the first refresh of each session (~1.1 ms), the prompt trigram inserts, parse; the second core is nearly as full. Tried and dropped earlier: a ' +
         '64 MB page cache, a 256 MB autocheckpoint, dropping the events_ts/events_dur indexes (within noise); FTS5 detail=none, ' +
-        'automerge 0 (less CPU on the search thread, which is not the bottleneck).',
+        'automerge 0 (less CPU on the search thread, which is not the bottleneck). Then (a CPU profile of `index` on the held-out ' +
+        'corpus: the ingest thread 94% busy, the search thread 45% idle): the prompt FTS tables (prompt_text, prompt_cjk) moved to the ' +
+        'search file and thread (SCHEMA_VERSION 21; its catch-up finds a prompt_docs row from its event\'s line by hash, and refills every ' +
+        'prompt row when the archive renumbers prompt_docs); `index` of the held-out corpus, old and new alternating, 5 pairs on a ' +
+        'noisy machine: median 7.87 → 7.25 s (new faster in 4 of 5 pairs).',
     ],
     [
       /^peak RSS/,

@@ -88,7 +88,8 @@ function batchOf(lines: readonly ProcessedLine[] | BatchLines): BatchLines {
 
 /** Where an event's search text goes (the search feed: search-feed.ts). */
 export interface SearchRows {
-  add(id: number, text: string, cjk: string): void;
+  /** event `id`'s text; with `doc`, the text of prompt_docs row `doc`, which event `id` sent first */
+  add(id: number, text: string, cjk: string, doc?: number): void;
 }
 
 /**
@@ -166,8 +167,6 @@ export class IngestStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
-      insertPromptText: db.prepare('INSERT INTO prompt_text (rowid, text) VALUES (?, ?)'),
-      insertPromptCjk: db.prepare('INSERT INTO prompt_cjk (rowid, text) VALUES (?, ?)'),
       copyOf: db.prepare('SELECT file_id FROM copy_keys WHERE key = ?'),
       insertCopyKey: db.prepare('INSERT INTO copy_keys (key, file_id) VALUES (?, ?)'),
       sessionById: db.prepare('SELECT num FROM sessions WHERE id = ?'),
@@ -431,8 +430,8 @@ export class IngestStore {
     if (text === '') return;
     const doc = this.st.insertPromptDoc.run(session.num, promptHash(text), eventId);
     if (doc.changes === 0) return;
-    this.st.insertPromptText.run(doc.lastInsertRowid, text);
-    if (hasCjk(text)) this.st.insertPromptCjk.run(doc.lastInsertRowid, cjkTokens(text));
+    // indexed by the search thread with this group (search-writer.ts), like the event's own text
+    this.searchRows.add(eventId, text, hasCjk(text) ? cjkTokens(text) : '', Number(doc.lastInsertRowid));
   }
 
   private deriveFromEvent(id: number, file: FileRow, session: SessionState, ev: NormalizedEvent): void {

@@ -4,7 +4,8 @@ import path from 'node:path';
 import { WAL_KEEP_BYTES } from '../db/write-ahead-log';
 
 /**
- * The search file: the trigram index of event text (`event_text`, `event_cjk`) beside the archive, written by a
+ * The search file: the trigram index of event text (`event_text`, `event_cjk`) and of prompt strings (`prompt_text`,
+ * `prompt_cjk`) beside the archive, written by a
  * thread of its own (search-thread.ts) so that the writer's core is not spent on FTS5 inserts and merges (about
  * 45% of a backfill's CPU, docs/CONTRIBUTING.md). Readers ATTACH it as `search` (server/db/open.ts), so queries
  * name the tables unqualified.
@@ -15,6 +16,9 @@ import { WAL_KEEP_BYTES } from '../db/write-ahead-log';
  * - `schema_version`: SEARCH_VERSION when it was filled; another version means the text rules changed: discarded.
  * - `indexed_through`: every event with id <= it that has text has its rows, and nothing past it has any
  *   (rows are committed with the mark, only after the archive committed the events: search-writer.ts).
+ * - `prompt_epoch`: the archive's `meta.prompt_docs_epoch` the prompt rows (rowid = prompt_docs.id) were written
+ *   for, and `prompts_through`, present while they are being refilled for a new one: the prompt rows are complete
+ *   for events <= it, not yet through `indexed_through`.
  */
 export function searchDbPath(archivePath: string): string {
   return archivePath.replace(/\.db$/, '') + '.search.db';
@@ -40,6 +44,17 @@ CREATE TABLE IF NOT EXISTS search_meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE VIRTUAL TABLE IF NOT EXISTS event_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
 -- One- and two-character CJK queries, which trigrams cannot answer: each CJK character one token.
 CREATE VIRTUAL TABLE IF NOT EXISTS event_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
+`;
+
+/**
+ * The prompt strings' index (the archive's prompt_docs: one row per distinct prompt string of a session), rowid =
+ * prompt_docs.id; moved here from the archive (SCHEMA_VERSION 21) so that its trigram inserts run on this thread's
+ * core too (~5–10% of the ingest thread). Created when missing in a file of any version: a file written before
+ * them keeps its event rows and gets its prompt rows from the archive (search-writer.ts, the prompt epoch).
+ */
+const PROMPT_DDL = `
+CREATE VIRTUAL TABLE IF NOT EXISTS prompt_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE IF NOT EXISTS prompt_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
 `;
 
 /**
@@ -74,6 +89,7 @@ export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Da
   // other's tables without their marks took the file for another archive's and deleted it. The thread then wrote
   // a deleted file while every reader read the new one, whose mark stayed at the first commit.
   db.transaction(() => {
+    db.exec(PROMPT_DDL);
     if (hasSearchMeta(db) && searchMetaValue(db, 'archive_id') !== null) return;
     db.exec(SEARCH_DDL);
     db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`); // bound, it would be a REAL

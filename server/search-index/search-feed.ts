@@ -9,7 +9,8 @@ import { SearchWriter, type SearchWriterStatus } from './search-writer';
  * test database would cost more than the indexing).
  */
 export interface SearchFeed {
-  add(id: number, text: string, cjk: string): void;
+  /** event `id`'s text, or with `doc` (> 0) the text of prompt_docs row `doc`, first sent by event `id` */
+  add(id: number, text: string, cjk: string, doc?: number): void;
   /** the archive committed every line through `through` */
   committed(through: number): void;
   rolledBack(): void;
@@ -52,6 +53,7 @@ export class InlineSearchFeed implements SearchFeed {
   private ids: number[] = [];
   private texts: string[] = [];
   private cjks: string[] = [];
+  private docs: number[] = [];
   private waiters = new MarkWaiters();
   private retry: CatchUpRetry;
 
@@ -69,10 +71,11 @@ export class InlineSearchFeed implements SearchFeed {
     return this.writer.status;
   }
 
-  add(id: number, text: string, cjk: string): void {
+  add(id: number, text: string, cjk: string, doc = 0): void {
     this.ids.push(id);
     this.texts.push(text);
     this.cjks.push(cjk);
+    this.docs.push(doc);
   }
 
   committed(through: number): void {
@@ -85,6 +88,7 @@ export class InlineSearchFeed implements SearchFeed {
     this.ids = [];
     this.texts = [];
     this.cjks = [];
+    this.docs = [];
     this.writer.rollback();
   }
 
@@ -105,9 +109,10 @@ export class InlineSearchFeed implements SearchFeed {
 
   private flush(): void {
     if (this.ids.length === 0) return;
-    this.writer.add(this.ids, this.texts, this.cjks);
+    this.writer.add(this.ids, this.texts, this.cjks, this.docs);
     this.ids = [];
     this.texts = [];
     this.cjks = [];
+    this.docs = [];
   }
 }

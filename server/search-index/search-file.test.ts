@@ -9,7 +9,7 @@ import { generateCorpus } from '../corpus/generate';
 import { openReadDb, openWriteDb } from '../db/open';
 import { WRITER_AUTOCHECKPOINT_PAGES } from '../db/write-ahead-log';
 import { rebuildDerived } from '../db/rebuild';
-import { ensureSchema, SCHEMA_VERSION } from '../db/schema';
+import { ensureSchema, PROMPT_DOCS_EPOCH, SCHEMA_VERSION } from '../db/schema';
 import { searchProgress } from '../health/health';
 import { indexOnce } from '../ingest/index-once';
 import { Indexer } from '../ingest/indexer';
@@ -30,29 +30,47 @@ let corpus: string;
 /** the rows of a plain threaded ingest of the corpus: what every other path must give */
 let reference: SearchRows;
 
+interface TableRows {
+  rows: number;
+  docs: number;
+  digest: string;
+}
+
 interface SearchRows {
   /** fts5vocab 'instance' rows (term, doc, offset) of each table: count, distinct docs and a digest of them all */
-  text: { rows: number; docs: number; digest: string };
-  cjk: { rows: number; docs: number; digest: string };
+  text: TableRows;
+  cjk: TableRows;
+  /** the same of the prompt tables, each doc named by its prompt_docs row's session and hash (ids are renumbered) */
+  promptText: TableRows;
+  promptCjk: TableRows;
   mark: number;
 }
 
-/** Everything the two FTS tables hold, read through a reader connection as search reads it. */
+/** Everything the FTS tables hold, read through a reader connection as search reads it. */
 function searchRows(dbPath: string): SearchRows {
   const db = openReadDb(dbPath);
-  const of = (table: string) => {
+  const promptDoc = new Map<number, string>();
+  for (const d of db.prepare('SELECT id, session_num, hex(hash) h FROM prompt_docs').all() as { id: number; session_num: number; h: string }[]) promptDoc.set(d.id, `${d.session_num}:${d.h}`);
+  const of = (table: string, docName: (doc: number) => string = String) => {
     db.exec(`CREATE VIRTUAL TABLE temp.v_${table} USING fts5vocab(${SEARCH_SCHEMA}, ${table}, 'instance')`);
-    const h = createHash('sha1');
-    let rows = 0;
+    const lines: string[] = [];
     const docs = new Set<number>();
-    for (const r of db.prepare(`SELECT term, doc, offset FROM temp.v_${table} ORDER BY term, doc, offset`).iterate() as Iterable<{ term: string; doc: number; offset: number }>) {
-      h.update(`${r.term}\u0001${r.doc}\u0001${r.offset}\n`);
-      rows++;
+    for (const r of db.prepare(`SELECT term, doc, offset FROM temp.v_${table}`).iterate() as Iterable<{ term: string; doc: number; offset: number }>) {
+      lines.push(`${r.term}\u0001${docName(r.doc)}\u0001${r.offset}\n`);
       docs.add(r.doc);
     }
-    return { rows, docs: docs.size, digest: h.digest('hex') };
+    const h = createHash('sha1');
+    for (const l of lines.sort()) h.update(l);
+    return { rows: lines.length, docs: docs.size, digest: h.digest('hex') };
   };
-  const out = { text: of('event_text'), cjk: of('event_cjk'), mark: indexedThrough(db, SEARCH_SCHEMA) };
+  const prompt = (doc: number) => promptDoc.get(doc) ?? `no prompt_docs row ${doc}`;
+  const out = {
+    text: of('event_text'),
+    cjk: of('event_cjk'),
+    promptText: of('prompt_text', prompt),
+    promptCjk: of('prompt_cjk', prompt),
+    mark: indexedThrough(db, SEARCH_SCHEMA),
+  };
   db.close();
   return out;
 }
@@ -94,6 +112,8 @@ beforeAll(async () => {
       line(ask) +
       line({ ...base, type: 'turn_start', name: 'turn_start:2', spanId: `turn-start-0000000000000001-2`, attrs: { turnId: '2' } }) +
       line({ ...base, type: 'tool_call', name: 'read_file', spanId: '0000000000000002', attrs: { args: 'x'.repeat(5000) + '[truncated]' } }) +
+      // a prompt in CJK, whose two strings fold to one text: one prompt row (prompt_docs keeps the first)
+      line({ ...base, type: 'llm_request', name: 'chat:gpt-4.1', spanId: '0000000000000003', attrs: { model: 'gpt-4.1', userRequest: '请检查  重试预算', inputMessages: JSON.stringify([{ role: 'user', content: '请检查 重试预算' }]) } }) +
       '{"type": not json\n',
   );
   reference = searchRows(await indexed('reference.db'));
@@ -108,6 +128,8 @@ describe('the search file', () => {
     expect(reference.mark).toBe(lastLineId(dbPath));
     expect(reference.text.docs).toBeGreaterThan(1000);
     expect(reference.cjk.docs).toBeGreaterThan(0);
+    expect(reference.promptText.docs).toBeGreaterThan(100);
+    expect(reference.promptCjk.docs).toBeGreaterThan(0);
     const db = openReadDb(dbPath);
     const repeats = (db.prepare('SELECT id FROM events WHERE dup = 2').all() as { id: number }[]).map((r) => r.id);
     expect(repeats.length).toBeGreaterThan(0);
@@ -115,6 +137,11 @@ describe('the search file', () => {
     // the repeated CJK message is found once, as its first copy
     expect(db.prepare(`SELECT count(*) n FROM event_text WHERE event_text MATCH '"修复重试"'`).get()).toEqual({ n: 1 });
     expect(db.prepare(`SELECT count(*) n FROM event_cjk WHERE event_cjk MATCH '"修 复"'`).get()).toEqual({ n: 1 });
+    // the prompt rows live in the search file (written by its thread), one per prompt_docs row, none in the archive
+    expect(db.prepare("SELECT count(*) n FROM main.sqlite_master WHERE name IN ('prompt_text', 'prompt_cjk')").get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) n FROM prompt_text').get()).toEqual(db.prepare('SELECT count(*) n FROM prompt_docs').get());
+    const cjkPrompt = db.prepare(`SELECT d.event_id FROM prompt_cjk p JOIN prompt_docs d ON d.id = p.rowid WHERE prompt_cjk MATCH '"重 试 预 算"'`).all();
+    expect(cjkPrompt).toEqual(db.prepare("SELECT id AS event_id FROM events WHERE type = 'llm_request' AND span_id = '0000000000000003' AND session_num = (SELECT num FROM sessions WHERE id = ?)").all(NO_WORKSPACE_SESSION));
     db.close();
   });
 
@@ -349,6 +376,41 @@ describe('the search file', () => {
     const s = new Database(searchDbPath(dbPath));
     expect(searchMetaValue(s, 'schema_version')).toBe(String(SEARCH_VERSION));
     s.close();
+  }, 120_000);
+
+  it("follows the archive's numbering of prompt_docs: renumbered (its tables recreated), every prompt row is written again under the new ids", async () => {
+    const dbPath = await indexed('renumbered.db');
+    const db = openWriteDb(dbPath);
+    // what recreateDerived and a rebuild do to prompt_docs: the same rows under other ids, and a new epoch
+    db.prepare('UPDATE prompt_docs SET id = id + 1000000').run();
+    db.prepare("UPDATE meta SET value = 'renumbered' WHERE key = ?").run(PROMPT_DOCS_EPOCH);
+    db.close();
+    const writer = new SearchWriter(dbPath);
+    expect(writer.catchUp({ trustLiveRows: true })).toBe(true);
+    writer.close();
+    expect(searchRows(dbPath)).toEqual(reference);
+    const s = new Database(searchDbPath(dbPath));
+    expect([searchMetaValue(s, 'prompt_epoch'), searchMetaValue(s, 'prompts_through')]).toEqual(['renumbered', null]);
+    s.close();
+  }, 120_000);
+
+  it('a prompt refill cut short (killed) resumes where its last transaction left it', async () => {
+    const dbPath = await indexed('prompt-refill.db');
+    const archive = openReadDb(dbPath, { search: false });
+    const calls = (archive.prepare("SELECT id FROM events WHERE type = 'llm_request' AND dup != 2 ORDER BY id").all() as { id: number }[]).map((r) => r.id);
+    archive.close();
+    // as a refill killed half way leaves the file: the prompt rows of the first half, and where they end
+    const half = calls[Math.floor(calls.length / 2)];
+    const s = new Database(searchDbPath(dbPath));
+    s.prepare('ATTACH DATABASE ? AS archive').run(dbPath);
+    for (const t of ['prompt_text', 'prompt_cjk']) s.prepare(`DELETE FROM ${t} WHERE rowid IN (SELECT id FROM archive.prompt_docs WHERE event_id > ?)`).run(half);
+    setSearchMeta(s, 'prompts_through', String(half));
+    s.close();
+    expect(searchRows(dbPath).promptText.docs).toBeLessThan(reference.promptText.docs);
+    const writer = new SearchWriter(dbPath);
+    expect(writer.catchUp({ trustLiveRows: true })).toBe(true);
+    writer.close();
+    expect(searchRows(dbPath)).toEqual(reference);
   }, 120_000);
 
   it('a search file of another archive (or another schema) is discarded and refilled', () => {

@@ -24,7 +24,7 @@ let cancelFold: () => void = () => {};
 port.on('message', (m: SearchThreadRequest) => {
   switch (m.t) {
     case 'rows':
-      writer.add(m.ids, m.texts, m.cjks);
+      writer.add(m.ids, m.texts, m.cjks, m.docs);
       post({ t: 'consumed', chars: m.chars });
       break;
     case 'commit':

@@ -5,7 +5,8 @@ import { MarkWaiters, type SearchFeed } from './search-feed';
 import type { SearchWriterStatus } from './search-writer';
 
 export type SearchThreadRequest =
-  | { t: 'rows'; ids: number[]; texts: string[]; cjks: string[]; chars: number }
+  /** docs[i] > 0: a prompt string's row (prompt_docs.id), sent first by event ids[i]; 0: event ids[i]'s text */
+  | { t: 'rows'; ids: number[]; texts: string[]; cjks: string[]; docs: number[]; chars: number }
   | { t: 'commit'; through: number }
   | { t: 'rollback' }
   | { t: 'stop' }
@@ -44,6 +45,7 @@ export class SearchThread implements SearchFeed {
   private ids: number[] = [];
   private texts: string[] = [];
   private cjks: string[] = [];
+  private docs: number[] = [];
   private chars = 0;
   private inFlight = 0;
   private roomWaiters: (() => void)[] = [];
@@ -103,10 +105,11 @@ export class SearchThread implements SearchFeed {
     return this.latest;
   }
 
-  add(id: number, text: string, cjk: string): void {
+  add(id: number, text: string, cjk: string, doc = 0): void {
     this.ids.push(id);
     this.texts.push(text);
     this.cjks.push(cjk);
+    this.docs.push(doc);
     this.chars += text.length + cjk.length;
     if (this.chars >= POST_CHARS) this.flush();
   }
@@ -120,6 +123,7 @@ export class SearchThread implements SearchFeed {
     this.ids = [];
     this.texts = [];
     this.cjks = [];
+    this.docs = [];
     this.chars = 0;
     this.post({ t: 'rollback' });
   }
@@ -156,11 +160,12 @@ export class SearchThread implements SearchFeed {
 
   private flush(): void {
     if (this.ids.length === 0) return;
-    this.post({ t: 'rows', ids: this.ids, texts: this.texts, cjks: this.cjks, chars: this.chars });
+    this.post({ t: 'rows', ids: this.ids, texts: this.texts, cjks: this.cjks, docs: this.docs, chars: this.chars });
     this.inFlight += this.chars;
     this.ids = [];
     this.texts = [];
     this.cjks = [];
+    this.docs = [];
     this.chars = 0;
   }
 
