@@ -166,6 +166,21 @@ describe('the search file', () => {
     db.close();
   });
 
+  it.runIf(process.platform === 'linux')('runs niced (10) on Linux, that thread alone: the ingest thread keeps its core', async () => {
+    const dbPath = path.join(dir, 'reference.db');
+    const niceOfThreads = () =>
+      new Set(fs.readdirSync('/proc/self/task').map((tid) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16])));
+    expect(niceOfThreads()).toEqual(new Set([0]));
+    let started!: () => void;
+    const ready = new Promise<void>((resolve) => (started = resolve));
+    const search = new SearchThread(dbPath, () => started());
+    await ready; // its first status is posted after its set-up
+    const during = niceOfThreads();
+    await search.close();
+    expect(during).toEqual(new Set([0, 10]));
+    expect(os.getPriority()).toBe(0);
+  });
+
   it('deleted between runs: refilled from the archive with exactly the rows a live ingest gave', async () => {
     const dbPath = await indexed('deleted.db');
     removeSearchFiles(searchDbPath(dbPath));
