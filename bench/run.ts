@@ -123,7 +123,10 @@ function missNotes(rows: Row[]): string[] {
         'corpus: the ingest thread 94% busy, the search thread 45% idle): the prompt FTS tables (prompt_text, prompt_cjk) moved to the ' +
         'search file and thread (SCHEMA_VERSION 21; its catch-up finds a prompt_docs row from its event\'s line by hash, and refills every ' +
         'prompt row when the archive renumbers prompt_docs); `index` of the held-out corpus, old and new alternating, 5 pairs on a ' +
-        'noisy machine: median 7.87 → 7.25 s (new faster in 4 of 5 pairs).',
+        'noisy machine: median 7.87 → 7.25 s (new faster in 4 of 5 pairs). Then the search thread niced (10) once this week is ' +
+        'searchable: CFS had split a core evenly between it and the ingest thread, the critical path (held-out through `serve`, ' +
+        'alternating pairs: 9.63 → 8.90 s, 4 pairs; niced from the start, 9.94 → 9.24 s, 5 pairs, but not before the week: the ' +
+        'newest-week row waits for search).',
     ],
     [
       /^peak RSS/,
@@ -193,7 +196,11 @@ function missNotes(rows: Row[]): string[] {
         'lines insert 0.7 s, the prompt trigram rows 0.5 s; the line parse, normalization and text extraction 1.6 s. Tried and taken ' +
         'out: the backfill\'s threads at nice 5, yielding to HTTP (queries p95 a little lower, but the backfill under this load a ' +
         'tenth slower); the archive deflate on a thread of its own instead of the libuv pool (the ingest thread\'s share of it is ' +
-        'the pool thread taking the core, not dispatch: 70–130 against 50–70 ms per 106 MB).',
+        'the pool thread taking the core, not dispatch: 70–130 against 50–70 ms per 106 MB). Since: the week counts every session ' +
+        'of the newest 7 days by today\'s date, so a corpus generated days before the run holds fewer of them (211 sessions in the ' +
+        'file of 1e06d5e, 6.53 s) than one generated the same day (914, 170 MB). `--only newest` on one host within an hour, 914 ' +
+        'sessions: 1e06d5e 19.7–21.0 s (3 runs), with the prompt index on the search thread 15.7–22.3 s (9 runs), with the search ' +
+        'thread niced after the week as well 15.7–20.1 s (9 runs).',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
