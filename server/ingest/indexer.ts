@@ -120,11 +120,6 @@ export class Indexer {
     // Every log folder is watched before the backfill reads a file of it, so nothing written meanwhile is missed.
     if (this.opts.watch) this.watchLogFolders();
     const drained = this.drain(true);
-    // Once this week is searchable, the older backfill's critical path is this thread: search may run behind it.
-    void this.recentRead.then(async () => {
-      await this.search.whenIndexed(((this.lastLineId.get() as { m: number | null }).m ?? 0));
-      if (!this.stopped) this.search.yieldToIngest?.();
-    });
     if (this.opts.watch) {
       // The tree watcher (new workspaces and session folders, deleted folders) walks every folder of every root
       // before it is ready: 1–2 s of this thread on the 1.6 GiB corpus, not spent before this week is read.

@@ -16,8 +16,6 @@ export interface SearchFeed {
   rolledBack(): void;
   /** resolves when the rows handed over but not yet written are few enough to hand over more */
   room(): Promise<void>;
-  /** this week's sessions are searchable: the rest of the backfill may run search behind the ingest (a thread niced) */
-  yieldToIngest?(): void;
   /** resolves once search has committed every event through `through` (what "indexed" promises a client) */
   whenIndexed(through: number): Promise<void>;
   readonly status: SearchWriterStatus;

@@ -166,47 +166,6 @@ describe('the search file', () => {
     db.close();
   });
 
-  it.runIf(process.platform === 'linux')('runs niced (10) on Linux once told this week is searchable, that thread alone: the ingest keeps its core', async () => {
-    const dbPath = path.join(dir, 'reference.db');
-    const niceOfThreads = () =>
-      new Set(fs.readdirSync('/proc/self/task').map((tid) => Number(fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1].split(' ')[16])));
-    let started!: () => void;
-    const ready = new Promise<void>((resolve) => (started = resolve));
-    const search = new SearchThread(dbPath, () => started());
-    await ready; // its first status is posted after its set-up
-    const before = niceOfThreads();
-    search.yieldToIngest();
-    const until = Date.now() + WAIT_MS;
-    while (!niceOfThreads().has(10) && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
-    const after = niceOfThreads();
-    await search.close();
-    expect([before, after]).toEqual([new Set([0]), new Set([0, 10])]);
-    expect(os.getPriority()).toBe(0);
-  });
-
-  it('an ingest tells its search thread to yield once this week is searchable, and not before', async () => {
-    const dbPath = path.join(dir, 'yields.db');
-    const db = openWriteDb(dbPath);
-    ensureSchema(db);
-    const search = new SearchThread(dbPath);
-    const told: { searched: number; weekFiles: number; filesDone: number }[] = [];
-    const indexer = new Indexer(db, { roots: [corpus], watch: false, search });
-    vi.spyOn(search, 'yieldToIngest').mockImplementation(() => {
-      const recent = indexer.progress.recent;
-      told.push({ searched: search.status.indexedThrough, weekFiles: recent?.filesTotal ?? -1, filesDone: recent?.filesDone ?? -1 });
-    });
-    await indexer.start();
-    await search.close();
-    const archived = lastLineId(dbPath);
-    db.close();
-    // once, with the week's files all read and search through them (on so small a corpus, often through everything)
-    expect(told.length).toBe(1);
-    expect(told[0].filesDone).toBe(told[0].weekFiles);
-    expect(told[0].weekFiles).toBeGreaterThan(0);
-    expect(told[0].searched).toBeGreaterThan(0);
-    expect(told[0].searched).toBeLessThanOrEqual(archived);
-  }, 120_000);
-
   it('deleted between runs: refilled from the archive with exactly the rows a live ingest gave', async () => {
     const dbPath = await indexed('deleted.db');
     removeSearchFiles(searchDbPath(dbPath));

@@ -70,4 +70,26 @@ describe('events not yet searchable', () => {
     expect(notYetSearchableNote(1)).toBe('Search is catching up: the newest 1 archived event is not searchable yet.');
     expect(notYetSearchableNote(1_000_000)).toBe('Search is catching up: the newest 1,000,000 or more archived events are not searchable yet.');
   });
+
+  it('one long-lived connection (health) counts again when the mark moves or the archive commits, never a stale number', () => {
+    const db = openReadDb(fx.dbPath);
+    const s = new Database(searchDbPath(fx.dbPath));
+    const lag = () => searchProgress({ db, dbPath: fx.dbPath } as AppContext);
+    try {
+      setSearchMeta(s, 'indexed_through', String(mark - 2));
+      expect([lag(), lag()]).toEqual([{ indexedThrough: mark - 2, eventsBehind: 2 }, { indexedThrough: mark - 2, eventsBehind: 2 }]);
+      setSearchMeta(s, 'indexed_through', String(mark - 1)); // the mark moved, the archive did not
+      expect(lag()).toEqual({ indexedThrough: mark - 1, eventsBehind: 1 });
+      // the archive committed an event past the mark (by the writer's connection), the mark did not move
+      const e = fx.db.prepare('SELECT * FROM events WHERE id = ?').get(mark) as Record<string, unknown>;
+      fx.db.prepare(`INSERT INTO events (${Object.keys(e).join(', ')}) VALUES (${Object.keys(e).map(() => '?').join(', ')})`).run(...Object.values({ ...e, id: mark + 100 }));
+      expect(lag()).toEqual({ indexedThrough: mark - 1, eventsBehind: 2 });
+      fx.db.prepare('DELETE FROM events WHERE id = ?').run(mark + 100);
+      expect(lag()).toEqual({ indexedThrough: mark - 1, eventsBehind: 1 });
+    } finally {
+      setSearchMeta(s, 'indexed_through', String(mark));
+      s.close();
+      db.close();
+    }
+  });
 });

@@ -1,6 +1,5 @@
 // The search thread: writes the search file (search-writer.ts) from what the ingest posts (search-thread.ts),
 // beside the ingest worker, so that the trigram index's inserts and merges run on the other core.
-import os from 'node:os';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -9,29 +8,6 @@ import { CatchUpRetry } from './catch-up-retry';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
 import { reportThreadMemory } from '../memory/thread-memory';
-
-/**
- * The search thread's nice value on Linux once this week's sessions are searchable (`yield`). On two cores the
- * ingest thread is the older backfill's critical path, and the search thread, V8's GC helpers and the pool's
- * deflates took turns with it for a core: CFS shares a core evenly between runnable threads, so the ingest
- * thread was runnable but not running for a quarter of a held-out backfill. Niced, this thread runs on what the
- * ingest leaves and catches up after (the ingest waits for it only when MAX_IN_FLIGHT_CHARS are posted and
- * unwritten). Held-out corpus through `serve`, 5 alternating pairs: median 9.94 -> 9.24 s to ready (every pair
- * faster). Not before the week is searchable: what the newest-week row waits for is search, under query load.
- * It stays niced (an unprivileged thread cannot take it back): live, the machine is idle or the ingest is.
- */
-const SEARCH_THREAD_NICE = 10;
-
-/** Linux keeps a nice value per thread, and setpriority(0) is the calling thread; elsewhere it is the whole
- * process (the server and the ingest with it), so it is left alone there. */
-function yieldToIngest(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    os.setPriority(SEARCH_THREAD_NICE);
-  } catch {
-    /* not allowed to (a sandbox): the default priority, as before */
-  }
-}
 
 const port = parentPort!;
 v8.setFlagsFromString('--expose-gc');
@@ -57,9 +33,6 @@ port.on('message', (m: SearchThreadRequest) => {
       break;
     case 'rollback':
       writer.rollback();
-      break;
-    case 'yield':
-      yieldToIngest();
       break;
     case 'settle':
       collectGarbage();

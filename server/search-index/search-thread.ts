@@ -10,8 +10,6 @@ export type SearchThreadRequest =
   | { t: 'commit'; through: number }
   | { t: 'rollback' }
   | { t: 'stop' }
-  /** this week's sessions are searchable: from now on the ingest thread's core comes first (search-thread-main.ts) */
-  | { t: 'yield' }
   /** the backfill is over: collect what it left and give SQLite's spare memory back (steady-state RSS) */
   | { t: 'settle' }
   /** tests: die of an uncaught error */
@@ -146,11 +144,6 @@ export class SearchThread implements SearchFeed {
     this.post({ t: 'stop' });
     await this.exited;
     this.waiters.releaseAll();
-  }
-
-  /** This week is searchable: the thread runs niced from now on, behind the ingest thread (search-thread-main.ts). */
-  yieldToIngest(): void {
-    this.post({ t: 'yield' });
   }
 
   /** The backfill is over: the thread empties its heap and SQLite's caches (issue 19.3: steady-state RSS). */
