@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { MAX_INDEXED_CHARS, cjkTokens, eventStrings, hasCjk, promptStrings, textOfStrings } from '../search/indexed-text';
+import { MAX_INDEXED_CHARS, cjkIndexText, eventStrings, promptStrings, textOfStrings } from '../search/indexed-text';
 import { cliEnvelopeProblem } from './cli/normalize-cli';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
@@ -81,5 +81,5 @@ export function processLine(line: RawLine, format: LineFormat = 'debug-log'): Pr
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.
     return processed(line, LINE_BAD, `unusable entry: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return processed(line, LINE_EVENT, null, event, text, hasCjk(text) ? cjkTokens(text) : '', prompts, said);
+  return processed(line, LINE_EVENT, null, event, text, cjkIndexText(text), prompts, said);
 }

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { cjkTokens, hasCjk, promptText } from '../search/indexed-text';
+import { cjkIndexText, promptText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
@@ -431,7 +431,7 @@ export class IngestStore {
     const doc = this.st.insertPromptDoc.run(session.num, promptHash(text), eventId);
     if (doc.changes === 0) return;
     // indexed by the search thread with this group (search-writer.ts), like the event's own text
-    this.searchRows.add(eventId, text, hasCjk(text) ? cjkTokens(text) : '', Number(doc.lastInsertRowid));
+    this.searchRows.add(eventId, text, cjkIndexText(text), Number(doc.lastInsertRowid));
   }
 
   private deriveFromEvent(id: number, file: FileRow, session: SessionState, ev: NormalizedEvent): void {

@@ -8,7 +8,7 @@ import { plucked } from '../db/statements';
 import { rawLines, type RawLineReader } from '../db/raw-lines';
 import { diskFullMessage, isDiskFull } from '../ingest/disk-full';
 import { lineFormatOf, LINE_EVENT, processLine, promptHash } from '../ingest/process-line';
-import { cjkTokens, hasCjk, promptText } from '../search/indexed-text';
+import { cjkIndexText, promptText } from '../search/indexed-text';
 import { archiveIdOf, indexedThrough, openSearchWriteDb, searchDbPath, searchMetaValue, setSearchMeta } from './search-db';
 
 /**
@@ -254,7 +254,8 @@ export class SearchWriter {
       if (doc === undefined || written?.has(doc)) continue;
       (written ??= new Set()).add(doc);
       this.insertPromptText.run(doc, text);
-      if (hasCjk(text)) this.insertPromptCjk.run(doc, cjkTokens(text));
+      const cjk = cjkIndexText(text);
+      if (cjk !== '') this.insertPromptCjk.run(doc, cjk);
     }
   }
 

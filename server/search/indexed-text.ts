@@ -226,3 +226,8 @@ export function cjkTokens(text: string): string {
 export function hasCjk(text: string): boolean {
   return CJK.test(text);
 }
+
+/** What the short-CJK index holds for a text: its cjkTokens, '' when it has no CJK (no row). */
+export function cjkIndexText(text: string): string {
+  return hasCjk(text) ? cjkTokens(text) : '';
+}
