@@ -1,4 +1,3 @@
-import chokidar, { type FSWatcher } from 'chokidar';
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,8 +9,9 @@ import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
 import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { FolderWatch } from './folder-watch';
+import { TreeWatch } from './tree-watch';
 import { MissingRoots } from './missing-roots';
-import { isFollowedByTree, isInteresting, listLogFiles, listLogFilesBelow, logFoldersBelow, TREE_DEPTH, treeFoldersBelow } from './log-folders';
+import { isInteresting, isLogsDir, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
 import { classifyAgentHostUsagePath, classifyCliPath, classifyLogPath } from './log-paths';
 import { AGENT_HOST_USAGE, SESSION_STATE, workspaceOfAgentHostUsage, workspaceOfSessionState } from './discover/layout';
 import { foldWriteAheadLogSoon } from '../db/write-ahead-log';
@@ -70,7 +70,7 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 export class Indexer {
   private store: IngestStore;
   private refresh: (id: string) => void;
-  private watcher: FSWatcher | null = null;
+  private tree: TreeWatch | null = null;
   private folders: FolderWatch | null = null;
   private missingRoots: MissingRoots | null = null;
   /** what a watcher event does with a file: queue it and drain (set by startWatcher) */
@@ -121,8 +121,8 @@ export class Indexer {
     if (this.opts.watch) this.watchLogFolders();
     const drained = this.drain(true);
     if (this.opts.watch) {
-      // The tree watcher (new workspaces and session folders, deleted folders) walks every folder of every root
-      // before it is ready: 1–2 s of this thread on the 1.6 GiB corpus, not spent before this week is read.
+      // The tree watcher (new workspaces, profiles and debug-logs folders, deleted folders) lists the folders above
+      // the log folders when it starts: nothing this week's sessions need, so not before they are read.
       await Promise.race([this.recentRead, drained.catch(() => {})]);
       await this.watchTree(targets, listed);
     }
@@ -192,9 +192,8 @@ export class Indexer {
     clearTimeout(this.resumeTimer);
     this.missingRoots?.close();
     for (const t of this.settleTimers.values()) clearTimeout(t);
-    for (const ts of this.lookAgainTimers.values()) ts.forEach(clearTimeout);
     this.folders?.close();
-    await this.watcher?.close();
+    this.tree?.close();
     if (this.ownsSearch) await this.search.close();
   }
 
@@ -583,7 +582,7 @@ export class Indexer {
       for (const w of workspaces) await this.whileDiskFull(() => this.registerWorkspace(w));
       // A folder just created is often still empty: watch it whole until its layout shows.
       const targets = watchTargets(root, workspaces);
-      if (look === 0) await this.watchFolders(targets.length > 0 ? targets : [root.path]);
+      if (look === 0) this.watchFolders(targets.length > 0 ? targets : [root.path]);
       for (const w of workspaces) {
         for (const f of logFoldersBelow(w.debugLogsDir)) this.folders?.watch(f);
         listLogFiles(w.debugLogsDir).forEach(this.enqueue);
@@ -608,14 +607,14 @@ export class Indexer {
 
   /**
    * Follows the roots' folder trees, then looks at them once more: a workspace or session folder created after
-   * the listing and before the tree watcher's first walk reached it raised no event (the walk reports nothing,
-   * `ignoreInitial`), so its files and folders are read and watched now. A file of the listing is not queued
+   * the listing and before the tree watcher's first walk reached it raised no event (the start-up walk reports
+   * nothing: the listing read what was there), so its files and folders are read and watched now. A file of the listing is not queued
    * again: the log folders' watches have seen whatever happened to it since.
    */
   private async watchTree(targets: string[], listed: Set<string>): Promise<void> {
     if (this.stopped) return;
-    await this.watchFolders(targets);
-    traceStartup(`tree watcher ready on ${targets.length} targets`);
+    this.watchFolders(targets);
+    traceStartup(`tree watcher ready on ${targets.length} targets (${this.tree?.size ?? 0} folders)`);
     for (const input of this.opts.roots) {
       if (this.stopped) return;
       const { workspaces } = await resolveRoot(input);
@@ -627,46 +626,39 @@ export class Indexer {
     }
   }
 
-  /** Follows the folder tree under `targets` (the files inside the log folders are followed by `folders`: see FolderWatch for why). */
-  private async watchFolders(targets: string[]): Promise<void> {
+  /**
+   * Follows the folder tree under `targets` (synchronous: a readdir per tree folder, which stops at the logs
+   * folders; the files inside them and their session folders are followed by `folders`: see FolderWatch for why).
+   */
+  private watchFolders(targets: string[]): void {
     if (targets.length === 0) return;
-    if (this.watcher) {
-      this.watcher.add(targets);
-      return;
+    this.tree ??= new TreeWatch({
+      addDir: (p) => this.followFolder(p, this.enqueue),
+      unlinkDir: (p) => this.onFolderGone(p),
+      followed: (logs) => this.folders?.has(logs) ?? false,
+    });
+    for (const t of targets) {
+      // A logs folder target is FolderWatch's; its parent is watched for the folder's deletion.
+      if (isLogsDir(t)) this.tree.addParentOf(t);
+      else this.tree.add(t, false);
     }
-    const enqueue = this.enqueue;
-    this.watcher = chokidar.watch(targets, {
-      ignoreInitial: true,
-      depth: TREE_DEPTH,
-      ignored: (p: string) => !isFollowedByTree(p),
-    });
-    this.watcher.on('add', enqueue);
-    this.watcher.on('change', enqueue);
-    this.watcher.on('unlink', (p) => this.onUnlink(p));
-    this.watcher.on('unlinkDir', (p) => {
-      this.folders?.unwatch(p);
-      this.onUnlinkDir(p);
-      // Deleted and created again before this event arrived (chokidar reports late, and may not report the new
-      // folder at all): follow the new one.
-      if (fs.existsSync(p)) this.followFolder(p, enqueue);
-    });
-    this.watcher.on('addDir', (p) => {
-      this.followFolder(p, enqueue);
-      this.lookAgainLater(p);
-    });
-    this.watcher.on('error', () => {
-      /* a vanished or unreadable folder: the next event or restart recovers */
-    });
-    const watcher = this.watcher;
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  /** A followed folder went away: its files are marked deleted; created again before this ran, it is followed afresh. */
+  private onFolderGone(p: string): void {
+    this.folders?.unwatch(p);
+    this.onUnlinkDir(p);
+    if (fs.existsSync(p)) this.followFolder(p, this.enqueue);
   }
 
   /** A file in a watched log folder changed, appeared or went away (a rename over it is all three). */
   private onFileEvent(file: string, enqueue: (p: string) => void): void {
     if (!isInteresting(file)) return;
     const st = safeStat(file);
-    if (st === null) this.onUnlink(file);
-    else if (st.isFile()) enqueue(file);
+    if (st === null) {
+      if (this.folders?.has(file)) this.onFolderGone(file); // a session folder deleted
+      else this.onUnlink(file);
+    } else if (st.isFile()) enqueue(file);
     else if (st.isDirectory()) this.followFolder(file, enqueue); // a session folder created in a debug-logs folder
   }
 
@@ -677,39 +669,10 @@ export class Indexer {
    */
   private followFolder(dir: string, enqueue: (p: string) => void): void {
     this.folders?.unwatch(dir);
-    for (const f of logFoldersBelow(dir)) this.folders?.watch(f);
+    // Listed twice: a session folder created after the first listing, before its logs folder was watched, raised
+    // no event and is in the second; one created later raises one.
+    for (let look = 0; look < 2; look++) for (const f of logFoldersBelow(dir)) this.folders?.watch(f);
     for (const f of listLogFilesBelow(dir)) enqueue(f);
-  }
-
-  private lookAgainTimers = new Map<string, NodeJS.Timeout[]>();
-
-  /**
-   * chokidar reads a new folder and only then watches it (handler.js `_handleDir`): a folder created inside it in
-   * that gap raises no event, ever (server/serve.test.ts once never saw a new profile's session, in a run under
-   * load; 2 of 900 folders created level by level by another thread under load were never reported). So a new
-   * folder is looked at again a little later, twice (under load the watch may start after the first look): every
-   * folder below it that the watcher does not know is added to it and followed, its files read.
-   */
-  private lookAgainLater(dir: string): void {
-    if (this.lookAgainTimers.has(dir)) return;
-    const timers = LOOK_AGAIN_MS.map((ms, i) =>
-      setTimeout(() => {
-        if (i === LOOK_AGAIN_MS.length - 1) this.lookAgainTimers.delete(dir);
-        if (!this.stopped) this.lookAgain(dir);
-      }, ms),
-    );
-    this.lookAgainTimers.set(dir, timers);
-  }
-
-  private lookAgain(dir: string): void {
-    const watcher = this.watcher;
-    const below = treeFoldersBelow(dir);
-    if (!watcher || below.length === 0) return; // a session folder: its files are FolderWatch's, watched before it was listed
-    const known = watcher.getWatched();
-    const missed = below.filter((d) => !Object.hasOwn(known, d));
-    if (missed.length === 0) return;
-    watcher.add(missed);
-    for (const d of missed) this.followFolder(d, this.enqueue);
   }
 
   private settleTimers = new Map<string, NodeJS.Timeout>();
@@ -761,9 +724,6 @@ export class Indexer {
     this.notify();
   }
 }
-
-/** When a new folder is looked at again (Indexer.lookAgainLater), in ms after the watcher reported it. */
-const LOOK_AGAIN_MS = [300, 3000];
 
 function safeStat(f: string): fs.Stats | null {
   try {

@@ -47,9 +47,12 @@ function logsIndex(parts: string[]): number {
 
 const isLogsDirName = (name: string) => name === 'debug-logs' || name === 'session-state' || name === 'agentHostUsage';
 
+/** A debug-logs, Copilot CLI session-state or agentHostUsage folder: the folders whose session folders and files FolderWatch follows. */
+export const isLogsDir = (dir: string) => isLogsDirName(path.basename(dir));
+
 /**
  * A path inside a debug-logs folder that is not itself a session folder: a file of a session folder, or a file
- * directly in debug-logs (legacy flat logs, `.tmp` files). Decided by the name, since chokidar asks before it stats.
+ * directly in debug-logs (legacy flat logs, `.tmp` files). Decided by the name alone, before any stat.
  */
 export function isInsideLogFolder(p: string): boolean {
   const parts = p.split(/[\\/]/);
@@ -59,32 +62,12 @@ export function isInsideLogFolder(p: string): boolean {
   return below >= 2 || (below === 1 && /\.(jsonl|json|tmp)$/i.test(p));
 }
 
-/** How many folder levels below each of its targets the roots' tree watcher follows (chokidar's `depth`). */
+/** How many folder levels below each of its targets the roots' tree watcher follows (tree-watch.ts). */
 export const TREE_DEPTH = 5;
 
-/** What the roots' tree watcher follows (its `ignored` is the negation): the layout's folders down to the log folders, none of their files. */
+/** What the roots' tree watcher follows: the layout's folders down to the log folders, none of their files. */
 export function isFollowedByTree(p: string): boolean {
   return isInteresting(p) && !isInsideLogFolder(p);
-}
-
-/**
- * The folders below `dir` that the tree watcher follows, down to `depth` levels. A log folder (a session folder)
- * is a leaf: what is inside it is files, followed by FolderWatch.
- */
-export function treeFoldersBelow(dir: string, depth = TREE_DEPTH): string[] {
-  const out: string[] = [];
-  const walk = (d: string, left: number) => {
-    if (left === 0 || isLogsDirName(path.basename(path.dirname(d)))) return;
-    for (const e of safeReaddir(d)) {
-      if (!e.isDirectory()) continue;
-      const p = path.join(d, e.name);
-      if (!isFollowedByTree(p)) continue;
-      out.push(p);
-      walk(p, left - 1);
-    }
-  };
-  walk(dir, depth);
-  return out;
 }
 
 function safeReaddir(dir: string): fs.Dirent[] {

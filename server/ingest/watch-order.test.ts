@@ -3,12 +3,11 @@
 // between (after the listing, before the tree watcher's walk) raise no event: they must be found by the second look
 // that follows the walk, read, and followed like the others.
 //
-// While it runs: chokidar reads a new folder and only then watches it (chokidar/handler.js _handleDir: `await
-// _handleRead`, then `_watchWithNodeFs`), so a folder created inside it in that gap raises no event, ever. Seen as a
-// new profile's session never indexed (server/serve.test.ts, a run under load), and reproduced outside: 2 of 900
-// folders created level by level by another thread under load were never reported. The gap is made here on
-// purpose: the folder is created right before chokidar's watch of its parent starts. The indexer must find it by
-// looking at every new folder again, and follow it from then on.
+// While it runs: a folder created inside a new folder just as the watch of that new folder starts. chokidar, which
+// watched the tree before tree-watch.ts, read a new folder and only then watched it, so a folder created in that gap
+// raised no event, ever (seen as a new profile's session never indexed in server/serve.test.ts under load; 2 of 900
+// folders created level by level by another thread were never reported). The tree watch sets a folder's watch
+// before it lists the folder; the gap is made here on purpose, right before that watch starts.
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { syncBuiltinESMExports } from 'node:module';
@@ -98,18 +97,18 @@ describe('watching at start-up', () => {
   });
 });
 
-/** Until restored: just before chokidar's fs.watch of `dir` starts, `inGap` runs (chokidar has read `dir`); `hit` says it ran. */
+/** Until restored: just before the tree watch's fs.watch of `dir` starts, `inGap` runs; `hit` says it ran. */
 function createInTheGap(dir: string, inGap: () => void): { readonly hit: boolean } {
   let done = false;
   fs.watch = ((p: fs.PathLike, ...rest: unknown[]) => {
-    // chokidar's own watch of the folder (FolderWatch watches log folders too, before it lists them: no gap there)
-    if (!done && String(p) === dir && /[\\/]chokidar[\\/]/.test(new Error().stack ?? '')) {
+    // the tree watch's own watch of the folder (FolderWatch watches log folders, not this one)
+    if (!done && String(p) === dir && /[\\/]tree-watch\.[jt]s/.test(new Error().stack ?? '')) {
       done = true;
       inGap();
     }
     return (realWatch as (...a: unknown[]) => fs.FSWatcher)(p, ...rest);
   }) as typeof fs.watch;
-  syncBuiltinESMExports(); // chokidar imports `watch` from node:fs by name
+  syncBuiltinESMExports(); // for a module that imports `watch` from node:fs by name
   return {
     get hit() {
       return done;
@@ -136,7 +135,7 @@ async function following(): Promise<{ user: string; count: (sid: string) => numb
 describe('folders created while the tree watcher starts watching their parent', () => {
   it('the no-workspace root: debug-logs and a session created in the gap are read, then followed', async () => {
     const { user, count } = await following();
-    // globalStorage/github.copilot-chat appears; its debug-logs/g1 is created after chokidar read the folder
+    // globalStorage/github.copilot-chat appears; its debug-logs/g1 is created as its watch starts
     const chat = path.join(user, 'globalStorage', 'github.copilot-chat');
     const g1 = path.join(chat, 'debug-logs', 'g1');
     const gap = createInTheGap(chat, () => {
