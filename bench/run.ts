@@ -178,7 +178,13 @@ function missNotes(rows: Row[]): string[] {
         'from the allocator (V8\'s external_memory is brought up to date only by the next collection), and takes what ' +
         'survived at the check after a collection, once the sweeper has freed them (`--only memory`, two rounds alternating ' +
         'with the code before: 1× 449 / 442 → 410 / 422 MB, 0.25× 397 / 378 → 354 / 363 MB; the backfill 138 / 122 → 149 / 164 s ' +
-        'at 1× but 42 / 37 → 30 / 28 s at 0.25×, within this host\'s spread).',
+        'at 1× but 42 / 37 → 30 / 28 s at 0.25×, within this host\'s spread). Then (heap snapshots of the ingest worker at the 1× ' +
+        'peak: 63k promises, 14.6k stat requests, 29k stat arrays, 53k path strings, 785 readdirp streams): the 53–65 MB "not yet ' +
+        'explained" was chokidar\'s start-up walk of the folder tree, which watched every one of the 3,712 session folders (FolderWatch ' +
+        'watched them already) and stat\'ed the tree\'s entries all at once, then kept ~19 MB. The tree is now followed by ' +
+        'server/ingest/tree-watch.ts, one fs.watch per folder above the logs folders (45 on this corpus), and chokidar is gone ' +
+        '(`memory-probe.ts --load`, 1.6 GiB, alternated: peak RSS 403 / 400 → 378 / 382 MB; the ingest worker\'s heap at the peak ' +
+        '112 / 101 → 56 / 57 MB, what survived a collection 73 / 49 → 28 / 30 MB).',
     ],
     [
       /^time until every session of the newest 7 days/,
