@@ -180,8 +180,8 @@ function missNotes(rows: Row[]): string[] {
         'with the code before: 1× 449 / 442 → 410 / 422 MB, 0.25× 397 / 378 → 354 / 363 MB; the backfill 138 / 122 → 149 / 164 s ' +
         'at 1× but 42 / 37 → 30 / 28 s at 0.25×, within this host\'s spread). Then (heap snapshots of the ingest worker at the 1× ' +
         'peak: 63k promises, 14.6k stat requests, 29k stat arrays, 53k path strings, 785 readdirp streams): the 53–65 MB "not yet ' +
-        'explained" was chokidar\'s start-up walk of the folder tree, which watched every one of the 3,712 session folders (FolderWatch ' +
-        'watched them already) and stat\'ed the tree\'s entries all at once, then kept ~19 MB. The tree is now followed by ' +
+        'explained" was chokidar\'s start-up walk of the folder tree, which watched all 3,712 folders of the tree, the session folders ' +
+        'among them (FolderWatch watched those already), and stat\'ed the tree\'s entries all at once, then kept ~19 MB. The tree is now followed by ' +
         'server/ingest/tree-watch.ts, one fs.watch per folder above the logs folders (45 on this corpus), and chokidar is gone ' +
         '(`memory-probe.ts --load`, 1.6 GiB, alternated: peak RSS 403 / 400 → 378 / 382 MB; the ingest worker\'s heap at the peak ' +
         '112 / 101 → 56 / 57 MB, what survived a collection 73 / 49 → 28 / 30 MB).',
