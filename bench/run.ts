@@ -184,7 +184,14 @@ function missNotes(rows: Row[]): string[] {
         'among them (FolderWatch watched those already), and stat\'ed the tree\'s entries all at once, then kept ~19 MB. The tree is now followed by ' +
         'server/ingest/tree-watch.ts, one fs.watch per folder above the logs folders (45 on this corpus), and chokidar is gone ' +
         '(`memory-probe.ts --load`, 1.6 GiB, alternated: peak RSS 403 / 400 → 378 / 382 MB; the ingest worker\'s heap at the peak ' +
-        '112 / 101 → 56 / 57 MB, what survived a collection 73 / 49 → 28 / 30 MB).',
+        '112 / 101 → 56 / 57 MB, what survived a collection 73 / 49 → 28 / 30 MB). Then the two settings only the process\'s ' +
+        'start can take, in server/launch-flags.ts and every launcher (bin/chronoscope.js, npm start, this bench\'s server): ' +
+        '`--max-semi-space-size=4` (the main thread\'s young generation 32 → 8 MB, which the "fixed main-thread semi-space" ' +
+        'tried before had not reached: it was set at run time) and `MALLOC_ARENA_MAX` (glibc\'s arena per busy thread keeps ' +
+        'what that thread freed), and the ingest heap watch\'s headroom 32 → 16 MB. `memory-probe.ts --load`, 1.6 GiB, alternated ' +
+        'rounds: neither 353 / 398 MB; the flag 345 / 329; the flag and two arenas 318 / 303, again 315 / 309; with the 16 MB ' +
+        'headroom 304 / 303; with one arena 310 / 302; all three 288 MB (idle after 270, under load 261). CPU per MB within the ' +
+        'host\'s spread (165–186 ms/MB across the variants, the last run the highest).',
     ],
     [
       /^time until every session of the newest 7 days/,

@@ -1,5 +1,6 @@
 import { defineConfig } from '@playwright/test';
 import { E2E_CORPUS, E2E_DB, E2E_FIXTURES, E2E_PORT } from './support/paths';
+import { SERVER_ENV, SERVER_NODE_ARGS } from '../server/launch-flags';
 
 // The real built server (dist/, built by `npm run test:e2e`) on a generated corpus, driven in Debian's Chromium
 // (browsers cannot be downloaded here). One worker: specs share the server and some append to its logs.
@@ -23,11 +24,13 @@ export default defineConfig({
   webServer: {
     cwd: '..',
     command:
-      `npx tsx e2e/prepare.ts && node dist/server/main.js serve --logs ${E2E_CORPUS} --logs ${E2E_FIXTURES} ` +
+      `npx tsx e2e/prepare.ts && node ${SERVER_NODE_ARGS.join(' ')} dist/server/main.js serve --logs ${E2E_CORPUS} --logs ${E2E_FIXTURES} ` +
       // the corpus's Copilot CLI sessions (e2e/cli-sessions.spec.ts)
       `--copilot-home ${E2E_CORPUS}/.copilot ` +
       `--db ${E2E_DB} --port ${E2E_PORT}`,
     // /api/ready answers 200 only once the first backfill is done, so no spec races the indexer.
+    // launched as bin/chronoscope.js launches it (server/launch-flags.ts); Playwright adds this to process.env
+    env: { ...SERVER_ENV },
     url: `http://127.0.0.1:${E2E_PORT}/api/ready`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { timedGet, waitFor } from '../lib/http';
 import { MEMORY_LOG_ENV } from '../../server/memory/thread-memory';
+import { SERVER_NODE_ARGS, serverEnv } from '../../server/launch-flags';
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -26,8 +27,8 @@ export async function startServerProcess(opts: {
     () => false,
   );
   if (taken) throw new Error(`port ${opts.port} is already in use: stop that server or pass --port`);
-  const args = [path.resolve('dist/server/main.js'), 'serve', ...opts.roots.flatMap((r) => ['--logs', r]), '--db', opts.dbPath, '--port', String(opts.port)];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', opts.onStderrLine ? 'pipe' : 'inherit'], env: { ...process.env, ...opts.env, ...(opts.memoryLog ? { [MEMORY_LOG_ENV]: opts.memoryLog } : {}) } });
+  const args = [...SERVER_NODE_ARGS, path.resolve('dist/server/main.js'), 'serve', ...opts.roots.flatMap((r) => ['--logs', r]), '--db', opts.dbPath, '--port', String(opts.port)];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', opts.onStderrLine ? 'pipe' : 'inherit'], env: serverEnv({ ...process.env, ...opts.env, ...(opts.memoryLog ? { [MEMORY_LOG_ENV]: opts.memoryLog } : {}) }) });
   const onLine = opts.onStderrLine;
   if (onLine && child.stderr) {
     let rest = '';

@@ -1,0 +1,26 @@
+/**
+ * How the server's process is started (issue 19.3: peak RSS). Both settings are read once, when the process
+ * starts, so no code inside it can set them; every launcher passes them: bin/chronoscope.js's first line,
+ * `npm start` (scripts/start-server.mjs), the bench's server (bench/measure/server-process.ts) and the browser
+ * tests' (e2e/playwright.config.ts). launch-flags.test.ts checks that they agree.
+ *
+ * - `--max-semi-space-size=4`: V8 sizes every isolate's young generation by how fast it allocates, up to two
+ *   16 MB semi-spaces on the main thread (settable on node's command line only; a cap set at run time did not
+ *   hold, docs/CONTRIBUTING.md), and the flag caps the workers' below their `resourceLimits` too.
+ * - `MALLOC_ARENA_MAX=1`: glibc gives each thread that mallocs under contention an arena of its own (up to 8 per
+ *   core) and keeps what is freed in it; the ingest, search and read threads and the libuv pool's deflates held
+ *   12 arenas, 126 MB from the system with 77 MB in use, at the 1.6 GiB backfill's peak. One arena lets what one
+ *   thread frees serve the next; the threads' malloc traffic is SQLite's pages and zlib's streams, not a hot path.
+ *   Other C libraries (macOS, Windows, musl) ignore the variable.
+ *
+ * Alternated memory-probe runs (1.6 GiB, query load), peak RSS: 353 / 398 MB with neither, 345 / 329 with the flag,
+ * 318 / 303 with the flag and two arenas; then two arenas 315 / 309 against one 310 / 302. Backfill time and CPU
+ * per MB within this host's spread in every variant (docs/CONTRIBUTING.md, the memory paragraph).
+ */
+export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=4'];
+export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '1' };
+
+/** The environment the server runs in: the launch settings, then whatever the caller's environment says. */
+export function serverEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...SERVER_ENV, ...env };
+}
