@@ -231,7 +231,15 @@ function missNotes(rows: Row[]): string[] {
         'shortest-first order inside the read worker. Since (issue 19.4): the triage model warms 2,000 event ids a turn, not 20,000 ' +
         '(a step held the loop 100–240 ms while commits arrived); reused answers are written without building a fetch Response; GETs skip ' +
         'bodyLimit, which built a fetch Request for each (60 bursts: health p95 45–80 → 27–39 ms). The backfill\'s threads at nice 5 ' +
-        'were tried and taken out: queries p95 113–162 → 99–108 ms, but the backfill a tenth slower under the first 90 s of load.',
+        'were tried and taken out: queries p95 113–162 → 99–108 ms, but the backfill a tenth slower under the first 90 s of load. ' +
+        'Then (issue 19.3) the launch settings of server/launch-flags.ts traded some of this row for peak RSS: `--only concurrency` ' +
+        'on one host within 20 minutes, /api/health during the bursts p95 with --max-semi-space-size=4 and MALLOC_ARENA_MAX=1 ' +
+        '76.6 (load average 3.5), 49.9, 58.2, 44.1 ms; with two arenas 71.6, 44.0; without the flag (V8\'s 32 MB young generation ' +
+        'on the main thread, 16 on the read worker) 33.6, 33.6; a semi-space of 8 MB 46.6, 46.8 (peak RSS 324 MB); without the flag ' +
+        'but the workers\' young generations capped at 12 MB 76.4 (peak RSS 315 MB). The flag caps every isolate (V8 takes it over ' +
+        'the workers\' resourceLimits), so the main thread cannot keep a larger young generation than the workers. Kept for ' +
+        'the 300 MB peak; the bursts\' p50 is 5 ms either way, and what sets the p95 (the main thread\'s old-generation pauses or ' +
+        'the read worker\'s collections taking the shared core) is not yet known.',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);

@@ -16,6 +16,9 @@
  * Alternated memory-probe runs (1.6 GiB, query load), peak RSS: 353 / 398 MB with neither, 345 / 329 with the flag,
  * 318 / 303 with the flag and two arenas; then two arenas 315 / 309 against one 310 / 302. Backfill time and CPU
  * per MB within this host's spread in every variant (docs/CONTRIBUTING.md, the memory paragraph).
+ * The cost: /api/health during the bench's 200-query bursts, p95 33.6 / 33.6 ms without the flag against 44–58 ms
+ * with it (its p50 5 ms either way); V8 applies the flag to every isolate, so the main thread cannot keep a larger
+ * young generation than the workers (bench/run.ts, the concurrency note).
  */
 export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=4'];
 export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '1' };
