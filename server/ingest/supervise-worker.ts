@@ -8,6 +8,9 @@ import type { WorkerInput, WorkerMessage } from './worker';
  * (6 MB) made a backfill 35% slower, since a batch's garbage no longer fit and was promoted to the old
  * generation. The old generation gets no limit: V8 aborts the whole process, not the worker, when one
  * allocation (a line of tens of MB) cannot fit under it; the worker empties it on schedule instead (worker.ts).
+ * This limit holds when node starts without flags: started with server/launch-flags.ts's --max-semi-space-size (every
+ * launcher passes it), V8 takes the flag over it, 4 MB semi-spaces (8 MB committed at the 1.6 GiB peak, backfill CPU
+ * per MB within the host's spread).
  */
 export const INGEST_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 };
 

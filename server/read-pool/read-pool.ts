@@ -42,7 +42,8 @@ function readWorkerScript(): string {
  * A read worker's young generation: 16 MB instead of V8's 48. Its requests (a search, a span tree's window) leave
  * little behind, but at the default a worker's heap stayed at ~60 MB after the query rows of the bench; the old
  * generation gets no limit, as for the ingest worker (supervise-worker.ts): one request that needs more than a
- * limit would abort the whole process.
+ * limit would abort the whole process. Started with server/launch-flags.ts's --max-semi-space-size (every launcher
+ * passes it), V8 takes the flag over this limit: 4 MB semi-spaces.
  */
 export const READ_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 16 };
 

@@ -29,7 +29,10 @@ const POST_CHARS = 128 * 1024;
 /** More deaths than this within a minute and the thread is not started again. */
 const MAX_RESTARTS = 3;
 
-/** A string's young generation: rows arrive, are inserted and die. */
+/**
+ * A small young generation: rows arrive, are inserted and die. Started with server/launch-flags.ts's
+ * --max-semi-space-size (every launcher passes it), V8 takes the flag over this limit: 4 MB semi-spaces.
+ */
 const SEARCH_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 8 };
 
 const here = path.dirname(fileURLToPath(import.meta.url));
