@@ -65,6 +65,21 @@ CREATE VIRTUAL TABLE IF NOT EXISTS prompt_cjk USING fts5 (text, tokenize = 'unic
 const HASH_BYTES = 16 * 1024 * 1024;
 
 /**
+ * FTS5's merge policy for the search file's tables (`automerge`, `crisismerge`; kept in each table's %_config, so
+ * it is set again on every open and holds for files written before it). FTS5 merges a level's segments once
+ * `automerge` of them exist (4 by default), so every posting is rewritten once per level; with 16, the index has
+ * about half as many levels. The 1.6 GiB bench corpus's search rows (417 MB of text, scratch replay of the rows
+ * in one thread, CPU): 49.3 s with FTS5's defaults, 41.3 s at automerge 8, 36.9 s at 16 with crisismerge 64 (29.1 s
+ * without any merge, which made a query read ten times as many segments). A query reads up to 16 segments a level
+ * instead of 4: a first page of `import` 0.24 → 0.34 ms, of `ui/SessionList.tsx` 1.2 → 1.8 ms on that index.
+ * `crisismerge` (16 by default) must stay above `automerge`, or a level is merged whole before automerge would.
+ */
+export const FTS_MERGE_CONFIG = { automerge: 16, crisismerge: 64 } as const;
+
+/** The search file's FTS5 tables (their merge policy is FTS_MERGE_CONFIG). */
+const FTS_TABLES = ['event_text', 'event_cjk', 'prompt_text', 'prompt_cjk'] as const;
+
+/**
  * Page cache of the search thread's connection, in KiB. FTS5 inserts go through its pending-terms hash, not the
  * page cache; the pages read back are the segment index and the merges' inputs.
  */
@@ -90,14 +105,25 @@ export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Da
   // a deleted file while every reader read the new one, whose mark stayed at the first commit.
   db.transaction(() => {
     db.exec(PROMPT_DDL);
-    if (hasSearchMeta(db) && searchMetaValue(db, 'archive_id') !== null) return;
+    if (hasSearchMeta(db) && searchMetaValue(db, 'archive_id') !== null) {
+      setMergePolicy(db);
+      return;
+    }
     db.exec(SEARCH_DDL);
+    setMergePolicy(db);
     db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`); // bound, it would be a REAL
     setSearchMeta(db, 'archive_id', id.archiveId);
     setSearchMeta(db, 'schema_version', String(SEARCH_VERSION));
     setSearchMeta(db, 'indexed_through', '0');
   }).immediate();
   return db;
+}
+
+/** FTS_MERGE_CONFIG on every FTS5 table of the file (values written as literals: bound, they would be REALs). */
+function setMergePolicy(db: Database.Database): void {
+  for (const t of FTS_TABLES) {
+    for (const [key, value] of Object.entries(FTS_MERGE_CONFIG)) db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('${key}', ${value})`);
+  }
 }
 
 function openWritable(file: string): Database.Database {

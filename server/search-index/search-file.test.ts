@@ -424,6 +424,25 @@ describe('the search file', () => {
     b.close();
   });
 
+  it("merges 16 segments a level in every table, in a new file and in one written before that policy", () => {
+    const archive = path.join(dir, 'merge-policy.db');
+    const policy = (db: Database.Database) =>
+      ['event_text', 'event_cjk', 'prompt_text', 'prompt_cjk'].map((t) =>
+        db.prepare(`SELECT k, v FROM ${t}_config WHERE k IN ('automerge', 'crisismerge') ORDER BY k`).all().map((r) => Object.values(r as object).join('=')).join(' '),
+      );
+    const created = openSearchWriteDb(archive, { archiveId: 'archive-m' });
+    expect(policy(created)).toEqual(Array(4).fill('automerge=16 crisismerge=64'));
+    // a file written with FTS5's defaults (automerge 4, crisismerge 16): opened again, it takes the policy
+    for (const t of ['event_text', 'event_cjk', 'prompt_text', 'prompt_cjk']) {
+      created.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 4); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 16)`);
+    }
+    expect(policy(created)).toEqual(Array(4).fill('automerge=4 crisismerge=16'));
+    created.close();
+    const reopened = openSearchWriteDb(archive, { archiveId: 'archive-m' });
+    expect(policy(reopened)).toEqual(Array(4).fill('automerge=16 crisismerge=64'));
+    reopened.close();
+  });
+
   it('a commit of a group the catch-up has already read past leaves the mark where it is: it never moves back', async () => {
     // A thread started late (a loaded machine, a restart) catches up from the archive through groups whose
     // "commit" messages are still queued; writing their mark took it back (health said events behind, and a
