@@ -18,3 +18,18 @@ it('packs consecutive lines up to CHUNK_BYTES per chunk (a longer line alone), t
   expect(deflateChunksSync(lines)).toEqual(pooled);
   expect(await deflateChunks([])).toEqual([]);
 });
+
+it('joins chunks into an arena while the batch fits (the same chunks as without one), else into buffers of their own', async () => {
+  const lines = [line(1, 30_000), line(2, 30_000), line(3, 30_000), line(4, 10), line(5, 10)];
+  const arena = Buffer.alloc(100_000);
+  const withArena = deflateChunksSync(lines, arena);
+  expect(withArena).toEqual(deflateChunksSync(lines));
+  expect(await deflateChunks(lines, arena)).toEqual(withArena);
+  // the first chunk (lines 1–2) joined at the arena's start, the last (3–5) after it
+  const joined = Buffer.concat(lines.map((l) => l.bytes));
+  expect(arena.subarray(0, joined.length).equals(joined)).toBe(true);
+  // an arena too small for a chunk: that chunk gets a buffer of its own, and the result does not change
+  const small = Buffer.alloc(10);
+  expect(deflateChunksSync(lines, small)).toEqual(withArena);
+  expect(small.equals(Buffer.alloc(10))).toBe(true);
+});

@@ -14,15 +14,26 @@ export interface PackedChunk {
   data: Buffer;
 }
 
-/** Consecutive lines up to about CHUNK_BYTES each (a longer line alone), in order, and their bytes joined. */
-function chunkRanges(lines: readonly { bytes: Buffer }[]): { start: number; end: number; bytes: Buffer }[] {
+/**
+ * Consecutive lines up to about CHUNK_BYTES each (a longer line alone), in order, and their bytes joined: into
+ * `arena` (a batch ring's slot, batch-ring.ts) while the batch fits in it, else into buffers of their own.
+ */
+function chunkRanges(lines: readonly { bytes: Buffer }[], arena?: Buffer): { start: number; end: number; bytes: Buffer }[] {
   const ranges: { start: number; end: number; bytes: Buffer }[] = [];
   let start = 0;
+  let used = 0;
   while (start < lines.length) {
     let end = start;
     let size = 0;
     while (end < lines.length && (end === start || size + lines[end].bytes.length <= CHUNK_BYTES)) size += lines[end++].bytes.length;
-    const bytes = end - start === 1 ? lines[start].bytes : Buffer.concat(lines.slice(start, end).map((l) => l.bytes), size);
+    let bytes: Buffer;
+    if (end - start === 1) bytes = lines[start].bytes;
+    else if (arena !== undefined && used + size <= arena.length) {
+      bytes = arena.subarray(used, used + size);
+      let at = 0;
+      for (let i = start; i < end; i++) at += lines[i].bytes.copy(bytes, at);
+      used += size;
+    } else bytes = Buffer.concat(lines.slice(start, end).map((l) => l.bytes), size);
     ranges.push({ start, end, bytes });
     start = end;
   }
@@ -34,11 +45,11 @@ function chunkRanges(lines: readonly { bytes: Buffer }[]): { start: number; end:
  * the other core while the ingest thread parses and writes the batch before it (tail-file.ts reads one ahead;
  * deflate was ~7% of the ingest thread).
  */
-export function deflateChunks(lines: readonly { bytes: Buffer }[]): Promise<PackedChunk[]> {
-  return Promise.all(chunkRanges(lines).map(async ({ start, end, bytes }) => ({ start, end, data: await deflateRaw(bytes, DEFLATE_OPTIONS) })));
+export function deflateChunks(lines: readonly { bytes: Buffer }[], arena?: Buffer): Promise<PackedChunk[]> {
+  return Promise.all(chunkRanges(lines, arena).map(async ({ start, end, bytes }) => ({ start, end, data: await deflateRaw(bytes, DEFLATE_OPTIONS) })));
 }
 
 /** The same chunks deflated on this thread (a batch written without `deflateChunks`: tests, empty batches). */
-export function deflateChunksSync(lines: readonly { bytes: Buffer }[]): PackedChunk[] {
-  return chunkRanges(lines).map(({ start, end, bytes }) => ({ start, end, data: zlib.deflateRawSync(bytes, DEFLATE_OPTIONS) }));
+export function deflateChunksSync(lines: readonly { bytes: Buffer }[], arena?: Buffer): PackedChunk[] {
+  return chunkRanges(lines, arena).map(({ start, end, bytes }) => ({ start, end, data: zlib.deflateRawSync(bytes, DEFLATE_OPTIONS) }));
 }

@@ -7,12 +7,12 @@ import { readLines } from './read-lines';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-rl-'));
 afterEach(() => fs.rmSync(path.join(dir, 'f.jsonl'), { force: true }));
 
-function read(content: string | Buffer, offset = 0, maxBytes = 1 << 30, size?: number) {
+function read(content: string | Buffer, offset = 0, maxBytes = 1 << 30, size?: number, into?: Buffer) {
   const f = path.join(dir, 'f.jsonl');
   fs.writeFileSync(f, content);
   const fd = fs.openSync(f, 'r');
   try {
-    return readLines(fd, offset, size ?? fs.fstatSync(fd).size, maxBytes);
+    return readLines(fd, offset, size ?? fs.fstatSync(fd).size, maxBytes, into);
   } finally {
     fs.closeSync(fd);
   }
@@ -61,6 +61,16 @@ describe('readLines', () => {
     expect(read('').lines).toEqual([]);
     const p = read('{"partial":');
     expect([p.lines.length, p.nextOffset, p.partialBytes]).toEqual([0, 0, 11]);
+  });
+
+  it('into a batch slot: the lines complete in it are views of it, a line that continues past it is read whole', () => {
+    const slot = Buffer.alloc(32);
+    const long = `{"x":"${'y'.repeat(60)}"}`;
+    const r = read(`{"a":1}\n{"b":2}\n${long}\n{"c":3}\n`, 0, 1 << 30, undefined, slot);
+    expect(r.lines.map((l) => l.bytes.toString())).toEqual(['{"a":1}', '{"b":2}', long, '{"c":3}']);
+    // the first two share the slot's memory; the long one (past the slot's 32 bytes) and what follows it are copies
+    expect(r.lines.map((l) => l.bytes.buffer === slot.buffer)).toEqual([true, true, false, false]);
+    expect(slot.subarray(0, 16).toString()).toBe('{"a":1}\n{"b":2}\n');
   });
 
   it('lines stay as they were read after the next read reuses the read buffer', () => {

@@ -31,8 +31,11 @@ export interface ReadResult {
  * Reads complete lines from `fd` starting at `offset`, stopping after about `maxBytes` (so a 100 MB file is
  * processed in bounded batches). A final line without `\n` is never returned: it is a write in progress
  * (FORMAT §4.1) and is read again, whole, once its newline arrives.
+ *
+ * `into` (a batch ring's slot, batch-ring.ts): the first read goes there and the lines complete in it are views of
+ * it, not copies; they are valid until the slot is reused. Without it every line is a copy of its own.
  */
-export function readLines(fd: number, offset: number, size: number, maxBytes: number): ReadResult {
+export function readLines(fd: number, offset: number, size: number, maxBytes: number, into?: Buffer): ReadResult {
   const lines: RawLine[] = [];
   let pos = offset; // file position of the next byte to read
   let lineStart = offset;
@@ -40,9 +43,15 @@ export function readLines(fd: number, offset: number, size: number, maxBytes: nu
   let pendingLen = 0;
   let skipping = false; // inside a line over MAX_LINE_BYTES
   let consumed = 0;
-  const buf = (readBuffer ??= Buffer.allocUnsafeSlow(CHUNK_BYTES));
+  // Only the first read can go into `into`: a line that continues past it is joined from pieces anyway.
+  let views = into !== undefined;
+  let buf = into ?? (readBuffer ??= Buffer.allocUnsafeSlow(CHUNK_BYTES));
   while (pos < size) {
-    const n = fs.readSync(fd, buf, 0, Math.min(CHUNK_BYTES, size - pos), pos);
+    if (views && pos !== offset) {
+      views = false;
+      buf = readBuffer ??= Buffer.allocUnsafeSlow(CHUNK_BYTES);
+    }
+    const n = fs.readSync(fd, buf, 0, Math.min(buf.length, size - pos), pos);
     if (n <= 0) break;
     let start = 0;
     for (;;) {
@@ -52,7 +61,7 @@ export function readLines(fd: number, offset: number, size: number, maxBytes: nu
         lines.push({ bytes: Buffer.alloc(0), byteOffset: lineStart, tooLong: true });
       } else {
         const piece = buf.subarray(start, nl);
-        const bytes = pendingLen === 0 ? Buffer.from(piece) : Buffer.concat([...pending, piece], pendingLen + piece.length);
+        const bytes = pendingLen === 0 ? (views ? piece : Buffer.from(piece)) : Buffer.concat([...pending, piece], pendingLen + piece.length);
         lines.push({ bytes, byteOffset: lineStart, tooLong: false });
       }
       consumed += pos + nl + 1 - lineStart;

@@ -5,6 +5,7 @@ import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
 import { deflateChunksSync, type PackedChunk } from './archive-chunks';
+import { BatchRing } from './batch-ring';
 import { forgetArchiveReads, rememberWrittenLine } from '../db/raw-lines';
 import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
@@ -128,6 +129,8 @@ export class IngestStore {
   private nextNum: number;
   /** sessions whose facts must be recomputed (refreshSession) */
   readonly dirty = new Set<string>();
+  /** the memory this writer's batches are read into and packed from (tail-file.ts) */
+  readonly batchRing = new BatchRing();
   private st;
   readonly cli: CliLinker;
 

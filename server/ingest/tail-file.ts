@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { deflateChunks, type PackedChunk } from './archive-chunks';
+import { deflateChunks, deflateChunksSync, type PackedChunk } from './archive-chunks';
+import type { RingSlot } from './batch-ring';
 import { lineFormatOf, processLine, LINE_FRAGMENT, type LineFormat } from './process-line';
 import { readLines, type RawLine } from './read-lines';
 import { forgetReconciliation, hashBytes, reconciliationOf, type Reconciliation } from './reconcile';
@@ -96,20 +97,23 @@ export async function tailFile(
     let nextLine = row.next_line;
     let wrote = false;
     const format = lineFormatOf(row.kind);
-    let next: ReadBatch | null = readBatch(fd, offset, size, nextLine, reconciliation, false);
+    let next: ReadBatch | null = readBatch(fd, offset, size, nextLine, reconciliation, false, store.batchRing.next());
     while (next !== null) {
       const batch = next;
       next = null;
       if (batch.lines.length === 0) break;
-      const deflated = batch.chunks === null ? undefined : await batch.chunks;
+      const pooled = batch.chunks === null ? undefined : await batch.chunks;
       // Stopped meanwhile: the connection may be closed; the open group is rolled back and read again next time.
       if (stopped()) return { ...outcome, more: true };
       const batchBytes = batch.nextOffset - offset;
       // The next batch is read and its deflate started now, to run on the pool while this one is parsed and written.
       // Not while reconciling: classifying its lines consumes the reconciliation's state before this batch commits.
       if (!batch.eof && outcome.bytes + batchBytes < maxBytes && reconciliation === null) {
-        next = readBatch(fd, batch.nextOffset, size, nextLine + batch.lines.length, null, true);
+        next = readBatch(fd, batch.nextOffset, size, nextLine + batch.lines.length, null, true, store.batchRing.next());
       }
+      // A batch not read ahead is deflated here, on this thread (while the pool deflates the one just read ahead):
+      // nothing would overlap a wait for the pool.
+      const deflated = pooled ?? deflateChunksSync(batch.kept.map((k) => k.line), batch.slot.chunks);
       const lines = batchLines(batch.kept, format);
       row = adoptSessionId(store, row, lines);
       const progress = progressOf(fd, stat, batch.nextOffset, row.generation, nextLine + batch.lines.length, reconciliation?.active ?? false);
@@ -128,7 +132,7 @@ export async function tailFile(
       offset = batch.nextOffset;
       nextLine += batch.lines.length;
       if (batch.eof || outcome.bytes >= maxBytes) break;
-      next ??= readBatch(fd, offset, size, nextLine, reconciliation, false);
+      next ??= readBatch(fd, offset, size, nextLine, reconciliation, false, store.batchRing.next());
     }
     if (reconciliation && !reconciliation.active) forgetReconciliation(store.db, row.id);
     if (!wrote && (row.ino === null || rewritten)) {
@@ -151,7 +155,7 @@ interface KeptLine {
 
 /**
  * One batch of complete lines, those to write (not already archived), and their deflate under way on the pool
- * (null: writeBatch deflates them on this thread).
+ * (null: deflated on this thread when the batch is written). Its lines and chunks live in `slot` (batch-ring.ts).
  */
 interface ReadBatch {
   lines: RawLine[];
@@ -159,26 +163,27 @@ interface ReadBatch {
   nextOffset: number;
   eof: boolean;
   chunks: Promise<PackedChunk[]> | null;
+  slot: RingSlot;
 }
 
 /**
  * `ahead`: the batch is read while the one before it is written, and its deflate runs on the pool meanwhile.
- * Otherwise (a turn's first batch, one read after a reconciled batch) nothing would overlap it: writeBatch
- * deflates it on this thread. Awaiting the pool there was 11% of a backfill's wall time (27,000 files: a thread
- * woken on the busy second core, then the event loop), deflating on the thread 1.5% (~340 MB/s at level 3).
+ * Otherwise (a turn's first batch, one read after a reconciled batch) nothing would overlap it: it is deflated on
+ * this thread. Awaiting the pool there was 11% of a backfill's wall time (27,000 files: a thread woken on the busy
+ * second core, then the event loop), deflating on the thread 1.5% (~340 MB/s at level 3).
  */
-function readBatch(fd: number, offset: number, size: number, firstLineNo: number, reconciliation: Reconciliation | null, ahead: boolean): ReadBatch {
-  const r = readLines(fd, offset, size, BATCH_BYTES);
+function readBatch(fd: number, offset: number, size: number, firstLineNo: number, reconciliation: Reconciliation | null, ahead: boolean, slot: RingSlot): ReadBatch {
+  const r = readLines(fd, offset, size, BATCH_BYTES, slot.lines);
   const kept: KeptLine[] = [];
   r.lines.forEach((line, i) => {
     const verdict = reconciliation ? reconciliation.classify(line) : 'new';
     if (verdict !== 'archived') kept.push({ line, verdict, lineNo: firstLineNo + i });
   });
-  const chunks = ahead ? deflateChunks(kept.map((k) => k.line)) : null;
+  const chunks = ahead ? deflateChunks(kept.map((k) => k.line), slot.chunks) : null;
   // A batch read ahead is dropped when the file's turn ends early (a stop, a failed write): its deflate's
   // failure must not surface as an unhandled rejection. Awaiting `chunks` still throws it.
   chunks?.catch(() => {});
-  return { lines: r.lines, kept, nextOffset: r.nextOffset, eof: r.eof, chunks };
+  return { lines: r.lines, kept, nextOffset: r.nextOffset, eof: r.eof, chunks, slot };
 }
 
 /** The batch's lines as writeBatch reads them: each processed only when it is written (BatchLines). */
