@@ -170,7 +170,9 @@ export class IngestStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
-      copyOf: db.prepare('SELECT file_id FROM copy_keys WHERE key = ?'),
+      // plucked: a row object per lookup has a map of its own, which a full collection kills, and with it the optimized
+      // code of writeEvent that named it (recompiled after every collection of the ingest worker)
+      copyOf: db.prepare('SELECT file_id FROM copy_keys WHERE key = ?').pluck(),
       insertCopyKey: db.prepare('INSERT INTO copy_keys (key, file_id) VALUES (?, ?)'),
       sessionById: db.prepare('SELECT num FROM sessions WHERE id = ?'),
       insertSession: db.prepare(
@@ -393,8 +395,8 @@ export class IngestStore {
     // CLI events carry UUIDs and are never copied into other sessions (INTEROP §3).
     const key = ev.cli ? null : copyKey(ev);
     if (key !== null) {
-      const first = this.st.copyOf.get(key) as { file_id: number } | undefined;
-      if (first) dup = first.file_id === file.id ? 2 : 1;
+      const first = this.st.copyOf.get(key) as number | undefined;
+      if (first !== undefined) dup = first === file.id ? 2 : 1;
       else this.st.insertCopyKey.run(key, file.id);
     }
     const type = ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type;
