@@ -424,7 +424,7 @@ describe('the search file', () => {
     b.close();
   });
 
-  it("merges 16 segments a level in every table, in a new file and in one written before that policy", () => {
+  it("merges 16 segments a level in every table and holds 8 MB of event_text's terms, in a new file and in one written before", () => {
     const archive = path.join(dir, 'merge-policy.db');
     const policy = (db: Database.Database) =>
       ['event_text', 'event_cjk', 'prompt_text', 'prompt_cjk'].map((t) =>
@@ -432,7 +432,8 @@ describe('the search file', () => {
       );
     const created = openSearchWriteDb(archive, { archiveId: 'archive-m' });
     expect(policy(created)).toEqual(Array(4).fill('automerge=16 crisismerge=64'));
-    // a file written with FTS5's defaults (automerge 4, crisismerge 16): opened again, it takes the policy
+    // a file written with FTS5's defaults (automerge 4, crisismerge 16) and a 16 MB hash: opened again, it takes the policy
+    created.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${16 * 1024 * 1024})`);
     for (const t of ['event_text', 'event_cjk', 'prompt_text', 'prompt_cjk']) {
       created.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 4); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 16)`);
     }
@@ -440,6 +441,7 @@ describe('the search file', () => {
     created.close();
     const reopened = openSearchWriteDb(archive, { archiveId: 'archive-m' });
     expect(policy(reopened)).toEqual(Array(4).fill('automerge=16 crisismerge=64'));
+    expect(reopened.prepare("SELECT v FROM event_text_config WHERE k = 'hashsize'").pluck().get()).toBe(8 * 1024 * 1024);
     reopened.close();
   });
 
