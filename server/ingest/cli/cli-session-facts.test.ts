@@ -7,7 +7,7 @@ import { LineageTraceQuery } from '../../../shared/api';
 import { traceLineage } from '../../lineage/lineage-db';
 import { getSessionDetail } from '../../sessions/session-detail';
 import { CRASHED, DETACHED, MAIN, cliTree } from './cli-fixture';
-import { parseWorkspaceYaml, shutdownTotals } from './cli-session-facts';
+import { parseWorkspaceYaml, shutdownTotals, workspaceYamlCwd } from './cli-session-facts';
 
 describe('workspace.yaml', () => {
   it('a mapping is read; anything else is empty', () => {
@@ -16,6 +16,30 @@ describe('workspace.yaml', () => {
     expect(parseWorkspaceYaml('- a\n- b\n')).toEqual({});
     expect(parseWorkspaceYaml('')).toEqual({});
     expect(parseWorkspaceYaml(null)).toEqual({});
+  });
+
+  it("workspaceYamlCwd reads cwd as the YAML parser does, for the CLI's flat documents and everything else", () => {
+    const parserCwd = (t: string) => {
+      const v = parseWorkspaceYaml(t).cwd;
+      return typeof v === 'string' && v.trim() !== '' ? v : null;
+    };
+    const doc = (cwd: string) => `id: 5a3d1eaa-5dfc-4b75-a32c-18c3e5de5cbf\ncwd: ${cwd}\ngit_root: /home/dev/code\nbranch: main\nsummary_count: 0\ncreated_at: 2026-11-24T00:00:00.000Z\n`;
+    const values = [
+      '/home/dev/code/scratchpad', '/home/my dir/x', 'C:\\Users\\dev\\repo', '~/code', '~', 'null', 'Null', 'true', 'FALSE', '0', '-12', '0x1F', '0o17', '1.5e3', '.inf', '-.Inf', '.nan',
+      '/a # comment', '/a#b', "'/quoted'", '"/double"', '/a: b', '/a:', '/trailing ', '[/flow]', '{a: b}', '&anchor /x', '*alias', '!tag /x', '|', '>', '%x', '@x', '`x`',
+      '-/dash', '?q', ':colon', '/ü/日本語/😀', '/a\u0001b', '/a\u007fb', '/a\u0085b', '/a\ufeffb', '/tab\there', '/a\r', '', ' /lead',
+    ];
+    const docs = [
+      ...values.map(doc),
+      doc('/x').replace('branch: main', 'cwd: /second'), // a key twice: the parser refuses the document
+      doc('/x').replace('branch: main', 'true: 1\nTrue: 2'), // two keys that are one boolean
+      doc('/x').replace('\n', '\r\n'),
+      '---\n' + doc('/x'), '# comment\n' + doc('/x'), doc('/x') + '  indented: y\n', doc('/x') + '\n\n', 'cwd: /x', 'cwd:', 'cwd: ', '- a\n- b\n', 'cwd: [', '',
+    ];
+    for (const t of docs) expect([t, workspaceYamlCwd(t)]).toEqual([t, parserCwd(t)]);
+    // the CLI's own documents take the line reader, not the parser
+    expect(workspaceYamlCwd(doc('/home/dev/api'))).toBe('/home/dev/api');
+    expect(workspaceYamlCwd(null)).toBeNull();
   });
 
   it('a broken workspace.yaml and vscode.metadata.json cost their facts, not the session', async () => {
