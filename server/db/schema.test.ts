@@ -7,10 +7,10 @@ import { openSearchWriteDb } from '../search-index/search-db';
 import { ensureSchema, getMeta } from './schema';
 
 describe('schema', () => {
-  it('gives the trigram index, in the search file, a 16 MB pending-terms hash (fewer, larger segments during a backfill)', () => {
+  it('gives the trigram index, in the search file, an 8 MB pending-terms hash (fewer, larger segments during a backfill)', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-schema-'));
     const search = openSearchWriteDb(path.join(dir, 'index.db'), { archiveId: 'a' });
-    expect(search.prepare("SELECT v FROM event_text_config WHERE k = 'hashsize'").get()).toEqual({ v: 16 * 1024 * 1024 });
+    expect(search.prepare("SELECT v FROM event_text_config WHERE k = 'hashsize'").get()).toEqual({ v: 8 * 1024 * 1024 });
     search.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
