@@ -71,7 +71,8 @@ describe('a damaged page in the middle of the index', () => {
   });
 
   it('the background check (its own thread) finds it in a file that opens fine, and nothing in a sound one', async () => {
-    fx = await fixtureDb({ 'keep1/main.jsonl': session('keep1', 400, 'a') });
+    // 1,200 events: enough leaf pages of 16 KiB (server/db/page-size.ts) for one in the middle
+    fx = await fixtureDb({ 'keep1/main.jsonl': session('keep1', 1200, 'a') });
     fx.db.close();
     expect(await checkIndexInBackground(fx.dbPath)).toEqual({ damage: null, error: null });
     damageMiddlePage(fx.dbPath, 'events');

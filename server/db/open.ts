@@ -4,12 +4,14 @@ import path from 'node:path';
 import { isCorruption, lostSessions, moveAside, quickCheck, recordRecovery, recoveryMessage } from './damaged-index';
 import { attachSearch, removeSearchFiles, searchDbPath } from '../search-index/search-db';
 import { ensureSchema } from './schema';
-import { WAL_KEEP_BYTES, WRITER_AUTOCHECKPOINT_PAGES } from './write-ahead-log';
+import { WAL_KEEP_BYTES, WRITER_AUTOCHECKPOINT_BYTES } from './write-ahead-log';
+import { pagesFor, usePageSize } from './page-size';
 
 /** The indexer's connection: the only writer. WAL so that readers never wait for a batch to commit. */
 export function openWriteDb(file: string): Database.Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const db = new Database(file);
+  usePageSize(db); // before anything is written (a file that exists keeps its own)
   db.pragma('journal_mode = WAL');
   // A crash can lose the last batches but never corrupt the file; the byte offsets commit with the lines
   // they cover, so whatever is lost is simply read again.
@@ -18,7 +20,7 @@ export function openWriteDb(file: string): Database.Database {
   // 16 MB: a larger page cache bought no measurable speed on a backfill and cost its size in RSS (target 300 MB).
   db.pragma('cache_size = -16384');
   db.pragma('temp_store = MEMORY');
-  db.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
+  db.pragma(`wal_autocheckpoint = ${pagesFor(db, WRITER_AUTOCHECKPOINT_BYTES)}`);
   db.pragma(`journal_size_limit = ${WAL_KEEP_BYTES}`);
   return db;
 }

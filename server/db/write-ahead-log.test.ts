@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSearchWriteDb } from '../search-index/search-db';
 import { openWriteDb } from './open';
-import { ArchiveCheckpointer, foldWriteAheadLog, foldWriteAheadLogSoon, WAL_KEEP_BYTES, WRITER_AUTOCHECKPOINT_PAGES } from './write-ahead-log';
+import { ArchiveCheckpointer, foldWriteAheadLog, foldWriteAheadLogSoon, WAL_KEEP_BYTES, WRITER_AUTOCHECKPOINT_BYTES } from './write-ahead-log';
 import { WAIT_MS } from '../test-support/until';
 
 let dir: string | null = null;
@@ -128,7 +128,8 @@ describe("the archive's log, checkpointed from another connection (ArchiveCheckp
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-wal-'));
     const w = openWriteDb(path.join(dir, 'index.db'));
     open.push(w);
-    expect(w.pragma('wal_autocheckpoint', { simple: true })).toBe(WRITER_AUTOCHECKPOINT_PAGES);
-    expect(WRITER_AUTOCHECKPOINT_PAGES * 4096).toBeGreaterThanOrEqual(64 << 20);
+    // in pages of the file's own size: 8,000 of 16 KiB
+    expect([w.pragma('page_size', { simple: true }), w.pragma('wal_autocheckpoint', { simple: true })]).toEqual([16384, 8000]);
+    expect(WRITER_AUTOCHECKPOINT_BYTES).toBeGreaterThanOrEqual(64 << 20);
   });
 });

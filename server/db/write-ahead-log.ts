@@ -50,11 +50,12 @@ export function keepTrying(attempt: () => boolean, o: { everyMs?: number; tries?
 }
 
 /**
- * The writer's own automatic checkpoint, in pages: a safety net only. The archive's log is checkpointed from the
- * search thread (`ArchiveCheckpointer`); at 4,000 pages the writer's COMMIT had copied pages into the database
- * file itself, ~5 s of the ingest thread (the backfill's critical path) in a 1.6 GiB backfill.
+ * The write-ahead log's size past which the writer checkpoints it itself: a safety net only (SQLite counts it in
+ * pages: `pagesFor`). The archive's log is checkpointed from the search thread (`ArchiveCheckpointer`); at 16 MB
+ * (4,000 pages of 4 KiB) the writer's COMMIT had copied pages into the database file itself, ~5 s of the ingest
+ * thread (the backfill's critical path) in a 1.6 GiB backfill.
  */
-export const WRITER_AUTOCHECKPOINT_PAGES = 32_000;
+export const WRITER_AUTOCHECKPOINT_BYTES = 125 * 1024 * 1024;
 
 /** How often, at most, `ArchiveCheckpointer` checkpoints (after a commit). */
 const CHECKPOINT_EVERY_MS = 2000;

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { AppContext } from '../app-context';
 import { generateCorpus } from '../corpus/generate';
 import { openReadDb, openWriteDb } from '../db/open';
-import { WRITER_AUTOCHECKPOINT_PAGES } from '../db/write-ahead-log';
+import { WRITER_AUTOCHECKPOINT_BYTES } from '../db/write-ahead-log';
 import { rebuildDerived } from '../db/rebuild';
 import { ensureSchema, PROMPT_DOCS_EPOCH, SCHEMA_VERSION } from '../db/schema';
 import { searchProgress } from '../health/health';
@@ -157,7 +157,7 @@ describe('the search file', () => {
     db.transaction(() => {
       for (let i = 0; i < 64; i++) put.run(`filler-${i}`, 'x'.repeat(64 * 1024));
     })();
-    expect(fs.statSync(`${dbPath}-wal`).size).toBeLessThan(WRITER_AUTOCHECKPOINT_PAGES * 4096);
+    expect(fs.statSync(`${dbPath}-wal`).size).toBeLessThan(WRITER_AUTOCHECKPOINT_BYTES);
     search.committed(0);
     const until = Date.now() + WAIT_MS;
     while (fs.statSync(dbPath).size < schemaOnly + (4 << 20) && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
