@@ -9,6 +9,7 @@ import { createApp } from '../app';
 import { openReadDb } from '../db/open';
 import { fixtureDb, line } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
+import { encodeJson, jsonBody } from './json-bytes';
 import { responseCache } from './response-cache';
 
 // A burst of identical requests is computed once, and a cached answer is never older than the last commit:
@@ -88,6 +89,27 @@ describe('responseCache: one computation per request and database state', () => 
     const again = await a.request('/events');
     expect(lightweight(again)).toBe(true);
     expect([again.headers.get('X-Chronoscope-Cache'), again.headers.get('content-type'), await again.text()]).toEqual(['hit', 'application/json', '{"bodies":["first"],"pad":""}']);
+  });
+
+  it("keeps an answer sent as encoded JSON (a read worker's) from its bytes, without reading the Response back", async () => {
+    const a = new Hono();
+    a.use('*', responseCache(() => reader, { clock: () => now }));
+    let read = 0;
+    a.get('/encoded', (c) => {
+      const res = jsonBody(c, encodeJson({ bodies: ['first'], note: 'héllo' }));
+      // reading the answer back would build a fetch Response and copy the body: counted, and the test wants none
+      const arrayBuffer = res.arrayBuffer.bind(res);
+      Object.defineProperty(res, 'arrayBuffer', { value: () => (read++, arrayBuffer()) });
+      return res;
+    });
+    const first = await a.request('/encoded');
+    const again = await a.request('/encoded');
+    expect([first.headers.get('Content-Type'), again.headers.get('X-Chronoscope-Cache'), await again.text(), read]).toEqual([
+      'application/json',
+      'hit',
+      '{"bodies":["first"],"note":"héllo"}',
+      0,
+    ]);
   });
 
   it('keeps an answer at most maxAgeMs, since answers also depend on the clock', async () => {

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { MiddlewareHandler } from 'hono';
 import { dbState } from '../db/db-state';
+import { encodedBody } from './json-bytes';
 import { onePerTurn } from './one-per-turn';
 
 /**
@@ -127,7 +128,7 @@ export function responseCache(db: () => Database.Database, o: Partial<Limits> & 
     const started = clock();
     const answer = (async (): Promise<Answer> => {
       await next();
-      const body = new Uint8Array(await c.res.arrayBuffer());
+      const body = encodedBody(c.res) ?? new Uint8Array(await c.res.arrayBuffer());
       const a: Answer = { status: c.res.status, headers: [...c.res.headers], body };
       c.res = toResponse(a, 'miss');
       return a;

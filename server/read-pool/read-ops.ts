@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { inOneSnapshot } from '../db/one-snapshot';
 import type { SearchQuery } from '../../shared/api/search';
 import type { AppContext } from '../app-context';
+import { encodeJson } from '../http/json-bytes';
 import { searchSessions } from '../search/search-sessions';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview, type ListSpansInput, type SeekInput } from '../spans/list-spans';
@@ -33,7 +34,10 @@ export function runReadOp<K extends ReadOp>(db: Database.Database, op: K, args: 
   return inOneSnapshot(db, (d) => run(d, args));
 }
 
-/** Where a route runs one: in the server's read worker, or on its own connection when it has none (API tests). */
-export async function readOffTheLoop<K extends ReadOp>(ctx: Pick<AppContext, 'db' | 'readPool'>, op: K, args: ReadArgs<K>): Promise<ReadResult<K>> {
-  return ctx.readPool ? ctx.readPool.run(op, args) : runReadOp(ctx.db, op, args);
+/**
+ * Where a route runs one: in the server's read worker, or on its own connection when it has none (API tests). The
+ * answer comes as its JSON bytes (json-bytes.ts), which the route sends with `jsonBody`.
+ */
+export async function readOffTheLoop<K extends ReadOp>(ctx: Pick<AppContext, 'db' | 'readPool'>, op: K, args: ReadArgs<K>): Promise<Uint8Array<ArrayBuffer>> {
+  return ctx.readPool ? ctx.readPool.run(op, args) : encodeJson(runReadOp(ctx.db, op, args));
 }

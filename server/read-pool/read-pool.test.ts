@@ -5,7 +5,10 @@ import { ApiError } from '../http/errors';
 import { searchSessions } from '../search/search-sessions';
 import { listSpans } from '../spans/list-spans';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { encodeJson } from '../http/json-bytes';
 import { ReadPool } from './read-pool';
+
+const parsed = (bytes: Uint8Array) => JSON.parse(Buffer.from(bytes).toString('utf8'));
 
 // The read worker answers exactly what the same call answers in process, keeps the one error body's codes, and
 // a worker that dies fails only the searches it held.
@@ -31,15 +34,18 @@ const input = (q: string) => SearchQuery.parse({ q });
 
 describe('ReadPool: searches and span trees in a worker thread', () => {
   it('answers what the in-process search answers', async () => {
-    const got = await pool.run('search', { input: input('retry'), now: NOW });
-    const want = searchSessions(fx.db, input('retry'), NOW);
+    const got = parsed(await pool.run('search', { input: input('retry'), now: NOW }));
+    const want = JSON.parse(JSON.stringify(searchSessions(fx.db, input('retry'), NOW)));
     expect({ ...got, tookMs: 0 }).toEqual({ ...want, tookMs: 0 });
     expect(got.totals).toEqual({ sessions: 2, events: 2, exact: true, scannedEvents: 2 });
   });
 
-  it('answers a span window as listSpans does', async () => {
+  it('answers a span window with the very bytes c.json sends for listSpans, handed over whole', async () => {
     const query = SpanListQuery.parse({ limit: 50 });
-    expect(await pool.run('spans', { sessionId: 'p1', query })).toEqual(listSpans(fx.db, 'p1', query));
+    const bytes = await pool.run('spans', { sessionId: 'p1', query });
+    expect(Buffer.from(bytes).equals(Buffer.from(encodeJson(listSpans(fx.db, 'p1', query))))).toBe(true);
+    // transferred, not copied into a pool slab: the answer owns its memory
+    expect(bytes.byteLength).toBe(bytes.buffer.byteLength);
   });
 
   it('keeps a refusal a 400 with its code and message', async () => {
@@ -55,8 +61,8 @@ describe('ReadPool: searches and span trees in a worker thread', () => {
     const failed = await pending;
     // terminate() can lose the race with a fast answer: either outcome is one clear result, never a hang
     if (failed instanceof Error) expect(failed.message).toMatch(/^the read worker stopped/);
-    else expect((failed as { totals: { sessions: number } }).totals.sessions).toBe(1);
-    const next = await pool.run('search', { input: input('backoff'), now: NOW });
+    else expect(parsed(failed as Uint8Array).totals.sessions).toBe(1);
+    const next = parsed(await pool.run('search', { input: input('backoff'), now: NOW }));
     expect(next.totals.sessions).toBe(1);
   });
 
@@ -65,7 +71,7 @@ describe('ReadPool: searches and span trees in a worker thread', () => {
     const before = workers[0];
     await pool.restart();
     expect(workers[0]).toBe(null);
-    expect((await pool.run('search', { input: input('retry'), now: NOW })).totals.sessions).toBe(2);
+    expect(parsed(await pool.run('search', { input: input('retry'), now: NOW })).totals.sessions).toBe(2);
     expect(workers[0]).not.toBe(before);
   });
 });

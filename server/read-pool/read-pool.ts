@@ -4,7 +4,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../http/errors';
 import { onePerTurn } from '../http/one-per-turn';
-import type { ReadArgs, ReadOp, ReadResult } from './read-ops';
+import type { ReadArgs, ReadOp } from './read-ops';
 
 /**
  * Read workers per server. One: the machine this runs on has two cores and the ingest worker has the other
@@ -21,12 +21,13 @@ export interface ReadJob {
 }
 
 export type ReadReply =
-  | { id: number; ok: true; result: unknown }
+  /** the answer's JSON, encoded (encodeJson) and transferred */
+  | { id: number; ok: true; json: Uint8Array<ArrayBuffer> }
   | { id: number; ok: false; api: { status: ContentfulStatusCode; code: string; message: string; details?: unknown } }
   | { id: number; ok: false; failure: { message: string; code?: string } };
 
 interface Pending {
-  resolve(r: unknown): void;
+  resolve(r: Uint8Array<ArrayBuffer>): void;
   reject(e: Error): void;
   worker: Worker;
 }
@@ -72,13 +73,14 @@ export class ReadPool {
     this.workers = Array.from({ length: size }, () => null);
   }
 
-  run<K extends ReadOp>(op: K, args: ReadArgs<K>): Promise<ReadResult<K>> {
+  /** The answer of `op`, as the JSON bytes `c.json` would send (json-bytes.ts says why bytes). */
+  run<K extends ReadOp>(op: K, args: ReadArgs<K>): Promise<Uint8Array<ArrayBuffer>> {
     if (this.closed) return Promise.reject(new ApiError(503, 'busy', 'the server is shutting down'));
     const worker = this.leastLoaded();
     const id = this.nextId++;
     this.load.set(worker, (this.load.get(worker) ?? 0) + 1);
-    return new Promise<ReadResult<K>>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (r: unknown) => void, reject, worker });
+    return new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, worker });
       worker.postMessage({ id, op, args } satisfies ReadJob);
     });
   }
@@ -115,7 +117,7 @@ export class ReadPool {
       this.pending.delete(r.id);
       this.load.set(w, (this.load.get(w) ?? 1) - 1);
       void this.handOut().then(() => {
-        if (r.ok) p.resolve(r.result);
+        if (r.ok) p.resolve(r.json);
         else if ('api' in r) p.reject(new ApiError(r.api.status, r.api.code, r.api.message, r.api.details));
         else p.reject(Object.assign(new Error(r.failure.message), { code: r.failure.code }));
       });

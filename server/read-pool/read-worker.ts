@@ -3,6 +3,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { openReadDb } from '../db/open';
 import { attachSearch } from '../search-index/search-db';
 import { ApiError } from '../http/errors';
+import { encodeJson } from '../http/json-bytes';
 import { runReadOp, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
 import { reportThreadMemory } from '../memory/thread-memory';
@@ -17,7 +18,9 @@ port.on('message', (job: ReadJob) => {
   let reply: ReadReply;
   try {
     attachSearch(db, dbPath); // the search file may have been created again since the last job
-    reply = { id: job.id, ok: true, result: runReadOp(db, job.op as ReadOp, job.args as never) };
+    const json = encodeJson(runReadOp(db, job.op as ReadOp, job.args as never));
+    port.postMessage({ id: job.id, ok: true, json } satisfies ReadReply, [json.buffer]);
+    return;
   } catch (err) {
     reply =
       err instanceof ApiError

@@ -4,6 +4,7 @@ import { EventDetailQuery, RequestTimelineQuery, SpanListQuery, SpanSeekQuery } 
 import type { AppContext } from '../app-context';
 import { ApiError, notFound, validationHook } from '../http/errors';
 import { inOneSnapshot } from '../db/one-snapshot';
+import { jsonBody } from '../http/json-bytes';
 import { readOffTheLoop } from '../read-pool/read-ops';
 import { getEventDetail } from '../spans/event-detail';
 
@@ -13,27 +14,27 @@ export function spanRoutes(ctx: AppContext) {
     // In the read worker when the server has one (server/read-pool/): a big session's tree is built whole.
     .get('/sessions/:id/spans', zValidator('query', SpanListQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };
-      return c.json(await readOffTheLoop(ctx, 'spans', a), 200);
+      return jsonBody(c, await readOffTheLoop(ctx, 'spans', a));
     })
     .get('/sessions/:id/spans/overview', async (c) => {
       const a = { sessionId: c.req.param('id') };
-      return c.json(await readOffTheLoop(ctx, 'spanOverview', a), 200);
+      return jsonBody(c, await readOffTheLoop(ctx, 'spanOverview', a));
     })
     .get('/sessions/:id/spans/requests', async (c) => {
       const a = { sessionId: c.req.param('id') };
-      return c.json(await readOffTheLoop(ctx, 'spanRequests', a), 200);
+      return jsonBody(c, await readOffTheLoop(ctx, 'spanRequests', a));
     })
     .get('/sessions/:id/spans/seek', zValidator('query', SpanSeekQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), query: c.req.valid('query') };
-      return c.json(await readOffTheLoop(ctx, 'spanSeek', a), 200);
+      return jsonBody(c, await readOffTheLoop(ctx, 'spanSeek', a));
     })
     .get('/sessions/:id/spans/timeline', zValidator('query', RequestTimelineQuery, validationHook), async (c) => {
       const a = { sessionId: c.req.param('id'), eventId: c.req.valid('query').event };
-      return c.json(await readOffTheLoop(ctx, 'spanTimeline', a), 200);
+      return jsonBody(c, await readOffTheLoop(ctx, 'spanTimeline', a));
     })
     .get('/sessions/:id/spans/breakdowns', async (c) => {
       const a = { sessionId: c.req.param('id') };
-      return c.json(await readOffTheLoop(ctx, 'spanBreakdowns', a), 200);
+      return jsonBody(c, await readOffTheLoop(ctx, 'spanBreakdowns', a));
     })
     .get('/events/:id', zValidator('query', EventDetailQuery, validationHook), (c) => {
       const id = Number(c.req.param('id'));
