@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { heapAndBuffersInUse, HeapWatch } from './heap-watch';
+import { budgetedHeadroom, heapAndBuffersInUse, HeapWatch } from './heap-watch';
 
 const MB = 2 ** 20;
 
@@ -53,5 +53,20 @@ describe('HeapWatch', () => {
     expect([w.liveAfterCollect / MB, w.limit / MB]).toEqual([25, 57]);
     expect([at(57), at(58)]).toEqual([false, true]);
     expect(collections).toEqual([70, 58]);
+  });
+
+  it("keeps garbage while the process has room, and as little as before once it nears its budget (the headroom follows RSS)", () => {
+    let rss = 150 * MB;
+    const headroom = budgetedHeadroom({ rss: () => rss, budget: 256 * MB, min: 16 * MB, max: 96 * MB });
+    expect([150, 200, 240, 250, 300].map((r) => ((rss = r * MB), headroom() / MB))).toEqual([96, 56, 16, 16, 16]);
+    let used = 0;
+    const collections: number[] = [];
+    const w = new HeapWatch({ floorBytes: 48 * MB, headroomBytes: headroom, inUse: () => used, collect: () => (collections.push(used / MB), (used = 40 * MB)) });
+    const at = (mb: number) => ((used = mb * MB), w.check());
+    rss = 150 * MB; // room: 96 MB of garbage allowed, then 40 MB live + 96
+    expect([at(60), at(97), at(130), at(137)]).toEqual([false, true, false, true]);
+    rss = 245 * MB; // near the budget: the same heap is collected at 40 + 16
+    expect([at(50), at(57)]).toEqual([false, true]);
+    expect(collections).toEqual([97, 137, 57]);
   });
 });
