@@ -14,15 +14,18 @@ export async function indexOnce(db: Database.Database, roots: string[], o: { sea
   // The connection that indexed sees search too (tests and the bench query it).
   attachSearch(db, db.name);
   let damage: string | null = null;
-  // A full disk under the search file ends a one-shot run as it does under the archive (the caller says so).
-  let searchFull: (err: Error) => void = () => {};
-  const searchFailed = new Promise<never>((_, reject) => (searchFull = reject));
+  // A full disk under the search file ends a one-shot run as it does under the archive (the caller says so), and a
+  // damaged page of the archive that only the search thread read (its catch-up) as if the ingest had met it (the
+  // caller moves the archive aside and rebuilds it).
+  let searchFails: (err: Error) => void = () => {};
+  const searchFailed = new Promise<never>((_, reject) => (searchFails = reject));
   searchFailed.catch(() => {}); // awaited only once the archive is done
   const search =
     o.searchThread === false
       ? undefined
       : new SearchThread(db.name, (s) => {
-          if (s.problem?.kind === 'disk_full') searchFull(Object.assign(new Error(s.problem.reason), { code: 'SQLITE_FULL' }));
+          if (s.archiveDamage !== null) searchFails(Object.assign(new Error(s.archiveDamage), { code: 'SQLITE_CORRUPT' }));
+          else if (s.problem?.kind === 'disk_full') searchFails(Object.assign(new Error(s.problem.reason), { code: 'SQLITE_FULL' }));
         });
   const indexer = new Indexer(db, { roots, watch: false, waitForSpace: false, search }, { damaged: (cause) => (damage = cause) });
   try {

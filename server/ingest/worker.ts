@@ -97,7 +97,16 @@ async function main() {
   // Forwarding reads what this connection commits, through a read-only connection of its own (forwarder.ts).
   const forwarder = input.forward ? new Forwarder(input.dbPath, input.forward, (status) => post({ type: 'forward', status })) : null;
   // The trigram index is written beside this thread, on the other core (server/search-index/search-writer.ts).
-  const search = new SearchThread(input.dbPath, (status) => post({ type: 'search', status }));
+  // A damaged page of the archive met by the search thread's catch-up is the index's damage, as if the ingest had
+  // met it: the server moves the file aside and rebuilds it (server/index-recovery.ts).
+  let damageReported = false;
+  const search = new SearchThread(input.dbPath, (status) => {
+    post({ type: 'search', status });
+    if (status.archiveDamage !== null && !damageReported) {
+      damageReported = true;
+      post({ type: 'damaged', cause: status.archiveDamage });
+    }
+  });
   const indexer = new Indexer(
     db,
     { roots: input.roots, watch: input.watch, search },

@@ -15,6 +15,8 @@ import { indexOnce } from '../ingest/index-once';
 import { Indexer } from '../ingest/indexer';
 import { IngestStore } from '../ingest/store';
 import { line } from '../test-support/fixture-db';
+import { damageMiddlePage } from '../test-support/damage-page';
+import { isCorruption } from '../db/damaged-index';
 import { attachSearch, indexedThrough, openSearchWriteDb, removeSearchFiles, searchDbPath, SEARCH_SCHEMA, SEARCH_VERSION, searchMetaValue, setSearchMeta } from './search-db';
 import { InlineSearchFeed, type SearchFeed } from './search-feed';
 import { SearchThread } from './search-thread';
@@ -412,6 +414,28 @@ describe('the search file', () => {
     writer.close();
     expect(searchRows(dbPath)).toEqual(reference);
   }, 120_000);
+
+  it("a damaged page of the archive met by the catch-up is the archive's damage: the search file stays, and a one-shot index rejects so that its caller rebuilds", async () => {
+    const dbPath = await indexed('damaged-archive.db');
+    damageMiddlePage(dbPath, 'events');
+    removeSearchFiles(searchDbPath(dbPath)); // the catch-up must read every event back from the archive
+    const statuses: SearchWriterStatus[] = [];
+    const writer = new SearchWriter(dbPath, (s) => statuses.push(s));
+    expect(writer.catchUp({ trustLiveRows: true })).toBe(false);
+    writer.close();
+    expect(statuses.at(-1)?.archiveDamage).toMatch(/malformed/);
+    expect(statuses.at(-1)?.problem).toEqual({ kind: 'corrupt', reason: expect.stringMatching(/^the index .*damaged-archive\.db is damaged \(.*malformed.*\): search cannot read it until it is rebuilt$/) });
+    // the search file was not taken for the damaged one (it was moved aside and refilled, for ever, before)
+    expect(fs.readdirSync(dir).filter((f) => f.startsWith('damaged-archive.search.db.corrupt'))).toEqual([]);
+    // nothing new to archive, so only the search thread reads the damaged page: the run ends, as SQLite's corruption
+    const db = openWriteDb(dbPath);
+    const err = await indexOnce(db, [corpus]).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    db.close();
+    expect(isCorruption(err)).toBe(true);
+  }, 60_000);
 
   it('a search file of another archive (or another schema) is discarded and refilled', () => {
     const archive = path.join(dir, 'other.db');

@@ -53,7 +53,7 @@ export class SearchThread implements SearchFeed {
   private inFlight = 0;
   private roomWaiters: (() => void)[] = [];
   private waiters = new MarkWaiters();
-  private latest: SearchWriterStatus = { indexedThrough: 0, archiveThrough: 0, problem: null };
+  private latest: SearchWriterStatus = { indexedThrough: 0, archiveThrough: 0, problem: null, archiveDamage: null };
   private exited!: Promise<void>;
   private stopping = false;
   /** the thread died more than MAX_RESTARTS times in a row: nothing is written any more (status.problem says so) */
