@@ -241,7 +241,7 @@ describe('the search file', () => {
     writer.catchUp();
     removeSearchFiles(searchDbPath(dbPath));
     writer.commit(lastLineId(dbPath));
-    expect(writer.status).toEqual({ indexedThrough: lastLineId(dbPath), archiveThrough: lastLineId(dbPath), problem: null });
+    expect(writer.status).toEqual({ indexedThrough: lastLineId(dbPath), archiveThrough: lastLineId(dbPath), problem: null, archiveDamage: null });
     writer.close();
     expect(searchRows(dbPath)).toEqual(reference);
     attachSearch(reader, dbPath); // what the server does on each of the writer's status messages
