@@ -127,7 +127,17 @@ function missNotes(rows: Row[]): string[] {
         'this week is searchable (CFS splits a core evenly between it and the ingest thread, the critical path): held-out through ' +
         '`serve`, alternating pairs, 9.63 → 8.90 s (4 pairs; niced from the start 9.94 → 9.24 s, 5 pairs), but /api/health during ' +
         'the 200-query bursts p95 32.6–50.6 ms (median 35.9, 5 runs) → 34.3–63.3 ms (median ~47, 6 runs): the faster ingest left the ' +
-        'main thread more to do per second on the shared core. The health target is kept.',
+        'main thread more to do per second on the shared core. The health target is kept. Then (profiles of the whole ' +
+        'process with perf, per thread, and V8\'s per thread; docs/CONTRIBUTING.md has the numbers): the search thread\'s FTS5 ' +
+        'merges were 40% of its work (16 segments a level instead of 4: its replayed rows 49.3 → 36.9 CPU s); V8\'s helper threads ' +
+        'spent 12.9 of their 21 CPU s compiling the ingest\'s hot functions again after each forced full collection (each kills the ' +
+        'hidden classes of objects no line holds, and V8 drops the code that named them): the batch ring took line and chunk buffers ' +
+        'off the heap watch\'s count, and its headroom follows the process\'s RSS (96 MB well under a 256 MB budget, 16 MB near it); ' +
+        'the archive is made with 16 KiB pages (89.3 → 82.9 s); workspace.yaml read without the YAML parser. Without query load the ' +
+        '1.6 GiB backfill now takes 75–82 s (21–23 MB/s, 104.8 s before on the same host). Under this row\'s load it takes 15–20 s ' +
+        'longer: the main thread\'s triage syncs and the read worker\'s searches take turns with the ingest thread for the two cores, ' +
+        'and the process sits near its RSS budget. Left: the events insert (~19 s, its indexes are the query rows\') and processLine ' +
+        '(~11 s) on the ingest thread; one of them must leave it (a parse thread, or text extraction on the search thread) for 25 MB/s.',
     ],
     [
       /^peak RSS/,
