@@ -49,7 +49,7 @@ export function deflateChunks(lines: readonly { bytes: Buffer }[], arena?: Buffe
   return Promise.all(chunkRanges(lines, arena).map(async ({ start, end, bytes }) => ({ start, end, data: await deflateRaw(bytes, DEFLATE_OPTIONS) })));
 }
 
-/** The same chunks deflated on this thread (a batch written without `deflateChunks`: tests, empty batches). */
+/** The same chunks deflated on this thread (a batch not read ahead, which nothing would overlap: tail-file.ts; tests). */
 export function deflateChunksSync(lines: readonly { bytes: Buffer }[], arena?: Buffer): PackedChunk[] {
   return chunkRanges(lines, arena).map(({ start, end, bytes }) => ({ start, end, data: zlib.deflateRawSync(bytes, DEFLATE_OPTIONS) }));
 }

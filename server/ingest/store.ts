@@ -170,8 +170,8 @@ export class IngestStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
-      // plucked: a row object per lookup has a map of its own, which a full collection kills, and with it the optimized
-      // code of writeEvent that named it (recompiled after every collection of the ingest worker)
+      // plucked: the file id alone, no row object per lookup (one less short-lived shape in writeEvent's hot path; it
+      // did not by itself stop writeEvent's recompilations after each full collection: batch-ring.ts, heap-watch.ts)
       copyOf: db.prepare('SELECT file_id FROM copy_keys WHERE key = ?').pluck(),
       insertCopyKey: db.prepare('INSERT INTO copy_keys (key, file_id) VALUES (?, ?)'),
       sessionById: db.prepare('SELECT num FROM sessions WHERE id = ?'),
@@ -295,8 +295,8 @@ export class IngestStore {
   /**
    * Writes one batch of a file: archive lines, derived events, search text, turns, files and refs, and the
    * file's progress, in one transaction. `lineNos` are the lines' physical line numbers; `chunks` their bytes
-   * deflated (`deflateChunks`, done on the libuv pool while the batch before was written), else deflated here (a
-   * file turn's first batch, which nothing would overlap: tail-file.ts).
+   * deflated (tail-file.ts passes every batch's: on the libuv pool when read ahead, else on this thread into its
+   * batch ring's slot), else deflated here (tests, an empty batch).
    */
   writeBatch(
     file: FileRow,

@@ -87,10 +87,9 @@ export function workspaceYamlCwd(text: string | null): string | null {
   let cwd: string | null = null;
   for (const line of text.split('\n')) {
     if (line === '') continue;
-    const m = FLAT_LINE.exec(line);
-    if (m === null) return str(parseWorkspaceYaml(text).cwd);
-    const [, key, value] = m;
-    if (value.includes(': ') || value.endsWith(':') || value.endsWith(' ') || CORE_NON_STRING.test(key) || keys.has(key)) return str(parseWorkspaceYaml(text).cwd);
+    const [, key, value] = FLAT_LINE.exec(line) ?? [];
+    const plain = key !== undefined && !value.includes(': ') && !value.endsWith(':') && !value.endsWith(' ') && !CORE_NON_STRING.test(key) && !keys.has(key);
+    if (!plain) return str(parseWorkspaceYaml(text).cwd);
     keys.add(key);
     if (key === 'cwd') cwd = CORE_NON_STRING.test(value) ? null : value;
   }
