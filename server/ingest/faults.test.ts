@@ -415,7 +415,9 @@ describe('crashes and a lost database', () => {
 
   it('SIGKILL in the middle of a backfill, then a restart: every event exactly once', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-kill-'));
-    const total = bigCorpus(root, 12, 8000);
+    // 36 sessions (166 MB): long enough to be killed between two commits. 12 of them (55 MB) were backfilled in
+    // one ~1.1 s group on an idle machine once the backfill passed 40 MB/s, so the kill came after the last commit.
+    const total = bigCorpus(root, 36, 8000);
     const db = path.join(root, 'index.db');
     const child = spawn(process.execPath, ['--import', 'tsx', cli, 'index', '--logs', root, '--db', db], { stdio: 'ignore' });
     // Kill once the first batch is committed (not after a fixed time: on a busy machine start-up alone takes seconds).
