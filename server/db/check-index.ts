@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { youngGenerationSettling } from '../memory/young-generation';
 import type { CheckResult } from './check-worker';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -11,7 +12,9 @@ function checkWorkerScript(): string {
 }
 
 /** Runs PRAGMA quick_check on the index in a thread of its own (check-worker.ts), off every other thread. */
-export function checkIndexInBackground(dbPath: string): Promise<CheckResult> {
+export async function checkIndexInBackground(dbPath: string): Promise<CheckResult> {
+  // A worker made while the ingest worker's is being made would take its young generation (young-generation.ts).
+  await youngGenerationSettling();
   return new Promise((resolve) => {
     const w = new Worker(checkWorkerScript(), { workerData: { dbPath } });
     let answered = false;

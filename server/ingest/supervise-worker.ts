@@ -1,18 +1,19 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { spawnWithOwnYoungGeneration } from '../memory/young-generation';
 import type { WorkerInput, WorkerMessage } from './worker';
 
 /**
- * The ingest worker's young generation, where a parsed batch lives and dies: 24 MB instead of V8's 48. Smaller
- * (6 MB) made a backfill 35% slower, since a batch's garbage no longer fit and was promoted to the old
- * generation. The old generation gets no limit: V8 aborts the whole process, not the worker, when one
- * allocation (a line of tens of MB) cannot fit under it; the worker empties it on schedule instead (worker.ts).
- * This limit holds when node starts without flags: started with server/launch-flags.ts's --max-semi-space-size (every
- * launcher passes it), V8 takes the flag over it, 4 MB semi-spaces (8 MB committed at the 1.6 GiB peak, backfill CPU
- * per MB within the host's spread).
+ * The ingest worker's young generation, where a parsed batch lives and dies: 48 MB (16 MB semi-spaces), V8's
+ * default for a main thread. Smaller, more of each batch lives through two scavenges and is promoted to the old
+ * generation, which the heap watch (worker.ts) empties with full collections: with 4 MB semi-spaces (the launch flag's,
+ * which V8 took over this limit until young-generation.ts) 303 MB were promoted for a 430 MB backfill, with 8 MB 149,
+ * with 16 MB 63 (`--trace-gc-nvp`, under the bench's query load); the 1.6 GiB backfill under that load took 91-98,
+ * 84 and 72 s. The old generation gets no limit: V8 aborts the whole process, not the worker, when one allocation (a
+ * line of tens of MB) cannot fit under it; the worker empties it on schedule instead.
  */
-export const INGEST_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 };
+export const INGEST_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 48 };
 
 /** More crashes than this within RESTART_WINDOW_MS and the worker stays stopped: something is wrong every time. */
 export const MAX_RESTARTS = 3;
@@ -52,7 +53,7 @@ export function superviseIngestWorker(o: SuperviseOptions): SupervisedWorker {
   let current = start();
 
   function start(): Worker {
-    const w = new Worker(script, { workerData: o.input, resourceLimits: INGEST_RESOURCE_LIMITS });
+    const w = spawnWithOwnYoungGeneration(() => new Worker(script, { workerData: o.input, resourceLimits: INGEST_RESOURCE_LIMITS }));
     let failure: Error | null = null;
     w.on('message', o.onMessage);
     w.on('error', (err) => (failure = err));

@@ -13,8 +13,9 @@ import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full'
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
 import { traceStartup } from './startup-trace';
-import { budgetedHeadroom, heapAndBuffersInUse, HeapWatch } from './heap-watch';
+import { budgetedHeadroom, oldGenerationAndBuffersInUse, HeapWatch } from './heap-watch';
 import { HEAP_SNAPSHOT_ENV, reportThreadMemory } from '../memory/thread-memory';
+import { restoreLaunchSemiSpace } from '../memory/young-generation';
 import { SearchThread } from '../search-index/search-thread';
 import type { SearchWriterStatus } from '../search-index/search-writer';
 
@@ -39,6 +40,9 @@ export type WorkerMessage =
   | { type: 'search'; status: SearchWriterStatus }
   | { type: 'fatal'; message: string };
 
+// First: the semi-space flag back to the launch value, before this worker makes its search thread (young-generation.ts).
+restoreLaunchSemiSpace();
+
 // The ingest worker: the only writer. It owns its connection so that better-sqlite3's synchronous writes never
 // block the HTTP server's event loop (DESIGN: ingest never blocks the HTTP server).
 const input = workerData as WorkerInput;
@@ -61,7 +65,7 @@ const HEAP_CHECK_MS = 100;
 v8.setFlagsFromString('--expose-gc');
 const collectGarbage = vm.runInNewContext('gc') as () => void;
 const headroomBytes = budgetedHeadroom({ rss: () => process.memoryUsage.rss(), budget: RSS_BUDGET_BYTES, min: HEAP_HEADROOM_MIN, max: HEAP_HEADROOM_MAX });
-const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, headroomBytes, inUse: heapAndBuffersInUse, collect: collectGarbage });
+const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, headroomBytes, inUse: oldGenerationAndBuffersInUse, collect: collectGarbage });
 setInterval(() => heapWatch.check(), HEAP_CHECK_MS).unref();
 reportThreadMemory('ingest', () => ({ heapLimit: heapWatch.limit, liveAfterCollect: heapWatch.liveAfterCollect }));
 let settled = false;

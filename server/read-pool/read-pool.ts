@@ -4,6 +4,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ApiError } from '../http/errors';
 import { onePerTurn } from '../http/one-per-turn';
+import { youngGenerationSettling } from '../memory/young-generation';
 import type { ReadArgs, ReadOp } from './read-ops';
 
 /**
@@ -44,7 +45,7 @@ function readWorkerScript(): string {
  * little behind, but at the default a worker's heap stayed at ~60 MB after the query rows of the bench; the old
  * generation gets no limit, as for the ingest worker (supervise-worker.ts): one request that needs more than a
  * limit would abort the whole process. Started with server/launch-flags.ts's --max-semi-space-size (every launcher
- * passes it), V8 takes the flag over this limit: 4 MB semi-spaces.
+ * passes it), V8 takes the flag over this limit: 4 MB semi-spaces (the ingest worker alone is exempt: young-generation.ts).
  */
 export const READ_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 16 };
 
@@ -76,6 +77,9 @@ export class ReadPool {
   /** The answer of `op`, as the JSON bytes `c.json` would send (json-bytes.ts says why bytes). */
   run<K extends ReadOp>(op: K, args: ReadArgs<K>): Promise<Uint8Array<ArrayBuffer>> {
     if (this.closed) return Promise.reject(new ApiError(503, 'busy', 'the server is shutting down'));
+    // A worker made now would take the ingest worker's young generation (young-generation.ts): a few ms at start.
+    const settling = this.workers.includes(null) ? youngGenerationSettling() : null;
+    if (settling) return settling.then(() => this.run(op, args));
     const worker = this.leastLoaded();
     const id = this.nextId++;
     this.load.set(worker, (this.load.get(worker) ?? 0) + 1);
