@@ -1,16 +1,22 @@
 import v8 from 'node:v8';
 
 /**
- * What the ingest worker's collections are for: its used heap and the memory array buffers hold outside it
- * (every line's bytes are a Buffer). The buffers of the batches written are garbage once written, but they are
+ * What the ingest worker's collections are for: its old generation and the memory array buffers hold outside the
+ * heap (every line's bytes are a Buffer). The young generation is not counted: it is bounded by its own size and
+ * emptied by scavenges, and counted (a 48 MB one, young-generation.ts) it set off full collections that found nothing
+ * in the old generation to collect. The buffers of the batches written are garbage once written, but they are
  * promoted with the objects that point at them and freed only by a full collection; counted as heap alone they
  * swung between 2 and 54 MB at 1.6 GB (the memory log's array buffers), on top of the heap's own headroom. The
  * allocator's own count (memoryUsage().arrayBuffers), not V8's external_memory: that one is brought up to date
  * only by the next collection, so it still counted every freed buffer as in use.
  */
-export function heapAndBuffersInUse(): number {
-  return v8.getHeapStatistics().used_heap_size + process.memoryUsage().arrayBuffers;
+export function oldGenerationAndBuffersInUse(): number {
+  let used = 0;
+  for (const space of v8.getHeapSpaceStatistics()) if (!YOUNG_SPACES.has(space.space_name)) used += space.space_used_size;
+  return used + process.memoryUsage().arrayBuffers;
 }
+
+const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
 
 /**
  * A full collection whenever the memory in use (`inUse`) passes a limit, checked on a timer. What the ingest worker keeps
