@@ -1,5 +1,5 @@
-import { hash } from 'node:crypto';
 import type { NormalizedEvent } from '../../shared/log-entry';
+import { sha1Digest } from './sha1-digest';
 
 /**
  * The entries the writer copies into other sessions: core discovery and generic events, replayed into every
@@ -20,5 +20,5 @@ const COPIED_TYPES: ReadonlySet<string> = new Set(['discovery', 'generic', 'user
 export function copyKey(ev: NormalizedEvent): bigint | null {
   if (!COPIED_TYPES.has(ev.type)) return null;
   const whole = JSON.stringify([ev.type, ev.name, ev.spanId, ev.parentSpanId, ev.ts, ev.dur, ev.status, ev.attrs]);
-  return hash('sha1', whole, 'buffer').readBigInt64BE(0);
+  return sha1Digest(whole).readBigInt64BE(0);
 }

@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { sha1Digest } from './sha1-digest';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { MAX_INDEXED_CHARS, cjkIndexText, eventStrings, promptStrings, textOfStrings } from '../search/indexed-text';
 import { cliEnvelopeProblem } from './cli/normalize-cli';
@@ -31,11 +31,10 @@ export interface ProcessedLine {
 const SAID_TYPES = new Set(['user_message', 'agent_response', 'tool_call']);
 
 /**
- * 8 bytes of SHA-1: a collision among a session's few thousand messages is out of reach. The one-shot
- * `crypto.hash` (the same digest) costs about half of a createHash object per call.
+ * 8 bytes of SHA-1: a collision among a session's few thousand messages is out of reach.
  */
 export function promptHash(text: string): Buffer {
-  return hash('sha1', text, 'buffer').subarray(0, 8);
+  return sha1Digest(text).subarray(0, 8);
 }
 
 /** Which writer's file a line comes from: a debug log, or a Copilot CLI events.jsonl (INTEROP §3). */
