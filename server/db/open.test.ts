@@ -14,13 +14,13 @@ afterEach(() => {
 });
 
 describe('page caches', () => {
-  it('is 16 MB for the writer and 4 MB for each read-only connection (main, read worker, forwarder)', () => {
+  it('is 8 MB for the writer and 4 MB for each read-only connection (main, read worker, forwarder)', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-open-'));
     const file = path.join(dir, 'index.db');
     const w = openWriteDb(file);
     const r = openReadDb(file);
     try {
-      expect(w.pragma('cache_size', { simple: true })).toBe(-16384);
+      expect(w.pragma('cache_size', { simple: true })).toBe(-8192);
       expect(READ_CACHE_KB).toBe(4096);
       expect(r.pragma('cache_size', { simple: true })).toBe(-4096);
     } finally {
