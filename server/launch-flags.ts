@@ -7,7 +7,9 @@
  * - `--max-semi-space-size=4`: V8 sizes every isolate's young generation by how fast it allocates, up to two
  *   16 MB semi-spaces on the main thread (settable on node's command line only; a cap set at run time did not
  *   hold, docs/CONTRIBUTING.md). V8 takes the flag over the workers' `resourceLimits` either way (8 MB semi-spaces
- *   raised the search thread's young generation from its limit of 8 MB to 16), so it sets every isolate's.
+ *   raised the search thread's young generation from its limit of 8 MB to 16), so it sets every isolate's but the
+ *   ingest worker's, which is made with the flag lifted (server/memory/young-generation.ts: at 4 MB it promoted
+ *   most of each batch, and the backfill paid for it in full collections).
  * - `MALLOC_ARENA_MAX=1`: glibc gives each thread that mallocs under contention an arena of its own (up to 8 per
  *   core) and keeps what is freed in it; the ingest, search and read threads and the libuv pool's deflates held
  *   12 arenas, 126 MB from the system with 77 MB in use, at the 1.6 GiB backfill's peak. One arena lets what one
