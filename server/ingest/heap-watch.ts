@@ -3,8 +3,8 @@ import v8 from 'node:v8';
 /**
  * What the ingest worker's collections are for: its old generation and the memory array buffers hold outside the
  * heap (every line's bytes are a Buffer). The young generation is not counted: it is bounded by its own size and
- * emptied by scavenges, and counted (a 48 MB one, young-generation.ts) it set off full collections that found nothing
- * in the old generation to collect. The buffers of the batches written are garbage once written, but they are
+ * emptied by scavenges, and counted (24 MB of it since young-generation.ts) it set off full collections that found
+ * little in the old generation to collect. The buffers of the batches written are garbage once written, but they are
  * promoted with the objects that point at them and freed only by a full collection; counted as heap alone they
  * swung between 2 and 54 MB at 1.6 GB (the memory log's array buffers), on top of the heap's own headroom. The
  * allocator's own count (memoryUsage().arrayBuffers), not V8's external_memory: that one is brought up to date

@@ -5,15 +5,17 @@ import { spawnWithOwnYoungGeneration } from '../memory/young-generation';
 import type { WorkerInput, WorkerMessage } from './worker';
 
 /**
- * The ingest worker's young generation, where a parsed batch lives and dies: 48 MB (16 MB semi-spaces), V8's
- * default for a main thread. Smaller, more of each batch lives through two scavenges and is promoted to the old
- * generation, which the heap watch (worker.ts) empties with full collections: with 4 MB semi-spaces (the launch flag's,
- * which V8 took over this limit until young-generation.ts) 303 MB were promoted for a 430 MB backfill, with 8 MB 149,
- * with 16 MB 63 (`--trace-gc-nvp`, under the bench's query load); the 1.6 GiB backfill under that load took 91-98,
- * 84 and 72 s. The old generation gets no limit: V8 aborts the whole process, not the worker, when one allocation (a
- * line of tens of MB) cannot fit under it; the worker empties it on schedule instead.
+ * The ingest worker's young generation, where a parsed batch lives and dies: 24 MB (8 MB semi-spaces). Smaller, more
+ * of each batch lives through two scavenges and is promoted to the old generation, which the heap watch (worker.ts)
+ * empties with full collections. Until young-generation.ts, V8 took the launch flag's 4 MB semi-spaces over this
+ * limit: 303 MB promoted for a 430 MB backfill under the bench's query load (`--trace-gc-nvp`), 149 MB with 8 MB
+ * semi-spaces, 63 MB with 16 MB. The 1.6 GiB backfill under that load, alternated runs: 105.0 / 103.2 s with the
+ * flag's, 85.6 / 89.6 / 86.9 / 94.7 s with 8 MB, 85.5 / 89.1 / 82.3 / 84.0 s with 16 MB, whose 16 MB more of young
+ * generation put the peak RSS at 296–311 MB against 290–295 (target 300). The old generation gets no limit: V8 aborts
+ * the whole process, not the worker, when one allocation (a line of tens of MB) cannot fit under it; the worker
+ * empties it on schedule instead.
  */
-export const INGEST_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 48 };
+export const INGEST_RESOURCE_LIMITS: ResourceLimits = { maxYoungGenerationSizeMb: 24 };
 
 /** More crashes than this within RESTART_WINDOW_MS and the worker stays stopped: something is wrong every time. */
 export const MAX_RESTARTS = 3;

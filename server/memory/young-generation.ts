@@ -9,7 +9,8 @@ import type { Worker } from 'node:worker_threads';
  * then scavenged every ~4 MB of allocation, and whatever lived through two scavenges (a batch's lines, a commit
  * group's search rows) was promoted: 303 MB promoted for a 430 MB backfill (`--trace-gc-nvp`), which its heap watch
  * collected again and again with full collections, each throwing away the optimized code of its hot functions
- * (heap-watch.ts). With 16 MB semi-spaces: 63 MB promoted; the 1.6 GiB backfill under the bench's load 91-98 → 72 s.
+ * (heap-watch.ts). With the 8 MB semi-spaces its limits ask for: 149 MB promoted, and the 1.6 GiB backfill under the
+ * bench's load 105.0 / 103.2 → 85.6 / 89.6 s, alternated runs (supervise-worker.ts has the sizes tried).
  *
  * How: V8 reads the flag when a thread's isolate is made, on that thread, after `new Worker` has returned. The flag
  * is set to 0 ("take the resource limits") just before the ingest worker is made, and set back by the worker's first
