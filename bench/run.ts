@@ -137,7 +137,15 @@ function missNotes(rows: Row[]): string[] {
         '1.6 GiB backfill now takes 75–82 s (21–23 MB/s, 104.8 s before on the same host). Under this row\'s load it takes 15–20 s ' +
         'longer: the main thread\'s triage syncs and the read worker\'s searches take turns with the ingest thread for the two cores, ' +
         'and the process sits near its RSS budget. Left: the events insert (~19 s, its indexes are the query rows\') and processLine ' +
-        '(~11 s) on the ingest thread; one of them must leave it (a parse thread, or text extraction on the search thread) for 25 MB/s.',
+        '(~11 s) on the ingest thread; one of them must leave it (a parse thread, or text extraction on the search thread) for 25 MB/s. ' +
+        'Then (docs/CONTRIBUTING.md, "The ingest worker\'s young generation"): under this row\'s load V8\'s helper threads spent ~10 of ' +
+        'their 17 CPU s recompiling the ingest\'s hot functions after the heap watch\'s full collections, which came so often because ' +
+        'the launch flag --max-semi-space-size=4 (for the main thread) also set the ingest worker\'s young generation: 303 MB promoted for ' +
+        'the 430 MB quarter corpus. The ingest worker now gets its own 24 MB (server/memory/young-generation.ts: 149 MB promoted), the ' +
+        'heap watch counts the old generation only, and the last SHA-1 digest is kept alive (its C++-made Buffer\'s map died at each ' +
+        'collection, and four hot functions\' code with it). Old and new code alternated on one host under this load: 105.0 / 103.2 → ' +
+        '85.6 / 89.6 s (163 → 136–141 CPU s); 16 MB semi-spaces were no clearly faster for 10–15 MB more peak RSS. Left as before: ' +
+        'the events insert and processLine on the ingest thread, and this load\'s own ~25 CPU s on the two cores.',
     ],
     [
       /^peak RSS/,
@@ -202,6 +210,17 @@ function missNotes(rows: Row[]): string[] {
         'rounds: neither 353 / 398 MB; the flag 345 / 329; the flag and two arenas 318 / 303, again 315 / 309; with the 16 MB ' +
         'headroom 304 / 303; with one arena 310 / 302; all three 288 MB (idle after 270, under load 261). CPU per MB within the ' +
         'host\'s spread (165–186 ms/MB across the variants, the last run the highest).',
+    ],
+    [
+      /^held-out corpus/,
+      'Held-out corpus (issue 19, acceptance): the same server and code as the backfill row, no query load, a fresh database; ' +
+        'the time counts the server\'s start (~0.3 s to health, ~0.25 s more to list the corpus) and ends when /api/ready says the ' +
+        'backfill is idle. Its ingest thread is ~85% busy (4.0 of ~4.6 s; --cpu-prof: the events insert 1.1 s at 5.6 µs a row, lines ' +
+        '0.5 s, processLine ~0.9 s of which JSON.parse ~0.4, the session refreshes ~0.45 s, deflate ~0.35 s, garbage collection ~0.45 s) ' +
+        'and the search thread ~2.2 s beside it. Everything that sped up the 1.6 GiB backfill applies here too (this stop: the young ' +
+        'generation: 5.34–5.57 → 5.13–5.42 s, 4 alternated pairs; 5.6–6.0 → 5.4–5.5 s with 16 MB semi-spaces), but 15.9% of a JSON.parse pass that now runs at 250–270 MB/s ' +
+        'here means ~2.5 s including the start, half of today\'s: it needs the per-line work of the ingest thread halved (a parse thread ' +
+        'feeding the writer, fewer events indexes), not tried yet.',
     ],
     [
       /^time until every session of the newest 7 days/,
