@@ -53,6 +53,32 @@ export function treeCpuSeconds(pid: number): number {
   return total;
 }
 
+/**
+ * CPU seconds of each thread of process `pid` (user + system), in thread-id order: the main thread first, then V8's
+ * and libuv's helpers, then the worker threads in the order they were made. Node names them all "node", so a
+ * thread is told by its place and its share (the ingest worker is the busiest, the search thread next).
+ */
+export function threadCpuSeconds(pid: number): { tid: number; seconds: number }[] {
+  const tick = 100; // USER_HZ on Linux
+  const out: { tid: number; seconds: number }[] = [];
+  let tids: string[];
+  try {
+    tids = fs.readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return out;
+  }
+  for (const t of tids) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.push({ tid: Number(t), seconds: (Number(f[11]) + Number(f[12])) / tick });
+    } catch {
+      /* exited */
+    }
+  }
+  return out.sort((a, b) => a.tid - b.tid);
+}
+
 /** Samples the tree's RSS every `everyMs` until stopped; returns the peak (`peakAt`: when, in Date.now() time). */
 export function rssSampler(pid: number, everyMs = 100): { stop(): number; peakAt(): number } {
   let peak = treeRss(pid);

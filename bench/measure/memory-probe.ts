@@ -1,12 +1,12 @@
 // `npx tsx bench/measure/memory-probe.ts --corpus DIR --db FILE [--port N] [--load] [--steady]`: one backfill by the
-// built server (dist/), its peak RSS, CPU seconds and where the memory was at the peak (CHRONOSCOPE_MEMORY_LOG), in
+// built server (dist/), its peak RSS, CPU seconds (per thread too) and where the memory was at the peak (CHRONOSCOPE_MEMORY_LOG), in
 // a minute on a small corpus: what a memory change is compared by, run against run (issue 19.3). `--load` adds the
 // bench's query load during the backfill, `--steady` the idle and under-load RSS after it.
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { removeDatabaseFiles } from '../../server/db/open';
 import { corpusRoots } from '../../server/corpus/corpus-roots';
-import { rssSampler, treeCpuSeconds } from '../lib/process-tree';
+import { rssSampler, threadCpuSeconds, treeCpuSeconds } from '../lib/process-tree';
 import { memoryAt, readMemoryLog } from './memory-log';
 import { awaitBackfill, startServerProcess } from './server-process';
 import { steadyRss } from './steady-rss';
@@ -52,9 +52,12 @@ try {
   await awaitBackfill(server.base, t0, { loadPaths: values.load ? loadPaths : [], loadMs: values.load ? 90_000 : 0 });
   const seconds = (performance.now() - t0) / 1000;
   const cpu = treeCpuSeconds(pid);
+  const threads = threadCpuSeconds(pid).filter((t) => t.seconds >= 0.1);
   const peak = rss.stop();
   const out = [
     `backfill ${(manifest.bytes / 1e6).toFixed(0)} MB in ${seconds.toFixed(1)} s, ${cpu.toFixed(1)} CPU s (${((1000 * cpu) / (manifest.bytes / 1e6)).toFixed(1)} CPU ms/MB)`,
+    // main first, V8's and libuv's helpers, then the workers as made: the busiest is the ingest worker, then search
+    `CPU s per thread (thread id − process id: seconds): ${threads.map((t) => `${t.tid - pid}: ${t.seconds.toFixed(1)}`).join(', ')}`,
     `peak RSS ${mb(peak)}`,
     `at the peak: ${memoryAt(readMemoryLog(memoryLog), rss.peakAt())}`,
   ];
