@@ -2,7 +2,9 @@
 import { build } from 'esbuild';
 
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', packages: 'external', sourcemap: 'linked', logLevel: 'warning' };
-await build({ ...common, entryPoints: { main: 'server/main.ts', worker: 'server/ingest/worker.ts', 'sql-process': 'server/sql/query-process.ts', 'check-worker': 'server/db/check-worker.ts', 'read-worker': 'server/read-pool/read-worker.ts', 'search-thread': 'server/search-index/search-thread-main.ts', 'launch-flags': 'server/launch-flags.ts' }, outdir: 'dist/server' });
+// splitting: a module imported with import() becomes a chunk of its own, its npm packages imported there, not at the
+// top of the entry that may need it (the MCP SDK and the OpenTelemetry packages: server/cli/commands.ts).
+await build({ ...common, splitting: true, entryPoints: { main: 'server/main.ts', worker: 'server/ingest/worker.ts', 'sql-process': 'server/sql/query-process.ts', 'check-worker': 'server/db/check-worker.ts', 'read-worker': 'server/read-pool/read-worker.ts', 'search-thread': 'server/search-index/search-thread-main.ts', 'launch-flags': 'server/launch-flags.ts' }, outdir: 'dist/server' });
 await build({ ...common, entryPoints: { run: 'bench/run.ts', 'generate-corpus': 'bench/generate-corpus.ts' }, outdir: 'dist/bench' }).catch((e) => {
   // The benchmark is optional for serving; report and carry on.
   console.warn('bench not built:', e.message);

@@ -1,9 +1,7 @@
 import type { CommandSpec } from './command';
 import { runErrors } from './errors';
-import { runExport } from './export';
 import { runImport } from './import';
 import { runIndex } from './index-command';
-import { runMcp } from './mcp';
 import { runSearch } from './search';
 import { runServe } from './serve-command';
 import { runSlow } from './slow';
@@ -11,6 +9,11 @@ import { runSql } from './sql';
 import { runStats } from './stats';
 import { runTrace } from './trace';
 import { runUsage } from './usage';
+
+// `mcp` and `export` load the MCP SDK and the OpenTelemetry packages (~0.15 s of node's start-up, every command's
+// and the server's) only when they run: imported here, every `chronoscope` invocation paid for them.
+const runMcp: CommandSpec['run'] = async (opts) => (await import('./mcp')).runMcp(opts);
+const runExport: CommandSpec['run'] = async (opts) => (await import('./export')).runExport(opts);
 
 export const COMMANDS: Record<string, CommandSpec> = {
   serve: { run: runServe, usage: 'serve [--logs DIR]... [--copilot-home DIR] [--port 7311] [--host H --token T] [--db FILE] [--open] [--demo]', summary: 'index, watch and serve the dashboard (default)' },

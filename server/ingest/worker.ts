@@ -8,7 +8,6 @@ import { rebuildDerived } from '../db/rebuild';
 import { derivedNeedRebuild, ensureSchema } from '../db/schema';
 import type { ForwardStatus } from '../../shared/api';
 import type { ForwardConfig } from '../forward/forward-config';
-import { Forwarder } from '../forward/forwarder';
 import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full';
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
@@ -99,7 +98,8 @@ async function openIndex() {
 async function main() {
   const db = await openIndex();
   // Forwarding reads what this connection commits, through a read-only connection of its own (forwarder.ts).
-  const forwarder = input.forward ? new Forwarder(input.dbPath, input.forward, (status) => post({ type: 'forward', status })) : null;
+  // Imported only then: its OpenTelemetry packages are ~0.1 s of this worker's start, which a backfill waits for.
+  const forwarder = input.forward ? new (await import('../forward/forwarder')).Forwarder(input.dbPath, input.forward, (status) => post({ type: 'forward', status })) : null;
   // The trigram index is written beside this thread, on the other core (server/search-index/search-writer.ts).
   // A damaged page of the archive met by the search thread's catch-up is the index's damage, as if the ingest had
   // met it: the server moves the file aside and rebuilds it (server/index-recovery.ts).

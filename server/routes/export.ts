@@ -4,12 +4,11 @@ import { ExportQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
 import { inOneSnapshot } from '../db/one-snapshot';
 import { exportMarkdown } from '../export/markdown';
-import { ExportTooLargeError, exportOtlpJson } from '../export/otlp-json';
 import { ApiError, notFound, validationHook } from '../http/errors';
 
 /** GET /api/sessions/:id/export?format=otlp|md: a download (OTLP JSON) or text (Markdown, for the clipboard). */
 export function exportRoutes(ctx: AppContext) {
-  return new Hono().get('/sessions/:id/export', zValidator('query', ExportQuery, validationHook), (c) => {
+  return new Hono().get('/sessions/:id/export', zValidator('query', ExportQuery, validationHook), async (c) => {
     const id = c.req.param('id');
     const q = c.req.valid('query');
     const safe = id.replace(/[^\w.-]/g, '_');
@@ -20,6 +19,8 @@ export function exportRoutes(ctx: AppContext) {
       if (q.download === '1') c.header('Content-Disposition', `attachment; filename="${safe}.md"`);
       return c.body(md, 200);
     }
+    // loaded on the first OTLP export, not when the server starts (the OpenTelemetry packages: cli/commands.ts)
+    const { ExportTooLargeError, exportOtlpJson } = await import('../export/otlp-json');
     let docs;
     try {
       docs = inOneSnapshot(ctx.db, (db) => exportOtlpJson(db, id));
