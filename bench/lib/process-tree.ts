@@ -39,18 +39,21 @@ export function treeRss(pid: number): number {
 
 /** CPU seconds (user + system) used so far by a process tree. */
 export function treeCpuSeconds(pid: number): number {
-  const tick = 100; // USER_HZ on Linux
   let total = 0;
-  for (const p of descendants(pid)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      total += (Number(f[11]) + Number(f[12])) / tick;
-    } catch {
-      /* exited */
-    }
-  }
+  for (const p of descendants(pid)) total += statCpuSeconds(`/proc/${p}/stat`) ?? 0;
   return total;
+}
+
+/** User + system CPU seconds from a /proc stat file (a process's or a thread's); null when it has exited. */
+function statCpuSeconds(statPath: string): number | null {
+  const tick = 100; // USER_HZ on Linux
+  try {
+    const stat = fs.readFileSync(statPath, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / tick;
+  } catch {
+    return null; // exited
+  }
 }
 
 /**
@@ -59,7 +62,6 @@ export function treeCpuSeconds(pid: number): number {
  * thread is told by its place and its share (the ingest worker is the busiest, the search thread next).
  */
 export function threadCpuSeconds(pid: number): { tid: number; seconds: number }[] {
-  const tick = 100; // USER_HZ on Linux
   const out: { tid: number; seconds: number }[] = [];
   let tids: string[];
   try {
@@ -68,13 +70,8 @@ export function threadCpuSeconds(pid: number): { tid: number; seconds: number }[
     return out;
   }
   for (const t of tids) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.push({ tid: Number(t), seconds: (Number(f[11]) + Number(f[12])) / tick });
-    } catch {
-      /* exited */
-    }
+    const seconds = statCpuSeconds(`/proc/${pid}/task/${t}/stat`);
+    if (seconds !== null) out.push({ tid: Number(t), seconds });
   }
   return out.sort((a, b) => a.tid - b.tid);
 }
