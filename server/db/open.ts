@@ -21,7 +21,7 @@ export function openWriteDb(file: string): Database.Database {
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   // 8 MB: a larger page cache bought no measurable speed on a backfill and cost its size in RSS (target 300 MB);
-  // 16 MB until the ingest worker's young generation grew to 48 MB (young-generation.ts) and needed the room.
+  // 16 MB until the ingest worker's young generation grew from 8 to 24 MB (young-generation.ts) and needed the room.
   db.pragma(`cache_size = -${WRITE_CACHE_KB}`);
   db.pragma('temp_store = MEMORY');
   db.pragma(`wal_autocheckpoint = ${pagesFor(db, WRITER_AUTOCHECKPOINT_BYTES)}`);

@@ -33,6 +33,8 @@ export function launchSemiSpaceMb(execArgv: readonly string[] = process.execArgv
 
 let settling: Promise<void> | null = null;
 
+const setSemiSpaceMb = (mb: number) => v8.setFlagsFromString(`--max-semi-space-size=${mb}`);
+
 /**
  * Makes a worker (`spawn`) whose isolate takes its `resourceLimits`' young generation rather than the launch flag's.
  * A process started without the flag needs nothing: `spawn` alone.
@@ -40,17 +42,17 @@ let settling: Promise<void> | null = null;
 export function spawnWithOwnYoungGeneration(spawn: () => Worker): Worker {
   const launch = launchSemiSpaceMb();
   if (launch === 0) return spawn();
-  v8.setFlagsFromString('--max-semi-space-size=0');
+  setSemiSpaceMb(0);
   let w: Worker;
   try {
     w = spawn();
   } catch (err) {
-    v8.setFlagsFromString(`--max-semi-space-size=${launch}`);
+    setSemiSpaceMb(launch);
     throw err;
   }
   const done = new Promise<void>((resolve) => {
     const restore = () => {
-      v8.setFlagsFromString(`--max-semi-space-size=${launch}`);
+      setSemiSpaceMb(launch);
       if (settling === done) settling = null;
       resolve();
     };
@@ -74,5 +76,5 @@ export function youngGenerationSettling(): Promise<void> | null {
  */
 export function restoreLaunchSemiSpace(): void {
   const launch = launchSemiSpaceMb();
-  if (launch !== 0) v8.setFlagsFromString(`--max-semi-space-size=${launch}`);
+  if (launch !== 0) setSemiSpaceMb(launch);
 }
