@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSearchWriteDb } from '../search-index/search-db';
 import { openWriteDb } from './open';
-import { ArchiveCheckpointer, foldWriteAheadLog, foldWriteAheadLogSoon, WAL_KEEP_BYTES, WRITER_AUTOCHECKPOINT_BYTES } from './write-ahead-log';
+import { ArchiveCheckpointer, foldWriteAheadLog, foldWriteAheadLogSoon, LogRestart, LONG_LOG_BYTES, WAL_KEEP_BYTES, WRITER_AUTOCHECKPOINT_BYTES } from './write-ahead-log';
 import { WAIT_MS } from '../test-support/until';
 
 let dir: string | null = null;
@@ -131,5 +131,72 @@ describe("the archive's log, checkpointed from another connection (ArchiveCheckp
     // in pages of the file's own size: 8,000 of 16 KiB
     expect([w.pragma('page_size', { simple: true }), w.pragma('wal_autocheckpoint', { simple: true })]).toEqual([16384, 8000]);
     expect(WRITER_AUTOCHECKPOINT_BYTES).toBeGreaterThanOrEqual(64 << 20);
+  });
+});
+
+describe('a long log, restarted before the next write (LogRestart)', () => {
+  const oneMb = (w: Database.Database, fill: number) => w.transaction(() => w.prepare('INSERT INTO blobs (b) VALUES (?)').run(Buffer.alloc(1 << 20, fill)))();
+
+  it('waits for the reader whose snapshot kept it, checkpoints it to its end, and the next write starts it over', async () => {
+    const { file, w, reader } = grownLog(24);
+    const restart = new LogRestart(w, { longBytes: 8 << 20, waitMs: 10, tries: 50 });
+    restart.afterCommit();
+    setTimeout(() => reader.exec('COMMIT'), 60); // the query in the way finishes meanwhile
+    expect(await restart.beforeWrite()).toBe(true);
+    oneMb(w, 7);
+    expect(walBytes(file)).toBeLessThanOrEqual(WAL_KEEP_BYTES + (1 << 20) + 65536);
+    expect(w.prepare('SELECT count(*) n FROM blobs').get()).toEqual({ n: 25 });
+    expect(await restart.beforeWrite()).toBe(false); // done: not due until a commit leaves the log long again
+  });
+
+  it('without it, the reader gone, the next write still appends to the long log (what the backfill under queries did)', () => {
+    const { file, w, reader } = grownLog(24);
+    reader.exec('COMMIT');
+    oneMb(w, 7);
+    expect(walBytes(file)).toBeGreaterThan(25 << 20);
+  });
+
+  /** A log of 24 MB, and a reader whose snapshot is the latest commit, still reading from the log. */
+  function readerOnTheLog() {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-wal-'));
+    const file = path.join(dir, 'index.db');
+    const w = openWriteDb(file);
+    open.push(w);
+    w.exec('CREATE TABLE blobs (b BLOB)');
+    for (let i = 0; i < 24; i++) oneMb(w, i);
+    const reader = new Database(file, { readonly: true });
+    open.push(reader);
+    reader.exec('BEGIN');
+    reader.prepare('SELECT count(*) FROM blobs').get();
+    return { file, w, reader };
+  }
+
+  it('also waits for a reader of the latest commit still reading from the log, which a PASSIVE checkpoint to the end does not', async () => {
+    const passive = readerOnTheLog();
+    const [r] = passive.w.pragma('wal_checkpoint(PASSIVE)') as { log: number; checkpointed: number }[];
+    expect(r.checkpointed).toBe(r.log); // checkpointed to its end, and yet:
+    oneMb(passive.w, 99);
+    expect(walBytes(passive.file)).toBeGreaterThan(25 << 20); // the reader still in the log kept it from restarting
+    passive.reader.exec('COMMIT');
+    fs.rmSync(dir!, { recursive: true, force: true });
+
+    const { file, w, reader } = readerOnTheLog();
+    const restart = new LogRestart(w, { longBytes: 8 << 20, waitMs: 10, tries: 50 });
+    restart.afterCommit();
+    setTimeout(() => reader.exec('COMMIT'), 60);
+    expect(await restart.beforeWrite()).toBe(true);
+    oneMb(w, 99);
+    expect(walBytes(file)).toBeLessThanOrEqual(WAL_KEEP_BYTES + (1 << 20) + 65536);
+  });
+
+  it('gives up after its tries while a reader keeps the log, and is not due after a commit that left the log short', async () => {
+    const { w } = grownLog(24);
+    const restart = new LogRestart(w, { longBytes: 8 << 20, waitMs: 5, tries: 3 });
+    restart.afterCommit();
+    expect(await restart.beforeWrite()).toBe(false);
+    const short = new LogRestart(w, { longBytes: 64 << 20, waitMs: 5, tries: 3 });
+    short.afterCommit();
+    expect(await short.beforeWrite()).toBe(false);
+    expect(LONG_LOG_BYTES).toBe(2 * WRITER_AUTOCHECKPOINT_BYTES);
   });
 });

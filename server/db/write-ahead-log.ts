@@ -57,6 +57,76 @@ export function keepTrying(attempt: () => boolean, o: { everyMs?: number; tries?
  */
 export const WRITER_AUTOCHECKPOINT_BYTES = 125 * 1024 * 1024;
 
+/**
+ * The archive's log past which the writer lets it restart before its next write (`LogRestart`): twice the size at
+ * which the writer's own checkpoint runs, so a log this long means that checkpoint has failed to complete.
+ */
+export const LONG_LOG_BYTES = 2 * WRITER_AUTOCHECKPOINT_BYTES;
+
+/** The size of a database's write-ahead log file (0 when there is none). */
+export function logBytes(file: string): number {
+  try {
+    return fs.statSync(`${file}-wal`).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Keeps the archive's write-ahead log from growing through a backfill that readers are querying.
+ *
+ * SQLite writes a log from its beginning again (a restart) only at the first write of a transaction whose snapshot
+ * found the log wholly checkpointed, and only when no reader still reads from the log. The writer's own checkpoint
+ * runs at its COMMIT once the log passes WRITER_AUTOCHECKPOINT_BYTES, and its next group begins at once: a query
+ * that began before the commit and is still running holds a snapshot the checkpoint may not overwrite, or is still
+ * reading the log at the next group's first write, and the group appends; then the next, and so on. Under the
+ * bench's query load (four requests every ~70 ms) the 1.6 GiB backfill's log grew to ~1 GB before a restart
+ * (~150–200 MB without queries); a PASSIVE checkpoint to the log's end before the group did not help (the readers
+ * that began before it were still reading at the group's first write). So after a commit that left the log past
+ * `longBytes`, the next group first runs a RESTART checkpoint: it copies what is left and waits (`waitMs`, in
+ * SQLite's busy handler) until no reader reads from the log, so that the group's first write restarts it; readers
+ * that begin meanwhile read the database file. Tried again `tries` times, `waitMs` apart; then left to the next commit.
+ */
+export class LogRestart {
+  private due = false;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly o: { longBytes: number; waitMs: number; tries: number } = { longBytes: LONG_LOG_BYTES, waitMs: 25, tries: 8 },
+  ) {}
+
+  /** After a commit: whether the next group must let the log restart first. */
+  afterCommit(): void {
+    this.due = logBytes(this.db.name) > this.o.longBytes;
+  }
+
+  /**
+   * Before the next group's first write (outside a transaction): true when the log was checkpointed to its end with
+   * no reader left in it, so that this write restarts it; false when it was not due, or readers kept it through every try.
+   */
+  async beforeWrite(stopped: () => boolean = () => false): Promise<boolean> {
+    if (!this.due || this.db.inTransaction) return false;
+    this.due = false;
+    for (let i = 0; i < this.o.tries && !stopped(); i++) {
+      if (i > 0) await new Promise((r) => setTimeout(r, this.o.waitMs));
+      if (!this.db.open || this.db.inTransaction) return false;
+      const wait = this.db.pragma('busy_timeout', { simple: true }) as number;
+      this.db.pragma(`busy_timeout = ${this.o.waitMs}`);
+      try {
+        const [r] = this.db.pragma('wal_checkpoint(RESTART)') as { busy: number; log: number; checkpointed: number }[];
+        if (r.busy === 0) return true;
+      } catch (err) {
+        // SQLITE_BUSY raised instead of reported is a reader in the way: try again; anything else (a full disk, a
+        // damaged file) is met and handled by the writes that follow
+        if ((err as { code?: string }).code !== 'SQLITE_BUSY') return false;
+      } finally {
+        if (this.db.open) this.db.pragma(`busy_timeout = ${wait}`);
+      }
+    }
+    return false;
+  }
+}
+
 /** How often, at most, `ArchiveCheckpointer` checkpoints (after a commit). */
 const CHECKPOINT_EVERY_MS = 2000;
 

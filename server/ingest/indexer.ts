@@ -14,7 +14,7 @@ import { MissingRoots } from './missing-roots';
 import { isInteresting, isLogsDir, listLogFiles, listLogFilesBelow, logFoldersBelow } from './log-folders';
 import { classifyAgentHostUsagePath, classifyCliPath, classifyLogPath } from './log-paths';
 import { AGENT_HOST_USAGE, SESSION_STATE, workspaceOfAgentHostUsage, workspaceOfSessionState } from './discover/layout';
-import { foldWriteAheadLogSoon } from '../db/write-ahead-log';
+import { foldWriteAheadLogSoon, LogRestart } from '../db/write-ahead-log';
 import { makeSessionRefresher } from './refresh-session';
 import { traceStartup } from './startup-trace';
 import { IngestStore } from './store';
@@ -105,7 +105,11 @@ export class Indexer {
     this.store = new IngestStore(db, this.search);
     this.refresh = makeSessionRefresher(db);
     this.lastLineId = db.prepare('SELECT max(id) m FROM lines');
+    this.logRestart = new LogRestart(db);
   }
+
+  /** A commit that left the archive's log long makes the next group let it restart first (write-ahead-log.ts). */
+  private logRestart: LogRestart;
 
   private search: SearchFeed;
   private ownsSearch: boolean;
@@ -315,6 +319,7 @@ export class Indexer {
     let through: number | undefined;
     if (this.db.inTransaction) {
       this.db.exec('COMMIT');
+      this.logRestart.afterCommit();
       through = this.committedThrough();
       this.search.committed(through);
       if (this.progress.state === 'running') {
@@ -488,6 +493,7 @@ export class Indexer {
         name === SESSION_STATE ? workspaceOfSessionState(logs) : name === AGENT_HOST_USAGE ? workspaceOfAgentHostUsage(logs) : workspaceOfDebugLogs(logs),
       );
     }
+    if (!this.db.inTransaction) await this.logRestart.beforeWrite(() => this.stopped);
     this.beginGroup();
     const g = this.group!;
     const identity = this.identityOf(file);
