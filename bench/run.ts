@@ -10,6 +10,7 @@ import { hasCommand, timedCommand } from './lib/command';
 import { timedGet, waitFor } from './lib/http';
 import { machineFacts } from './lib/machine';
 import { rssSampler, treeCpuSeconds } from './lib/process-tree';
+import { diskPeakSampler, indexBytesOnDisk } from './lib/disk-use';
 import { median, round, summarize } from './lib/stats';
 import { backfillPeakRss } from './measure/backfill-rss';
 import { memoryAt, readMemoryLog } from './measure/memory-log';
@@ -19,7 +20,6 @@ import { ftsCeiling } from './measure/fts-ceiling';
 import { jsonParseCeiling } from './measure/json-parse-ceiling';
 import { newestWeekProbe, type NewestWeekProbe } from './measure/newest-week';
 import { HELD_OUT_FILED_RATIO, heldOutRatio } from './measure/held-out';
-import { searchDbPath } from '../server/search-index/search-db';
 import { STARTUP_TRACE_PREFIX } from '../server/ingest/startup-trace';
 import { queryClasses, type QueryClass } from './measure/query-classes';
 import { awaitBackfill, startServerProcess } from './measure/server-process';
@@ -145,7 +145,15 @@ function missNotes(rows: Row[]): string[] {
         'heap watch counts the old generation only, and the last SHA-1 digest is kept alive (its C++-made Buffer\'s map died at each ' +
         'collection, and four hot functions\' code with it). Old and new code alternated on one host under this load: 105.0 / 103.2 → ' +
         '85.6 / 89.6 s (163 → 136–141 CPU s); 16 MB semi-spaces were no clearly faster for 10–15 MB more peak RSS. Left as before: ' +
-        'the events insert and processLine on the ingest thread, and this load\'s own ~25 CPU s on the two cores.',
+        'the events insert and processLine on the ingest thread, and this load\'s own ~25 CPU s on the two cores. ' +
+        'Then (docs/CONTRIBUTING.md, "Under the query load"): the ingest thread spends ~10 CPU s more under this load than without it ' +
+        '(67 → 77 s at 1.6 GiB; 14.9 → 16.0 s at 0.25×), spread evenly over every function of its profile, not one cost; its ' +
+        'collections are as many (19 against 15 full ones at 0.25×); a busy-loop process beside a backfill slowed its wall time, not its ' +
+        'CPU. Two glibc arenas instead of one took the ingest and search threads\' voluntary context switches from 8–16 k and 12–26 k ' +
+        'to ~3 k each (0.25×, no load: 18.8 → 18.1 s, medians of 3) but under this load at 1× 94.3 / 89.8 s against 95.4 / 87.7 s: not ' +
+        'taken. Found and fixed on the way: under this load the archive\'s write-ahead log grew to ~1 GB before it restarted (a query ' +
+        'still reading it when each group began); the row "index on disk at its largest" shows it now (LogRestart, ' +
+        'server/db/write-ahead-log.ts: 1026 / 1005 → 375 / 311 MB, the backfill 99.6 / 83.2 against 99.6 / 87.6 s).',
     ],
     [
       /^peak RSS/,
@@ -214,7 +222,7 @@ function missNotes(rows: Row[]): string[] {
     [
       /^held-out corpus/,
       'Held-out corpus (issue 19, acceptance): the same server and code as the backfill row, no query load, a fresh database; ' +
-        'the time counts the server\'s start (~0.3 s to health, ~0.25 s more to list the corpus) and ends when /api/ready says the ' +
+        'the time counts the server\'s start (~0.45 s until the backfill is planned: ~0.2 s to load the server, ~0.1 s to start the ingest worker, ~0.1 s to list and plan the corpus) and ends when /api/ready says the ' +
         'backfill is idle. Its ingest thread is ~85% busy (4.0 of ~4.6 s; --cpu-prof: the events insert 1.1 s at 5.6 µs a row, lines ' +
         '0.5 s, processLine ~0.9 s of which JSON.parse ~0.4, the session refreshes ~0.45 s, deflate ~0.35 s, garbage collection ~0.45 s) ' +
         'and the search thread ~2.2 s beside it. Everything that sped up the 1.6 GiB backfill applies here too (this stop: the young ' +
@@ -423,6 +431,7 @@ async function timedBackfill(
   const t0 = performance.now();
   const server = await startServerProcess({ roots: corpusRoots(corpusDir), dbPath: db, port: o.port ?? Number(values.port), onStderrLine: o.onStderrLine, env: o.env, memoryLog: o.memoryLog });
   const rss = o.untilWeekDone ? null : rssSampler(server.child.pid as number);
+  const disk = o.untilWeekDone ? null : diskPeakSampler(db);
   const probeWord = manifest.notable.identifiers[0];
   let firstSearchableMs = NaN;
   const underLoad: number[] = [];
@@ -442,7 +451,7 @@ async function timedBackfill(
     },
     until: () => o.untilWeekDone && !Number.isNaN(newestWeekMs) && !Number.isNaN(firstSearchableMs),
   });
-  return { server, rss, week, t0, firstSearchableMs, newestWeekMs, underLoad, loadClasses };
+  return { server, rss, disk, week, t0, firstSearchableMs, newestWeekMs, underLoad, loadClasses };
 }
 
 /** Runs of "this week is indexed", the main backfill's included: one run moved by 13–22 s on this machine within an hour. */
@@ -550,6 +559,7 @@ async function main() {
   const rss = b.rss!;
   const backfillS = (performance.now() - t0) / 1000;
   const peakRss = rss.stop();
+  const peakDisk = b.disk!.stop();
   const atPeak = memoryAt(readMemoryLog(memoryLog), rss.peakAt());
   if (atPeak) notes.push(`Memory at the backfill's peak (1×, MB): ${atPeak}.`);
   const mbps = corpusMb / backfillS;
@@ -574,6 +584,14 @@ async function main() {
   // measured once the server has settled (below, after the idle RSS row): what the disk holds for a user
   const sizeRow: Row = { measurement: 'database size (archive and search file, with their write-ahead logs, once the server is idle) / log size', ours: '', baseline: '', ratio: '', target: '≤ 1.5×', met: null };
   rows.push(sizeRow);
+  rows.push({
+    measurement: 'index on disk at its largest during the backfill (archive and search file with their write-ahead logs) / log size',
+    ours: `${round(peakDisk / 1e6, 0)} MB`,
+    baseline: `${round(corpusMb, 0)} MB of logs`,
+    ratio: `${round(peakDisk / manifest.bytes, 2)}×`,
+    target: '—',
+    met: null,
+  });
   const weekRow = rows.length; // filled in once the week's other runs are done (below, with the main server idle)
   const ul = summarize(underLoad);
   rows.push({ measurement: `queries during the backfill's first 90 s (${underLoad.length} requests: search, slow, sessions, errors)`, ours: `p50 ${fmtMs(ul.p50)} / p95 ${fmtMs(ul.p95)}`, baseline: '—', ratio: '—', target: 'p95 ≤ 100 ms', met: ul.p95 <= 100 });
@@ -585,7 +603,7 @@ async function main() {
   const mib = (b: number) => `${round(b / 2 ** 20, 0)} MB`;
   rows.push({ measurement: 'RSS of the server process tree after the backfill, idle (10 s, 5 s after it ended)', ours: `median ${mib(steady.idle.median)}, max ${mib(steady.idle.max)}`, baseline: `peak during backfill ${mib(peakRss)}`, ratio: '—', target: '≤ 300 MB', met: steady.idle.max <= 300 * 2 ** 20 });
   // the archive and its search file (server/search-index/search-db.ts), each with its write-ahead log
-  const dbBytes = [dbPath, searchDbPath(dbPath)].reduce((n, file) => n + ['', '-wal'].reduce((m, ext) => m + (fs.existsSync(file + ext) ? fs.statSync(file + ext).size : 0), 0), 0);
+  const dbBytes = indexBytesOnDisk(dbPath);
   Object.assign(sizeRow, { ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, met: dbBytes <= 1.5 * manifest.bytes });
   const atLoadPeak = memoryAt(readMemoryLog(memoryLog), steady.underLoad.peakAt);
   if (atLoadPeak) notes.push(`Memory at the peak under query load after the backfill (1×, MB): ${atLoadPeak}.`);
