@@ -153,7 +153,10 @@ function missNotes(rows: Row[]): string[] {
         'to ~3 k each (0.25×, no load: 18.8 → 18.1 s, medians of 3) but under this load at 1× 94.3 / 89.8 s against 95.4 / 87.7 s: not ' +
         'taken. Found and fixed on the way: under this load the archive\'s write-ahead log grew to ~1 GB before it restarted (a query ' +
         'still reading it when each group began); the row "index on disk at its largest" shows it now (LogRestart, ' +
-        'server/db/write-ahead-log.ts: 1026 / 1005 → 375 / 311 MB, the backfill 99.6 / 83.2 against 99.6 / 87.6 s).',
+        'server/db/write-ahead-log.ts: 1026 / 1005 → 375 / 311 MB, the backfill 99.6 / 83.2 against 99.6 / 87.6 s). And the search ' +
+        'thread\'s largest cost was FTS5\'s own hash of pending terms, whose chains averaged 5.5 entries a trigram: SQLite is rebuilt at ' +
+        'install with a better hash (scripts/patch-sqlite.mjs; README): under this load, alternated, search thread 44.6 / 46.3 → 39.2 / 38.8 ' +
+        'CPU s, the backfill 92.6 / 90.3 → 87.2 / 87.4 s. Still missing ~15 s: the ingest thread alone is ~72 CPU s under this load.',
     ],
     [
       /^peak RSS/,
