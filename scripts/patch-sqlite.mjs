@@ -5,19 +5,12 @@
 // SQLite stays, correct and slower, and a warning says so. A stamp beside the binary (the binary's SHA-1) makes a second
 // run a no-op until npm installs or rebuilds the module again.
 import { spawnSync } from 'node:child_process';
-import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { patchFts5Hash } from './fts5-hash-patch.mjs';
+import { fts5HashPatched, installed, patchFts5Hash, stampFor } from './fts5-hash-patch.mjs';
 
-const require = createRequire(import.meta.url);
-const moduleDir = path.dirname(require.resolve('better-sqlite3/package.json'));
-const binary = path.join(moduleDir, 'build', 'Release', 'better_sqlite3.node');
-export const STAMP = path.join(moduleDir, 'build', 'Release', 'chronoscope-fts5-hash.json');
-
-const sha1 = (file) => crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex');
+const { moduleDir, binary, stamp: STAMP } = installed();
 const say = (text) => console.log(`chronoscope: ${text}`);
 const warn = (text) => console.warn(`chronoscope: ${text}; search indexing runs on the stock SQLite (correct, ~17% more CPU for the trigram index)`);
 
@@ -37,7 +30,7 @@ function nodeDirArgs() {
 
 function main() {
   if (!fs.existsSync(binary)) return warn(`no better-sqlite3 binary at ${binary}: nothing to patch`);
-  if (fs.existsSync(STAMP) && JSON.parse(fs.readFileSync(STAMP, 'utf8')).binary === sha1(binary)) return; // done before
+  if (fts5HashPatched()) return; // done before
   const source = fs.readFileSync(path.join(moduleDir, 'deps', 'sqlite3', 'sqlite3.c'), 'utf8');
   const patched = patchFts5Hash(source);
   if (patched.state === 'unknown') return warn("this better-sqlite3's SQLite has another FTS5 hash than the one patched (scripts/fts5-hash-patch.mjs)");
@@ -56,7 +49,7 @@ function main() {
     if (check.status !== 0) return warn(`the patched build does not load: ${check.stderr.trim().split('\n')[0]}`);
     fs.copyFileSync(built, `${binary}.patched`);
     fs.renameSync(`${binary}.patched`, binary);
-    fs.writeFileSync(STAMP, `${JSON.stringify({ binary: sha1(binary), patch: 'scripts/fts5-hash-patch.mjs' })}\n`);
+    fs.writeFileSync(STAMP, stampFor(binary));
     say(`better-sqlite3 rebuilt with the FTS5 term hash patch in ${Math.round((Date.now() - started) / 1000)} s`);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
