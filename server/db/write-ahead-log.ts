@@ -11,19 +11,28 @@ export const WAL_KEEP_BYTES = 16 * 1024 * 1024;
 /** How long a fold waits for readers before it gives up and is tried again (the writer's 5 s would stall it). */
 const FOLD_WAIT_MS = 250;
 
+/**
+ * One checkpoint that waits up to `waitMs` (in SQLite's busy handler) for the readers in its way: 'done', 'busy'
+ * (a reader kept it, reported or raised as SQLITE_BUSY) or 'failed' (anything else: a full disk, a damaged file).
+ * The connection's own busy timeout is put back after it.
+ */
+function checkpointWaiting(db: Database.Database, mode: 'RESTART' | 'TRUNCATE', waitMs: number): 'done' | 'busy' | 'failed' {
+  const wait = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma(`busy_timeout = ${waitMs}`);
+  try {
+    const [r] = db.pragma(`wal_checkpoint(${mode})`) as { busy: number }[];
+    return r.busy === 0 ? 'done' : 'busy';
+  } catch (err) {
+    return (err as { code?: string }).code === 'SQLITE_BUSY' ? 'busy' : 'failed';
+  } finally {
+    if (db.open) db.pragma(`busy_timeout = ${wait}`);
+  }
+}
+
 /** Folds the log into the database file and truncates it; false when a reader's snapshot kept it (try later). */
 export function foldWriteAheadLog(db: Database.Database): boolean {
   if (!db.open || db.inTransaction) return false;
-  const wait = db.pragma('busy_timeout', { simple: true }) as number;
-  db.pragma(`busy_timeout = ${FOLD_WAIT_MS}`);
-  try {
-    const [r] = db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number; log: number; checkpointed: number }[];
-    return r.busy === 0;
-  } catch {
-    return false; // SQLITE_BUSY raised instead of reported: the same as busy
-  } finally {
-    db.pragma(`busy_timeout = ${wait}`);
-  }
+  return checkpointWaiting(db, 'TRUNCATE', FOLD_WAIT_MS) === 'done';
 }
 
 /**
@@ -64,7 +73,7 @@ export const WRITER_AUTOCHECKPOINT_BYTES = 125 * 1024 * 1024;
 export const LONG_LOG_BYTES = 2 * WRITER_AUTOCHECKPOINT_BYTES;
 
 /** The size of a database's write-ahead log file (0 when there is none). */
-export function logBytes(file: string): number {
+function logBytes(file: string): number {
   try {
     return fs.statSync(`${file}-wal`).size;
   } catch {
@@ -110,18 +119,10 @@ export class LogRestart {
     for (let i = 0; i < this.o.tries && !stopped(); i++) {
       if (i > 0) await new Promise((r) => setTimeout(r, this.o.waitMs));
       if (!this.db.open || this.db.inTransaction) return false;
-      const wait = this.db.pragma('busy_timeout', { simple: true }) as number;
-      this.db.pragma(`busy_timeout = ${this.o.waitMs}`);
-      try {
-        const [r] = this.db.pragma('wal_checkpoint(RESTART)') as { busy: number; log: number; checkpointed: number }[];
-        if (r.busy === 0) return true;
-      } catch (err) {
-        // SQLITE_BUSY raised instead of reported is a reader in the way: try again; anything else (a full disk, a
-        // damaged file) is met and handled by the writes that follow
-        if ((err as { code?: string }).code !== 'SQLITE_BUSY') return false;
-      } finally {
-        if (this.db.open) this.db.pragma(`busy_timeout = ${wait}`);
-      }
+      const outcome = checkpointWaiting(this.db, 'RESTART', this.o.waitMs);
+      if (outcome === 'done') return true;
+      // 'busy': a reader in the way, try again; 'failed' (a full disk, a damaged file) is met and handled by the writes that follow
+      if (outcome === 'failed') return false;
     }
     return false;
   }
