@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { peakSampler } from './peak-sampler';
 import { searchDbPath } from '../../server/search-index/search-db';
 
 /** Bytes on disk of an index: the archive and its search file, each with its write-ahead log (absent files count 0). */
@@ -21,16 +22,5 @@ export function indexBytesOnDisk(dbPath: string): number {
  * query load before LogRestart, server/db/write-ahead-log.ts), then shrink once restarted.
  */
 export function diskPeakSampler(dbPath: string, everyMs = 250): { stop(): number } {
-  let peak = indexBytesOnDisk(dbPath);
-  const sample = () => {
-    peak = Math.max(peak, indexBytesOnDisk(dbPath));
-  };
-  const timer = setInterval(sample, everyMs);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-      return peak;
-    },
-  };
+  return peakSampler(() => indexBytesOnDisk(dbPath), everyMs);
 }

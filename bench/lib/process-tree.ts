@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { peakSampler } from './peak-sampler';
 
 /** The pid and every descendant, from /proc (Linux); just the pid elsewhere. */
 function descendants(pid: number): number[] {
@@ -78,19 +79,5 @@ export function threadCpuSeconds(pid: number): { tid: number; seconds: number }[
 
 /** Samples the tree's RSS every `everyMs` until stopped; returns the peak (`peakAt`: when, in Date.now() time). */
 export function rssSampler(pid: number, everyMs = 100): { stop(): number; peakAt(): number } {
-  let peak = treeRss(pid);
-  let at = Date.now();
-  const sample = () => {
-    const r = treeRss(pid);
-    if (r > peak) [peak, at] = [r, Date.now()];
-  };
-  const timer = setInterval(sample, everyMs);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-      return peak;
-    },
-    peakAt: () => at,
-  };
+  return peakSampler(() => treeRss(pid), everyMs);
 }
