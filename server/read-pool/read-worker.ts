@@ -1,4 +1,6 @@
 // One read worker: its own read-only connection, one request at a time (read-pool.ts).
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadDb } from '../db/open';
 import { attachSearch } from '../search-index/search-db';
@@ -7,12 +9,15 @@ import { encodeJson } from '../http/json-bytes';
 import { runReadOp, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
 import { reportThreadMemory } from '../memory/thread-memory';
-import { cachedTreeEvents } from '../spans/tree-cache';
+import { cachedTreeEvents, treeLoad } from '../spans/tree-cache';
 
 const dbPath = (workerData as { dbPath: string }).dbPath;
 const db = openReadDb(dbPath);
 const port = parentPort!;
 reportThreadMemory('read', () => ({ treeCacheEvents: cachedTreeEvents(db) }));
+// A large span tree's load collects between its chunks (tree-cache.ts, treeLoad).
+v8.setFlagsFromString('--expose-gc');
+treeLoad.collect = vm.runInNewContext('gc') as () => void;
 
 port.on('message', (job: ReadJob) => {
   let reply: ReadReply;

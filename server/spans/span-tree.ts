@@ -3,6 +3,7 @@
 // order: the whole set is indexed first, then linked, then sorted by start.
 import { EntryColumns, NONE } from './entry-columns';
 import { sortedOrder } from './sort-order';
+import { NumberKeyMap } from './number-key-map';
 
 /** One event as the tree needs it: the columns of `events`, no attrs. */
 export interface SpanEntry {
@@ -255,6 +256,14 @@ export function isCliStart(type: string): boolean {
  * while the product fits in a double's 53 bits (always, short of tens of millions of distinct strings), else a
  * string. A tree of 254k events built three Maps of composite strings (~60 MB of transient heap).
  */
+/** What the owner lookups need of a map from a key to a row index: a Map, or a NumberKeyMap for number keys. */
+interface RowIndex<K> {
+  get(key: K): number | undefined;
+  set(key: K, value: number): void;
+  has(key: K): boolean;
+  clear(): void;
+}
+
 export function pairKeys(stringCount: number, extra: number): (a: number, b: number, c?: number) => number | string {
   const s = stringCount + 1;
   if (s * s * extra < Number.MAX_SAFE_INTEGER) return (a, b, c = 0) => (c * s + a) * s + b;
@@ -344,10 +353,12 @@ export function buildSpanTree(input: readonly SpanEntry[] | EntryColumns, opts: 
   let maxRun = 0;
   for (let i = 0; i < n; i++) maxRun = Math.max(maxRun, rows.run(live[i]));
   const key = pairKeys(rows.stringCount, maxRun + 1);
-  const owner = new Map<number, number>();
-  const local = new Map<number | string, number>();
-  const run = new Map<number | string, number>();
-  const keep = <K>(map: Map<K, number>, k: K, i: number) => {
+  // Typed-array maps (number-key-map.ts) unless the composite keys outgrew whole doubles and are strings.
+  const numericKeys = typeof key(0, 0) === 'number';
+  const owner = new NumberKeyMap(n);
+  const local: RowIndex<number | string> = numericKeys ? (new NumberKeyMap(n) as RowIndex<number | string>) : new Map<number | string, number>();
+  const run: RowIndex<number | string> = numericKeys ? (new NumberKeyMap(n) as RowIndex<number | string>) : new Map<number | string, number>();
+  const keep = <K>(map: RowIndex<K>, k: K, i: number) => {
     const cur = map.get(k);
     if (cur === undefined) {
       map.set(k, i);

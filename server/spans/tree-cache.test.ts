@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { recordStatements } from '../test-support/record-statements';
-import { buildTimings, sessionTree } from './tree-cache';
+import { buildTimings, sessionTree, treeLoad } from './tree-cache';
 
 const S = 'aaaaaaaa-1111-4111-8111-111111111111';
 const ev = (ts: number, type: string, spanId: string, parentSpanId?: string) => line({ ts, dur: 5, sid: S, type, name: type, spanId, parentSpanId, status: 'ok', attrs: {} });
@@ -44,6 +44,30 @@ describe('sessionTree cache', () => {
       }
     } finally {
       read.close();
+    }
+  });
+
+  it('collects after each chunk of a load that takes several, and once the tree is built; not for a one-chunk load', async () => {
+    const lines = Array.from({ length: 10 }, (_, i) => ev(1000 + i, 'tool_call', `t${i}`)).join('');
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: lines });
+    const saved = { ...treeLoad };
+    let collections = 0;
+    try {
+      treeLoad.collect = () => collections++;
+      treeLoad.chunk = 4;
+      expect(sessionTree(fx.db, S)?.tree.rows.length).toBe(10);
+      expect(collections).toBe(3 + 1); // three chunks of at most 4, then the built tree's garbage
+      collections = 0;
+      treeLoad.chunk = 32;
+      const other = openReadDb(fx.dbPath); // a connection of its own: no tree cached
+      try {
+        expect(sessionTree(other, S)?.tree.rows.length).toBe(10);
+      } finally {
+        other.close();
+      }
+      expect(collections).toBe(0);
+    } finally {
+      Object.assign(treeLoad, saved);
     }
   });
 

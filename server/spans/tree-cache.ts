@@ -52,8 +52,15 @@ type EventRow = [number, number, string, string | null, string | null, string | 
  * Events per load query: each is aggregated into one JSON text by SQLite and parsed at once by V8. The parsed rows
  * are copied into columns and dropped chunk by chunk: 250,000 at once cost ~100 MB of transient heap for the
  * largest family of the bench; 32,000 keep that to a tenth for a few more queries. (Tests set a small chunk.)
+ *
+ * `collect`: a full collection, run after each chunk of a load that takes more than one. A chunk's JSON text and
+ * its outer array are large objects, which V8 places in the old generation at once and frees only in a full
+ * collection, so without one the chunks' garbage piled up: the 254k-event family of the bench took the heap from
+ * 10 to 60 MB used (88 committed) during its load and the thread's RSS up 116 MB, which it kept. With a collection
+ * after each of its 8 chunks (~8 ms each): 25 MB used, 41 committed, RSS up 75 MB (scratch run of `sessionTree`,
+ * 4 MB semi-spaces as in the server). The read worker sets it (read-worker.ts); elsewhere it is null.
  */
-export const treeLoad = { chunk: 32_000 };
+export const treeLoad: { chunk: number; collect: (() => void) | null } = { chunk: 32_000, collect: null };
 
 /**
  * Appends the rows of the events table for the sessions in scope (id > afterId) to `into`: columns only, the raw
@@ -82,6 +89,8 @@ function loadEntries(db: Database.Database, scope: SessionScope, into: EntryColu
     // json_group_array follows the scan, which is not always id order: sort each chunk.
     chunk.sort((a, b) => a[0] - b[0]);
     for (const r of chunk) rows.pushRow(r[0], idOf.get(r[1]) ?? '', r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
+    // after the last chunk too: the tree is built next, and its maps would otherwise join that chunk's garbage
+    if (chunks > 1) treeLoad.collect?.();
   }
   return { rows, added: rows.length - before };
 }
@@ -138,6 +147,9 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
   const axis = buildTimeAxis(starts, ends);
   const histogram = axisHistogram(axis, starts, statuses);
   lap('axis');
+  // A tree that took several chunks left tens of MB of garbage (its owner maps, the axis's arrays): collected now,
+  // not at whatever request comes next, so that the thread's heap is back to what it keeps.
+  if (rows.length > treeLoad.chunk) treeLoad.collect?.();
   return { version: versionOf(stamp), stamp, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null, checkedAt: '' };
 }
 
