@@ -156,7 +156,11 @@ function missNotes(rows: Row[]): string[] {
         'server/db/write-ahead-log.ts: 1026 / 1005 → 375 / 311 MB, the backfill 99.6 / 83.2 against 99.6 / 87.6 s). And the search ' +
         'thread\'s largest cost was FTS5\'s own hash of pending terms, whose chains averaged 5.5 entries a trigram: SQLite is rebuilt at ' +
         'install with a better hash (scripts/patch-sqlite.mjs; README): under this load, alternated, search thread 44.6 / 46.3 → 39.2 / 38.8 ' +
-        'CPU s, the backfill 92.6 / 90.3 → 87.2 / 87.4 s. Still missing ~15 s: the ingest thread alone is ~72 CPU s under this load.',
+        'CPU s, the backfill 92.6 / 90.3 → 87.2 / 87.4 s. Still missing ~15 s: the ingest thread alone is ~72 CPU s under this load. ' +
+        'Then (the stop after): a parse thread in front of the writer, measured before building it, loses in its obvious form (the ' +
+        'parsed lines cloned back cost more than parsing them; held-out note, docs/CONTRIBUTING.md); the events indexes are 1.84 of ' +
+        'the 3.82 µs an events insert costs, each needed by a query; zlib level 1 and --retain-maps-for-n-gc=1000 changed nothing ' +
+        'measurable.',
     ],
     [
       /^peak RSS/,
@@ -220,7 +224,13 @@ function missNotes(rows: Row[]): string[] {
         'what that thread freed), and the ingest heap watch\'s headroom 32 → 16 MB. `memory-probe.ts --load`, 1.6 GiB, alternated ' +
         'rounds: neither 353 / 398 MB; the flag 345 / 329; the flag and two arenas 318 / 303, again 315 / 309; with the 16 MB ' +
         'headroom 304 / 303; with one arena 310 / 302; all three 288 MB (idle after 270, under load 261). CPU per MB within the ' +
-        'host\'s spread (165–186 ms/MB across the variants, the last run the highest).',
+        'host\'s spread (165–186 ms/MB across the variants, the last run the highest). Then (the row after the backfill, under ' +
+        'the query rows\' load): one class set it, the span tree of the largest family (254k events, +138 MB of RSS on its first ' +
+        'request; every other class ≤ 8 MB). Its load\'s chunks left large objects that only a full collection frees, and its three ' +
+        'owner maps held ~40 MB more: the read worker now collects between the chunks and after such a build, and the maps are typed ' +
+        'arrays (docs/CONTRIBUTING.md, "Memory after the backfill"): the build\'s RSS +185 → +115 MB, this row on a finished archive ' +
+        '446 / 410 → 340 / 341 MB alternated. What is left over 300 MB there: the tree itself (~28 MB of columns, kept for the next ' +
+        'window), the build\'s transient typed arrays, and glibc\'s arena, which keeps what the threads freed.',
     ],
     [
       /^held-out corpus/,
@@ -231,7 +241,10 @@ function missNotes(rows: Row[]): string[] {
         'and the search thread ~2.2 s beside it. Everything that sped up the 1.6 GiB backfill applies here too (this stop: the young ' +
         'generation: 5.34–5.57 → 5.13–5.42 s, 4 alternated pairs; 5.6–6.0 → 5.4–5.5 s with 16 MB semi-spaces), but 15.9% of a JSON.parse pass that now runs at 250–270 MB/s ' +
         'here means ~2.5 s including the start, half of today\'s: it needs the per-line work of the ingest thread halved (a parse thread ' +
-        'feeding the writer, fewer events indexes), not tried yet.',
+        'feeding the writer, fewer events indexes). Measured before building the parse thread (docs/CONTRIBUTING.md, "A parse thread in ' +
+        'front of the writer"): on this corpus processLine takes 1.1–1.35 s, but its results cloned back to the writer are 216 MB and ' +
+        '1.0–2.3 s to deserialize; only columns and text may cross (30 MB, 65 ms), so the prompt de-duplication and every derivation ' +
+        'that reads attrs must move with the parse. Not built.',
     ],
     [
       /^time until every session of the newest 7 days/,
