@@ -229,10 +229,8 @@ function missNotes(rows: Row[]): string[] {
         'request; every other class ≤ 8 MB). Its load\'s chunks left large objects that only a full collection frees, and its three ' +
         'owner maps held ~40 MB more: the read worker now collects between the chunks and after such a build, and the maps are typed ' +
         'arrays (docs/CONTRIBUTING.md, "Memory after the backfill"): the build\'s RSS +185 → +115 MB, this row on a finished archive ' +
-        '446 / 410 → 340 / 341 MB alternated; and MALLOC_MMAP_THRESHOLD_=131072 at launch (server/launch-flags.ts: blocks of 128 KB ' +
-        'or more, like SQLite\'s JSON text of each chunk, mapped on their own and returned when freed): 334 / 340 → 305 / 329 MB. What ' +
-        'is left over 300 MB there: the tree itself (~28 MB of columns, kept for the next window), the build\'s transient typed ' +
-        'arrays, and glibc\'s arena, which keeps what the threads freed below that size.',
+        '446 / 410 → 340 / 341 MB alternated. What is left over 300 MB there: the tree itself (~28 MB of columns, kept for the next ' +
+        'window), the build\'s transient typed arrays, and glibc\'s arena, which keeps what the threads freed.',
     ],
     [
       /^held-out corpus/,

@@ -1,2 +1,2 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=1 MALLOC_MMAP_THRESHOLD_=131072 node --max-semi-space-size=4
+#!/usr/bin/env -S MALLOC_ARENA_MAX=1 node --max-semi-space-size=4
 import('../dist/server/main.js');

@@ -8,12 +8,12 @@ import { SERVER_ENV, SERVER_NODE_ARGS, serverEnv } from './launch-flags';
 describe('the server launch settings', () => {
   it('are what the module says', () => {
     expect(SERVER_NODE_ARGS).toEqual(['--max-semi-space-size=4']);
-    expect(SERVER_ENV).toEqual({ MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072' });
+    expect(SERVER_ENV).toEqual({ MALLOC_ARENA_MAX: '1' });
   });
 
   it('leave what the caller set: its environment wins', () => {
-    expect(serverEnv({ MALLOC_ARENA_MAX: '4', HOME: '/h' })).toEqual({ MALLOC_ARENA_MAX: '4', MALLOC_MMAP_THRESHOLD_: '131072', HOME: '/h' });
-    expect(serverEnv({ HOME: '/h' })).toEqual({ MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072', HOME: '/h' });
+    expect(serverEnv({ MALLOC_ARENA_MAX: '4', HOME: '/h' })).toEqual({ MALLOC_ARENA_MAX: '4', HOME: '/h' });
+    expect(serverEnv({ HOME: '/h' })).toEqual({ MALLOC_ARENA_MAX: '1', HOME: '/h' });
   });
 
   it('are on the first line of bin/chronoscope.js, through env -S (a shebang passes one argument)', () => {

@@ -1,5 +1,5 @@
 /**
- * How the server's process is started (issue 19.3: peak RSS). These settings are read once, when the process
+ * How the server's process is started (issue 19.3: peak RSS). Both settings are read once, when the process
  * starts, so no code inside it can set them; every launcher passes them: bin/chronoscope.js's first line,
  * `npm start` (scripts/start-server.mjs), the bench's server (bench/measure/server-process.ts) and the browser
  * tests' (e2e/playwright.config.ts). launch-flags.test.ts checks that they agree.
@@ -16,15 +16,6 @@
  *   thread frees serve the next; the threads' malloc traffic is SQLite's pages and zlib's streams, not a hot path.
  *   Other C libraries (macOS, Windows, musl) ignore the variable.
  *
- * - `MALLOC_MMAP_THRESHOLD_=131072`: a block of 128 KB or more gets a mapping of its own, returned to the system when
- *   freed. glibc's default threshold is dynamic: once such a block is freed it rises to that block's size (up to
- *   32 MB), and from then on SQLite's growing JSON texts (a span tree's load, 6 MB a chunk), FTS5's doclists and
- *   large array buffers come from the one arena and leave holes it keeps. Alternated on the 1.6 GiB archive: the
- *   largest family's span tree built in isolation, RSS kept after it 182 → 153 MB; the peak under the bench's query
- *   rows after the backfill 334 / 340 → 305 / 329 MB (414 / 440 → 398 / 408 before the span tree's collections);
- *   the backfill's peaks under load 294 / 283 → 280 / 285 MB at 1×, 286 / 263 → 280 / 260 at 0.25×, its time within
- *   the host's spread (98.4 / 90.8 → 92.8 / 85.0 s). Other C libraries ignore it too.
- *
  * Alternated memory-probe runs (1.6 GiB, query load), peak RSS: 353 / 398 MB with neither, 345 / 329 with the flag,
  * 318 / 303 with the flag and two arenas; then two arenas 315 / 309 against one 310 / 302. Backfill time and CPU
  * per MB within this host's spread in every variant (docs/CONTRIBUTING.md, the memory paragraph).
@@ -33,7 +24,7 @@
  * young generation than the workers (bench/run.ts, the concurrency note).
  */
 export const SERVER_NODE_ARGS: readonly string[] = ['--max-semi-space-size=4'];
-export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072' };
+export const SERVER_ENV: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '1' };
 
 /** The environment the server runs in: the launch settings, then whatever the caller's environment says. */
 export function serverEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
