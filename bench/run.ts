@@ -230,7 +230,9 @@ function missNotes(rows: Row[]): string[] {
         'owner maps held ~40 MB more: the read worker now collects between the chunks and after such a build, and the maps are typed ' +
         'arrays (docs/CONTRIBUTING.md, "Memory after the backfill"): the build\'s RSS +185 → +115 MB, this row on a finished archive ' +
         '446 / 410 → 340 / 341 MB alternated. What is left over 300 MB there: the tree itself (~28 MB of columns, kept for the next ' +
-        'window), the build\'s transient typed arrays, and glibc\'s arena, which keeps what the threads freed.',
+        'window), the build\'s transient typed arrays, and glibc\'s arena, which keeps what the threads freed. ' +
+        'MALLOC_MMAP_THRESHOLD_=131072 at launch was tried for that arena and taken out (docs/CONTRIBUTING.md: 10–30 MB less under ' +
+        'load in alternated probes, more idle, and a whole bench with it no better).',
     ],
     [
       /^held-out corpus/,
