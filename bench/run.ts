@@ -232,7 +232,7 @@ function missNotes(rows: Row[]): string[] {
         '446 / 410 → 340 / 341 MB alternated. What is left over 300 MB there: the tree itself (~28 MB of columns, kept for the next ' +
         'window), the build\'s transient typed arrays, and glibc\'s arena, which keeps what the threads freed. ' +
         'MALLOC_MMAP_THRESHOLD_=131072 at launch was tried for that arena and taken out (docs/CONTRIBUTING.md: 10–30 MB less under ' +
-        'load in alternated probes, more idle, and a whole bench with it no better).',
+        'load in alternated probes, 7–12 MB more idle, and three whole benches could not tell it apart: 352 MB with it, 332 and 353 without).',
     ],
     [
       /^held-out corpus/,
