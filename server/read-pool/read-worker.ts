@@ -1,6 +1,4 @@
 // One read worker: its own read-only connection, one request at a time (read-pool.ts).
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openReadDb } from '../db/open';
 import { attachSearch } from '../search-index/search-db';
@@ -8,6 +6,7 @@ import { ApiError } from '../http/errors';
 import { encodeJson } from '../http/json-bytes';
 import { runReadOp, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
+import { fullCollection } from '../memory/full-collection';
 import { reportThreadMemory } from '../memory/thread-memory';
 import { cachedTreeEvents, treeLoad } from '../spans/tree-cache';
 
@@ -16,8 +15,7 @@ const db = openReadDb(dbPath);
 const port = parentPort!;
 reportThreadMemory('read', () => ({ treeCacheEvents: cachedTreeEvents(db) }));
 // A large span tree's load collects between its chunks (tree-cache.ts, treeLoad).
-v8.setFlagsFromString('--expose-gc');
-treeLoad.collect = vm.runInNewContext('gc') as () => void;
+treeLoad.collect = fullCollection();
 
 port.on('message', (job: ReadJob) => {
   let reply: ReadReply;

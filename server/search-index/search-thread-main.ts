@@ -1,17 +1,15 @@
 // The search thread: writes the search file (search-writer.ts) from what the ingest posts (search-thread.ts),
 // beside the ingest worker, so that the trigram index's inserts and merges run on the other core.
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { ArchiveCheckpointer, keepTrying } from '../db/write-ahead-log';
 import { CatchUpRetry } from './catch-up-retry';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
+import { fullCollection } from '../memory/full-collection';
 import { reportThreadMemory } from '../memory/thread-memory';
 
 const port = parentPort!;
-v8.setFlagsFromString('--expose-gc');
-const collectGarbage = vm.runInNewContext('gc') as () => void;
+const collectGarbage = fullCollection();
 reportThreadMemory('search');
 const post = (m: SearchThreadReply) => port.postMessage(m);
 const input = workerData as { archivePath: string; restarted: boolean };
