@@ -2,47 +2,39 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { ChartQuery, ErrorGroupsQuery, EventListQuery, LatencyStatsQuery, ScatterQuery, TimeseriesQuery, TriageCountsQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
-import { inOneSnapshot } from '../db/one-snapshot';
 import { validationHook } from '../http/errors';
 import { callTimeseries, durationHistogram, ttftScatter } from '../triage/charts';
 import { triageCounts } from '../triage/counts';
 import { errorGroups } from '../triage/error-groups';
 import { listEvents } from '../triage/events';
-import { keepTriageWarm, triageReady } from '../triage/keep-warm';
+import { inTriageSnapshot, keepTriageWarm } from '../triage/keep-warm';
 import { latencyStats } from '../triage/latency';
 
 // Triage (issue 5): the slowest calls, failures grouped by cause, latency statistics and their charts. Each
 // handler first waits for the triage model to catch up (it loads in steps that yield, so the other routes stay
-// responsive during a cold start), then answers synchronously.
+// responsive during a cold start and a backfill), then answers synchronously (inTriageSnapshot).
 export function triageRoutes(ctx: AppContext) {
   keepTriageWarm(ctx);
   return new Hono()
     .get('/events', zValidator('query', EventListQuery, validationHook), async (c) => {
-      await triageReady(ctx);
-      return c.json(inOneSnapshot(ctx.db, (db) => listEvents(db, c.req.valid('query'))), 200);
+      return c.json(await inTriageSnapshot(ctx, (db) => listEvents(db, c.req.valid('query'))), 200);
     })
     .get('/errors/groups', zValidator('query', ErrorGroupsQuery, validationHook), async (c) => {
-      await triageReady(ctx);
-      return c.json(inOneSnapshot(ctx.db, (db) => errorGroups(db, c.req.valid('query'))), 200);
+      return c.json(await inTriageSnapshot(ctx, (db) => errorGroups(db, c.req.valid('query'))), 200);
     })
     .get('/stats/latency', zValidator('query', LatencyStatsQuery, validationHook), async (c) => {
-      await triageReady(ctx);
-      return c.json(inOneSnapshot(ctx.db, (db) => latencyStats(db, c.req.valid('query'))), 200);
+      return c.json(await inTriageSnapshot(ctx, (db) => latencyStats(db, c.req.valid('query'))), 200);
     })
     .get('/stats/histogram', zValidator('query', ChartQuery, validationHook), async (c) => {
-      await triageReady(ctx);
-      return c.json(inOneSnapshot(ctx.db, (db) => durationHistogram(db, c.req.valid('query'))), 200);
+      return c.json(await inTriageSnapshot(ctx, (db) => durationHistogram(db, c.req.valid('query'))), 200);
     })
     .get('/stats/timeseries', zValidator('query', TimeseriesQuery, validationHook), async (c) => {
-      await triageReady(ctx);
-      return c.json(inOneSnapshot(ctx.db, (db) => callTimeseries(db, c.req.valid('query'))), 200);
+      return c.json(await inTriageSnapshot(ctx, (db) => callTimeseries(db, c.req.valid('query'))), 200);
     })
     .get('/stats/ttft-scatter', zValidator('query', ScatterQuery, validationHook), async (c) => {
-      await triageReady(ctx);
-      return c.json(inOneSnapshot(ctx.db, (db) => ttftScatter(db, c.req.valid('query'))), 200);
+      return c.json(await inTriageSnapshot(ctx, (db) => ttftScatter(db, c.req.valid('query'))), 200);
     })
     .get('/triage/counts', zValidator('query', TriageCountsQuery, validationHook), async (c) => {
-      await triageReady(ctx);
-      return c.json(inOneSnapshot(ctx.db, (db) => triageCounts(db, c.req.valid('query'))), 200);
+      return c.json(await inTriageSnapshot(ctx, (db) => triageCounts(db, c.req.valid('query'))), 200);
     });
 }

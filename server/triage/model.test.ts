@@ -79,6 +79,31 @@ describe('triage model warm-up', () => {
   });
 });
 
+describe('triage model warm-up after the model was current', () => {
+  it('still steps through what was committed since (it had kept a settled promise and never stepped again)', async () => {
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: Array.from({ length: 50 }, (_, i) => call(100 + i, 10)).join('') });
+    await warmTriageModel(fx.db); // done in its first step, before any await
+    await warmTriageModel(fx.db); // current already
+    fs.appendFileSync(`${fx.logsDir()}/${S}/main.jsonl`, Array.from({ length: 2 * STEP_IDS + 300 }, (_, i) => call(100 + i, 10)).join(''));
+    await fx.reindex();
+    const original = TriageModel.prototype.step;
+    const loadedPerStep: number[] = [];
+    vi.spyOn(TriageModel.prototype, 'step').mockImplementation(function (this: TriageModel, now: number, maxIds?: number) {
+      const before = this.lastId;
+      const done = original.call(this, now, maxIds);
+      loadedPerStep.push(this.lastId - before);
+      return done;
+    });
+    try {
+      await warmTriageModel(fx.db);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(loadedPerStep).toEqual([STEP_IDS, STEP_IDS, 300]);
+    expect(triageModel(fx.db).n).toBe(50 + 2 * STEP_IDS + 300);
+  });
+});
+
 describe('triage model page file', () => {
   it('a failed read answers that request with a clear error; the model is read again with its pages in memory and answers the next one the same', async () => {
     setPageShiftForTests(3); // 8 rows a page

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CALL_TYPES, type FailureKind } from '../../shared/api/triage';
 import type { SessionSource } from '../../shared/api/common';
 import { dbState } from '../db/db-state';
+import { plucked } from '../db/statements';
 import { PagedFloat64, PagedInt32, PagedUint32, PagedUint8, SpillFile, type PagedColumn } from './paged-column';
 
 /**
@@ -301,19 +302,35 @@ export class TriageModel {
   }
 
   /**
+   * Event ids a sync would load to reach the index as this connection sees it now (Infinity when the model must
+   * start over: the derived tables were recreated). Inside a read transaction, what a sync in it would load.
+   */
+  behind(): number {
+    const cookie = Number(this.db.pragma('schema_version', { simple: true }));
+    const maxId = (plucked(this.db, 'SELECT max(id) FROM events').get() as number | null) ?? 0;
+    if (cookie !== this.schemaCookie || maxId < this.lastId) return Infinity;
+    return maxId - this.lastId;
+  }
+
+  /**
    * Loads the model in steps that yield to the event loop between them, so that a cold start on millions of
    * events does not stall the other routes; concurrent callers share one warm-up.
    */
   warm(): Promise<void> {
     if (this.warming) return this.warming;
-    this.warming = (async () => {
-      try {
-        while (this.db.open && !this.step(Date.now())) await new Promise<void>((r) => setImmediate(r));
-      } finally {
-        this.warming = null;
-      }
-    })();
-    return this.warming;
+    // Cleared in a `finally` of the promise, which runs after this assignment: the async function's own `finally`
+    // ran before it whenever the model was already current (no await reached), and the assignment then kept a
+    // settled promise for ever, so every later warm-up returned at once without a step, and each triage request
+    // loaded whole commit groups in its own sync (issue 19.4).
+    const warming = this.warmInSteps().finally(() => {
+      if (this.warming === warming) this.warming = null;
+    });
+    this.warming = warming;
+    return warming;
+  }
+
+  private async warmInSteps(): Promise<void> {
+    while (this.db.open && !this.step(Date.now())) await new Promise<void>((r) => setImmediate(r));
   }
 
   /**
@@ -542,6 +559,11 @@ export function noteChangedSessions(db: Database.Database, sessionIds: Iterable<
   const m = modelOf(db);
   m.followChanges();
   m.sessionsChanged(sessionIds);
+}
+
+/** Event ids the connection's model is behind the index as the connection sees it now (TriageModel.behind). */
+export function triageModelBehind(db: Database.Database): number {
+  return modelOf(db).behind();
 }
 
 /** Loads the model of a connection without blocking the event loop for long (server start, after each batch). */
