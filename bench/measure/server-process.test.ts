@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { awaitBackfill } from './server-process';
+import { awaitBackfill, POLL_MS } from './server-process';
 
 let server: http.Server | null = null;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
@@ -33,5 +33,17 @@ describe('awaitBackfill', () => {
     await awaitBackfill(base, performance.now(), { loadPaths: ['/api/a'], loadMs: 60_000, onLoad: (ms) => times.push(ms) });
     expect(times.length).toBe(2);
     expect(times.every((ms) => ms >= 0)).toBe(true);
+  });
+
+  it('polls POLL_MS apart without a load too: the run ends within a poll of the backfill (250 ms polls added 125 ms on average)', async () => {
+    const { base, asked } = await fakeServer(3);
+    const t0 = performance.now();
+    await awaitBackfill(base, t0, { loadPaths: [], loadMs: 0 });
+    const ms = performance.now() - t0;
+    expect(POLL_MS).toBe(50);
+    expect(asked.get('/api/ready')).toBe(4);
+    // three waits between four polls: 150 ms and the requests' own time; with 250 ms waits it was at least 750
+    expect(ms).toBeGreaterThanOrEqual(3 * POLL_MS - 5);
+    expect(ms).toBeLessThan(600);
   });
 });
