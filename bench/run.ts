@@ -160,7 +160,12 @@ function missNotes(rows: Row[]): string[] {
         'Then (the stop after): a parse thread in front of the writer, measured before building it, loses in its obvious form (the ' +
         'parsed lines cloned back cost more than parsing them; held-out note, docs/CONTRIBUTING.md); the events indexes are 1.84 of ' +
         'the 3.82 µs an events insert costs, each needed by a query; zlib level 1 and --retain-maps-for-n-gc=1000 changed nothing ' +
-        'measurable.',
+        'measurable. Then (docs/CONTRIBUTING.md, "What grows with the archive"): per MB of logs the ingest thread costs more at 1.6 GiB ' +
+        'than at 0.25× (V8 profiles of both, no load: 45 → 58 ms/MB with the profiler on), mostly the events insert into larger ' +
+        'indexes (writeEvent\'s own time 9.2 → 14.1 ms/MB), GC (2.2 → 4.3) and refreshes (4.3 → 6.1). Measured and not taken: a 64 MB ' +
+        'writer page cache (ingest thread 74.2 → 69.8 CPU s, wall 85.5 → 83.7 s, +46 MB peak RSS against the 300 MB target); 32 and ' +
+        '64 KiB archive pages (within noise); moving event text off the ingest thread (its upper bound, every non-message event\'s text ' +
+        'skipped: ingest thread 14.5–15.2 → 14.4–14.9 CPU s at 0.25×, ~2%).',
     ],
     [
       /^peak RSS/,
@@ -246,7 +251,8 @@ function missNotes(rows: Row[]): string[] {
         'feeding the writer, fewer events indexes). Measured before building the parse thread (docs/CONTRIBUTING.md, "A parse thread in ' +
         'front of the writer"): on this corpus processLine takes 1.1–1.35 s, but its results cloned back to the writer are 216 MB and ' +
         '1.0–2.3 s to deserialize; only columns and text may cross (30 MB, 65 ms), so the prompt de-duplication and every derivation ' +
-        'that reads attrs must move with the parse. Not built.',
+        'that reads attrs must move with the parse. Not built. Since: /api/ready is polled every 50 ms here too (it was 250 ms without ' +
+        'a load, which added 125 ms on average to each run: bench/measure/server-process.ts POLL_MS).',
     ],
     [
       /^time until every session of the newest 7 days/,
@@ -294,7 +300,11 @@ function missNotes(rows: Row[]): string[] {
         'but the workers\' young generations capped at 12 MB 76.4 (peak RSS 315 MB). The flag caps every isolate (V8 takes it over ' +
         'the workers\' resourceLimits), so the main thread cannot keep a larger young generation than the workers. Kept for ' +
         'the 300 MB peak; the bursts\' p50 is 5 ms either way, and what sets the p95 (the main thread\'s old-generation pauses or ' +
-        'the read worker\'s collections taking the shared core) is not yet known.',
+        'the read worker\'s collections taking the shared core) is not yet known. Then: the triage model\'s warm-up had stopped ' +
+        'stepping after its first call (its promise was kept settled when the model was already current), so every triage request after ' +
+        'a commit loaded the whole commit group in its own snapshot, 180–250 ms with the loop held; fixed, and a handler whose snapshot ' +
+        'finds the model more than one step behind waits for the warm-up again (server/triage/keep-warm.ts inTriageSnapshot): 100 ' +
+        'bursts on one host, alternated, health p95 36.2 / 33.1 / 40.3 / 39.8 / 50.2 → 26.7 / 27.1 / 41.9 / 43.2 / 27.6 / 36.1 ms.',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);
