@@ -59,17 +59,17 @@ export async function startServerProcess(opts: {
 }
 
 /**
- * Polls /api/ready until the backfill is done, POLL_MS apart. During the first `loadMs` after `t0`, each poll is
- * followed by the `loadPaths` requests one after another (their times go to `onLoad`). `onPoll` runs after every
- * poll, the last one included; `until` ends the wait early.
- */
-/**
  * Between two polls of /api/ready, with or without load. It was 250 ms once the load was over (or without one):
  * a run then ended up to 250 ms after its backfill did, 125 ms on average, 2.5% of the held-out corpus's ~4.9 s.
  * A poll costs the server well under a millisecond.
  */
 export const POLL_MS = 50;
 
+/**
+ * Polls /api/ready until the backfill is done, POLL_MS apart. During the first `loadMs` after `t0`, each poll is
+ * followed by the `loadPaths` requests one after another (their times go to `onLoad`). `onPoll` runs after every
+ * poll, the last one included; `until` ends the wait early.
+ */
 export async function awaitBackfill(
   base: string,
   t0: number,

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { inOneSnapshot } from '../db/one-snapshot';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { recordTriageSteps } from '../test-support/triage-steps';
 import { listEvents } from './events';
 import { inTriageSnapshot, triageReady } from './keep-warm';
 import { STEP_IDS, TriageModel, warmTriageModel } from './model';
@@ -24,7 +25,7 @@ afterEach(() => {
 /**
  * A commit lands just after the warm-up has caught up (the ingest commits on its own thread, at any time): the
  * warm-up's `warm` is wrapped so that, the first time it resolves, 2 × STEP_IDS + 300 more calls are indexed.
- * Returns the ids each `step` loaded, in order: the handler's own sync shows as the last one.
+ * Returns the ids each `step` that loaded any loaded, in order: the handler's own sync shows as the last one.
  */
 async function commitAfterFirstWarmUp(handler: (fx: FixtureDb) => Promise<unknown>): Promise<{ loaded: number[]; answer: unknown }> {
   fx = await fixtureDb({ [`${S}/main.jsonl`]: calls(50) });
@@ -39,16 +40,9 @@ async function commitAfterFirstWarmUp(handler: (fx: FixtureDb) => Promise<unknow
     fs.appendFileSync(`${f.logsDir()}/${S}/main.jsonl`, calls(2 * STEP_IDS + 300));
     await f.reindex();
   });
-  const step = TriageModel.prototype.step;
-  const loaded: number[] = [];
-  vi.spyOn(TriageModel.prototype, 'step').mockImplementation(function (this: TriageModel, now: number, maxIds?: number) {
-    const before = this.lastId;
-    const done = step.call(this, now, maxIds);
-    if (this.lastId !== before) loaded.push(this.lastId - before);
-    return done;
-  });
+  const steps = recordTriageSteps();
   const answer = await handler(f);
-  return { loaded, answer };
+  return { loaded: steps.filter((n) => n > 0), answer };
 }
 
 describe('a triage handler (inTriageSnapshot)', () => {

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { recordTriageSteps } from '../test-support/triage-steps';
 import { latencyStats } from './latency';
 import { noteChangedSessions, pageTriageModelsToDisk, STEP_IDS, TriageModel, triageModel, warmTriageModel } from './model';
 import { setPageShiftForTests } from './paged-column';
@@ -54,14 +55,7 @@ describe('triage model warm-up', () => {
   it('loads at most STEP_IDS event ids a turn of the event loop (steps of 20,000 held /api/health for up to 240 ms during a backfill)', async () => {
     fx = await fixtureDb({ [`${S}/main.jsonl`]: Array.from({ length: 2 * STEP_IDS + 500 }, (_, i) => call(100 + i, 10)).join('') });
     const maxId = (fx.db.prepare('SELECT max(id) m FROM events').get() as { m: number }).m;
-    const original = TriageModel.prototype.step;
-    const loadedPerStep: number[] = [];
-    const spy = vi.spyOn(TriageModel.prototype, 'step').mockImplementation(function (this: TriageModel, now: number, maxIds?: number) {
-      const before = this.lastId;
-      const done = original.call(this, now, maxIds);
-      loadedPerStep.push(this.lastId - before);
-      return done;
-    });
+    const loadedPerStep = recordTriageSteps();
     let turns = 0;
     let warming = true;
     const countTurns = () => void (warming && (turns++, setImmediate(countTurns)));
@@ -70,7 +64,7 @@ describe('triage model warm-up', () => {
       await warmTriageModel(fx.db);
     } finally {
       warming = false;
-      spy.mockRestore();
+      vi.restoreAllMocks();
     }
     expect(STEP_IDS).toBe(2_000);
     expect(loadedPerStep).toEqual([STEP_IDS, STEP_IDS, maxId - 2 * STEP_IDS]);
@@ -86,14 +80,7 @@ describe('triage model warm-up after the model was current', () => {
     await warmTriageModel(fx.db); // current already
     fs.appendFileSync(`${fx.logsDir()}/${S}/main.jsonl`, Array.from({ length: 2 * STEP_IDS + 300 }, (_, i) => call(100 + i, 10)).join(''));
     await fx.reindex();
-    const original = TriageModel.prototype.step;
-    const loadedPerStep: number[] = [];
-    vi.spyOn(TriageModel.prototype, 'step').mockImplementation(function (this: TriageModel, now: number, maxIds?: number) {
-      const before = this.lastId;
-      const done = original.call(this, now, maxIds);
-      loadedPerStep.push(this.lastId - before);
-      return done;
-    });
+    const loadedPerStep = recordTriageSteps();
     try {
       await warmTriageModel(fx.db);
     } finally {

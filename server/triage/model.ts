@@ -272,9 +272,8 @@ export class TriageModel {
   step(now: number, maxIds = STEP_IDS): boolean {
     return this.db.transaction(() => {
       const db = this.db;
-      const cookie = Number(db.pragma('schema_version', { simple: true }));
-      const maxId = (db.prepare('SELECT max(id) m FROM events').get() as { m: number | null }).m ?? 0;
-      if (cookie !== this.schemaCookie || maxId < this.lastId) this.reset(cookie);
+      const { cookie, maxId, startOver } = this.indexState();
+      if (startOver) this.reset(cookie);
       const cold = this.lastId === 0;
       const hi = Math.min(maxId, this.lastId + maxIds);
       if (hi > this.lastId) this.load(hi);
@@ -306,10 +305,18 @@ export class TriageModel {
    * start over: the derived tables were recreated). Inside a read transaction, what a sync in it would load.
    */
   behind(): number {
+    const { maxId, startOver } = this.indexState();
+    return startOver ? Infinity : maxId - this.lastId;
+  }
+
+  /**
+   * Where the index stands for this connection: its schema cookie, its last event id, and whether the model must
+   * start over (the derived tables were recreated, or ids went back).
+   */
+  private indexState(): { cookie: number; maxId: number; startOver: boolean } {
     const cookie = Number(this.db.pragma('schema_version', { simple: true }));
     const maxId = (plucked(this.db, 'SELECT max(id) FROM events').get() as number | null) ?? 0;
-    if (cookie !== this.schemaCookie || maxId < this.lastId) return Infinity;
-    return maxId - this.lastId;
+    return { cookie, maxId, startOver: cookie !== this.schemaCookie || maxId < this.lastId };
   }
 
   /**
