@@ -198,6 +198,7 @@ export class Indexer {
     for (const t of this.settleTimers.values()) clearTimeout(t);
     this.folders?.close();
     this.tree?.close();
+    this.store.close();
     if (this.ownsSearch) await this.search.close();
   }
 
