@@ -118,6 +118,24 @@ describe('backfill newest sessions first', () => {
     expect(health.backfill).toEqual(weekDone);
   });
 
+  it('reports the backfill done before it folds the write-ahead log, which the index does not need', async () => {
+    const c = corpus();
+    const dbPath = path.join(root!, 'index.db');
+    db = openWriteDb(dbPath);
+    ensureSchema(db);
+    let logAtDone = -1;
+    const indexer = new Indexer(db, { roots: [c.userData], watch: false }, {
+      progress: (p) => {
+        if (p.state === 'idle') logAtDone = fs.statSync(`${dbPath}-wal`).size;
+      },
+    });
+    await indexer.start();
+    // told "done" with the last group's pages still in the log (the fold copied them on the ingest thread first)
+    expect(logAtDone).toBeGreaterThan(0);
+    expect(fs.statSync(`${dbPath}-wal`).size).toBe(0); // folded right after, before start() returned
+    await indexer.stop();
+  });
+
   it('a session read in several passes is finished before the next session starts', async () => {
     const c = corpus();
     db = openWriteDb(path.join(root!, 'index.db'));

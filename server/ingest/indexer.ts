@@ -134,9 +134,6 @@ export class Indexer {
     // path of the backfill (and the plan, every file's entry) in the ingest worker until the end (issue 19.3).
     listed.clear();
     await drained;
-    // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index; a
-    // reader in the way (a query) makes it try again shortly.
-    this.cancelFold = foldWriteAheadLogSoon(this.db);
     traceStartup('backfill done');
     this.progress.state = 'idle';
     for (const p of [this.progress, this.progress.recent, this.progress.older]) {
@@ -146,6 +143,12 @@ export class Indexer {
     }
     this.shareOf.clear();
     this.emitProgress();
+    // Fold the backfill's write-ahead log into the database file, so the disk holds one copy of the index; a
+    // reader in the way (a query) makes it try again shortly. After the backfill is reported done, not before: the
+    // index is complete without it, and the first try copies what the search thread's checkpoints have not yet
+    // (the last group or two) on this thread.
+    this.cancelFold = foldWriteAheadLogSoon(this.db);
+    traceStartup('write-ahead log folded');
   }
 
   /** Every log file under the roots, and the folders the tree watcher follows. */
