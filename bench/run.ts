@@ -165,7 +165,13 @@ function missNotes(rows: Row[]): string[] {
         'indexes (writeEvent\'s own time 9.2 → 14.1 ms/MB), GC (2.2 → 4.3) and refreshes (4.3 → 6.1). Measured and not taken: a 64 MB ' +
         'writer page cache (ingest thread 74.2 → 69.8 CPU s, wall 85.5 → 83.7 s, +46 MB peak RSS against the 300 MB target); 32 and ' +
         '64 KiB archive pages (within noise); moving event text off the ingest thread (its upper bound, every non-message event\'s text ' +
-        'skipped: ingest thread 14.5–15.2 → 14.4–14.9 CPU s at 0.25×, ~2%).',
+        'skipped: ingest thread 14.5–15.2 → 14.4–14.9 CPU s at 0.25×, ~2%). Then (the stop after): the archive\'s chunks deflated on a ' +
+        'thread of their own, handed over through shared memory as each batch is read and taken after its lines and events are written ' +
+        '(server/ingest/deflate-thread.ts; the first batch of each file had been deflated on the ingest thread, ~5% of it, the rest ' +
+        'round-tripped through the libuv pool, ~2%): 0.25× without load, 4 alternated pairs, ingest / search thread CPU 1.77 → 1.65, ' +
+        '+8 MB peak RSS (a worker isolate); and the backfill reported done before its write-ahead log is folded (357 ms at the end of ' +
+        'the 0.25× backfill). Measured and not taken: the search thread at nice 10 (the ingest thread\'s time runnable but waiting for ' +
+        'a core 16.0–18.6 → 12.6–14.9 s at 1.6 GiB under load, the wall time within this host\'s spread, +8 MB peak RSS).',
     ],
     [
       /^peak RSS/,
@@ -252,7 +258,9 @@ function missNotes(rows: Row[]): string[] {
         'front of the writer"): on this corpus processLine takes 1.1–1.35 s, but its results cloned back to the writer are 216 MB and ' +
         '1.0–2.3 s to deserialize; only columns and text may cross (30 MB, 65 ms), so the prompt de-duplication and every derivation ' +
         'that reads attrs must move with the parse. Not built. Since: /api/ready is polled every 50 ms here too (it was 250 ms without ' +
-        'a load, which added 125 ms on average to each run: bench/measure/server-process.ts POLL_MS).',
+        'a load, which added 125 ms on average to each run: bench/measure/server-process.ts POLL_MS). Then: the deflate thread and the ' +
+        'fold after "idle" of the backfill row (the fold was ~85 ms of each run here); the bench\'s own held-out measurement, alternated ' +
+        'three times, read 7.1 / 8.0 / 8.8% with the deflate thread against 7.3 / 8.5 / 8.5% without it (this host\'s spread).',
     ],
     [
       /^time until every session of the newest 7 days/,
