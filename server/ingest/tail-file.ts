@@ -105,7 +105,7 @@ export async function tailFile(
       // Stopped meanwhile: the connection may be closed; the open group is rolled back and read again next time.
       if (stopped()) return { ...outcome, more: true };
       const batchBytes = batch.nextOffset - offset;
-      // The next batch is read and its deflate started now, to run while this one is parsed and written.
+      // The next batch is read and its deflate started now, to run on the deflate thread while this one is written.
       // Not while reconciling: classifying its lines consumes the reconciliation's state before this batch commits.
       if (!batch.eof && outcome.bytes + batchBytes < maxBytes && reconciliation === null) {
         next = readBatch(store, fd, batch.nextOffset, size, nextLine + batch.lines.length, null);
