@@ -312,7 +312,11 @@ function missNotes(rows: Row[]): string[] {
         'stepping after its first call (its promise was kept settled when the model was already current), so every triage request after ' +
         'a commit loaded the whole commit group in its own snapshot, 180–250 ms with the loop held; fixed, and a handler whose snapshot ' +
         'finds the model more than one step behind waits for the warm-up again (server/triage/keep-warm.ts inTriageSnapshot): 100 ' +
-        'bursts on one host, alternated, health p95 36.2 / 33.1 / 40.3 / 39.8 / 50.2 → 26.7 / 27.1 / 41.9 / 43.2 / 27.6 / 36.1 ms.',
+        'bursts on one host, alternated, health p95 36.2 / 33.1 / 40.3 / 39.8 / 50.2 → 26.7 / 27.1 / 41.9 / 43.2 / 27.6 / 36.1 ms. ' +
+        'Then the deflate thread (a third busy thread during the backfill; backfill note): 100 bursts on one host, alternated with the ' +
+        'code before it, health p95 35.0 / 40.1 ms with it, 40.3 / 50.1 ms without it (queries p95 106.2 / 91.0 against 103.1 / ' +
+        '107.5 ms); the deflate thread at nice 10 as well: 38.4 / 41.2 ms, not taken. One run of this row reads the host\'s spread ' +
+        '(p95 of ~190 samples: its 10th slowest).',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);
