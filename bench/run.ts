@@ -315,8 +315,10 @@ function missNotes(rows: Row[]): string[] {
         'bursts on one host, alternated, health p95 36.2 / 33.1 / 40.3 / 39.8 / 50.2 → 26.7 / 27.1 / 41.9 / 43.2 / 27.6 / 36.1 ms. ' +
         'Then the deflate thread (a third busy thread during the backfill; backfill note): 100 bursts on one host, alternated with the ' +
         'code before it, health p95 35.0 / 40.1 ms with it, 40.3 / 50.1 ms without it (queries p95 106.2 / 91.0 against 103.1 / ' +
-        '107.5 ms); the deflate thread at nice 10 as well: 38.4 / 41.2 ms, not taken. One run of this row reads the host\'s spread ' +
-        '(p95 of ~190 samples: its 10th slowest).',
+        '107.5 ms), and three more rounds 44.9 / 35.4 / 29.6 against 29.4 / 36.5 / 30.9 ms (medians of the five 35.4 and 36.5 ms); but ' +
+        'two whole benches with it read 50.1 and 54.8 ms here (three before it 37.0–41.3). It now runs at nice 10 (Linux: below the ' +
+        'threads that answer; deflate-thread.ts DEFLATE_THREAD_NICE; probes 38.4 / 41.2 ms). One run of this row reads the host\'s ' +
+        'spread (p95 of ~190 samples: its 10th slowest).',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);

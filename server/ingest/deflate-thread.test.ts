@@ -6,7 +6,7 @@ import { rawLines } from '../db/raw-lines';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { chunkRanges, deflateRanges } from './archive-chunks';
 import { SLOT_BYTES } from './batch-ring';
-import { DeflateThread, type PendingChunks } from './deflate-thread';
+import { DEFLATE_THREAD_NICE, DeflateThread, type PendingChunks } from './deflate-thread';
 import { readLines } from './read-lines';
 import { BATCH_BYTES } from './tail-file';
 
@@ -117,5 +117,31 @@ describe('a backfill through the deflate thread', () => {
     const chunks = fx.db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
     expect(chunks).toEqual(Array.from({ length: chunks.length }, (_, i) => i + 1));
     expect(new Set(rows.map((r) => r.chunk_id)).size).toBeGreaterThan(1);
+  });
+});
+
+describe('the deflate thread yields the cores', () => {
+  /** The nice value of each thread of this process, by thread id. */
+  function nices(): Map<string, number> {
+    const out = new Map<string, number>();
+    for (const tid of fs.readdirSync('/proc/self/task')) {
+      try {
+        const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+        out.set(tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+      } catch {
+        // a thread that ended meanwhile
+      }
+    }
+    return out;
+  }
+
+  it.runIf(process.platform === 'linux')('runs at nice DEFLATE_THREAD_NICE, and no other thread of the process does', () => {
+    const before = nices();
+    const t = deflater();
+    const lines = linesOf(20);
+    expect(t.deflate(0, lines).take()).toEqual(expected(lines)); // started, and it has deflated a batch: it set its nice first
+    const lowered = [...nices()].filter(([tid, nice]) => !before.has(tid) && nice === DEFLATE_THREAD_NICE);
+    expect(lowered).toHaveLength(1);
+    for (const [tid, nice] of nices()) if (before.has(tid)) expect(nice).toBe(before.get(tid));
   });
 });
