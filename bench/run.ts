@@ -167,11 +167,13 @@ function missNotes(rows: Row[]): string[] {
         '64 KiB archive pages (within noise); moving event text off the ingest thread (its upper bound, every non-message event\'s text ' +
         'skipped: ingest thread 14.5–15.2 → 14.4–14.9 CPU s at 0.25×, ~2%). Then (the stop after): the archive\'s chunks deflated on a ' +
         'thread of their own, handed over through shared memory as each batch is read and taken after its lines and events are written ' +
-        '(server/ingest/deflate-thread.ts; the first batch of each file had been deflated on the ingest thread, ~5% of it, the rest ' +
-        'round-tripped through the libuv pool, ~2%): 0.25× without load, 4 alternated pairs, ingest / search thread CPU 1.77 → 1.65, ' +
-        '+8 MB peak RSS (a worker isolate); and the backfill reported done before its write-ahead log is folded (357 ms at the end of ' +
-        'the 0.25× backfill). Measured and not taken: the search thread at nice 10 (the ingest thread\'s time runnable but waiting for ' +
-        'a core 16.0–18.6 → 12.6–14.9 s at 1.6 GiB under load, the wall time within this host\'s spread, +8 MB peak RSS).',
+        '(the first batch of each file is deflated on the ingest thread, ~5% of it, the rest round-trip through the libuv pool, ~2%): ' +
+        'built, then taken out (docs/CONTRIBUTING.md, "The archive\'s deflate on a thread of its own"): 0.25× without load, ingest / ' +
+        'search thread CPU 1.77 → 1.65, but three whole benches with it read 91, 86 and 89.2 s here (the gain within this host\'s ' +
+        'spread) and its isolate put the backfill\'s peak RSS at 293, 284 and 301 MB. Kept: the backfill is reported done before its ' +
+        'write-ahead log is folded (357 ms at the end of the 0.25× backfill). Measured and not taken: the search thread at nice 10 (the ' +
+        'ingest thread\'s time runnable but waiting for a core 16.0–18.6 → 12.6–14.9 s at 1.6 GiB under load, the wall time within ' +
+        'this host\'s spread, +8 MB peak RSS).',
     ],
     [
       /^peak RSS/,
@@ -258,9 +260,9 @@ function missNotes(rows: Row[]): string[] {
         'front of the writer"): on this corpus processLine takes 1.1–1.35 s, but its results cloned back to the writer are 216 MB and ' +
         '1.0–2.3 s to deserialize; only columns and text may cross (30 MB, 65 ms), so the prompt de-duplication and every derivation ' +
         'that reads attrs must move with the parse. Not built. Since: /api/ready is polled every 50 ms here too (it was 250 ms without ' +
-        'a load, which added 125 ms on average to each run: bench/measure/server-process.ts POLL_MS). Then: the deflate thread and the ' +
-        'fold after "idle" of the backfill row (the fold was ~85 ms of each run here); the bench\'s own held-out measurement, alternated ' +
-        'three times, read 7.1 / 8.0 / 8.8% with the deflate thread against 7.3 / 8.5 / 8.5% without it (this host\'s spread).',
+        'a load, which added 125 ms on average to each run: bench/measure/server-process.ts POLL_MS). Then: the fold after "idle" of the ' +
+        'backfill row (the fold was ~85 ms of each run here); the deflate thread tried there read 7.1 / 8.0 / 8.8% against 7.3 / 8.5 / ' +
+        '8.5% without it (the bench\'s own held-out measurement, alternated three times: this host\'s spread) and was taken out.',
     ],
     [
       /^time until every session of the newest 7 days/,
@@ -313,12 +315,10 @@ function missNotes(rows: Row[]): string[] {
         'a commit loaded the whole commit group in its own snapshot, 180–250 ms with the loop held; fixed, and a handler whose snapshot ' +
         'finds the model more than one step behind waits for the warm-up again (server/triage/keep-warm.ts inTriageSnapshot): 100 ' +
         'bursts on one host, alternated, health p95 36.2 / 33.1 / 40.3 / 39.8 / 50.2 → 26.7 / 27.1 / 41.9 / 43.2 / 27.6 / 36.1 ms. ' +
-        'Then the deflate thread (a third busy thread during the backfill; backfill note): 100 bursts on one host, alternated with the ' +
-        'code before it, health p95 35.0 / 40.1 ms with it, 40.3 / 50.1 ms without it (queries p95 106.2 / 91.0 against 103.1 / ' +
-        '107.5 ms), and three more rounds 44.9 / 35.4 / 29.6 against 29.4 / 36.5 / 30.9 ms (medians of the five 35.4 and 36.5 ms); but ' +
-        'two whole benches with it read 50.1 and 54.8 ms here (three before it 37.0–41.3). It now runs at nice 10 (Linux: below the ' +
-        'threads that answer; deflate-thread.ts DEFLATE_THREAD_NICE; probes 38.4 / 41.2 ms). One run of this row reads the host\'s ' +
-        'spread (p95 of ~190 samples: its 10th slowest).',
+        'Then the deflate thread tried for the backfill row (taken out again for its memory): whole benches with it read this row at ' +
+        '50.1 and 54.8 ms, and 43.7 ms with the thread at nice 10, while 100-burst probes alternated with the code before it could not ' +
+        'tell them apart (medians of 5: 35.4 against 36.5 ms). One run of this row reads the host\'s spread (p95 of ~190 samples: ' +
+        'its 10th slowest).',
     ],
   ];
   return tried.filter(([re]) => rows.some((r) => re.test(r.measurement) && r.met === false)).map(([, note]) => note);

@@ -5,7 +5,7 @@ import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { cliLines, uuid } from '../ingest/cli/cli-fixture';
 import { lineFormatOf, processLine } from '../ingest/process-line';
 import { IngestStore } from '../ingest/store';
-import { forgetArchiveReads, forgetWrittenLines, rawLines, rememberWrittenLine, whilePending } from './raw-lines';
+import { forgetArchiveReads, forgetWrittenLines, rawLines, rememberWrittenLine } from './raw-lines';
 
 let db: Database.Database | null = null;
 let fx: FixtureDb | null = null;
@@ -21,35 +21,6 @@ function archive(d: Database.Database, text: string): void {
   const { lastInsertRowid: chunk } = d.prepare('INSERT INTO chunks (file_id, data) VALUES (1, ?)').run(zlib.deflateRawSync(Buffer.from(text)));
   d.prepare('INSERT INTO lines (file_id, generation, line_no, byte_offset, kind, chunk_id, chunk_pos, length) VALUES (1, 0, 1, 0, 0, ?, 0, ?)').run(chunk, Buffer.byteLength(text));
 }
-
-describe('rawLines while a batch waits for its chunks', () => {
-  it("reads the batch's lines from their joined bytes until the chunks are written, and never keeps them", () => {
-    db = new Database(':memory:');
-    db.exec(`CREATE TABLE chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);
-      CREATE TABLE lines (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, generation INTEGER NOT NULL, line_no INTEGER NOT NULL,
-        byte_offset INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT, chunk_id INTEGER NOT NULL, chunk_pos INTEGER NOT NULL, length INTEGER NOT NULL)`);
-    archive(db, '{"v":"before"}'); // chunk 1
-    // the batch's lines name chunks 2 and 3 (store.ts writes the lines first, the chunks once deflated)
-    const joined = [Buffer.from('{"v":"a"}{"v":"bb"}'), Buffer.from('{"v":"c"}')];
-    const put = db.prepare('INSERT INTO lines (file_id, generation, line_no, byte_offset, kind, chunk_id, chunk_pos, length) VALUES (1, 0, ?, 0, 0, ?, ?, ?)');
-    put.run(2, 2, 0, 9);
-    put.run(3, 2, 9, 10);
-    put.run(4, 3, 0, 9);
-    whilePending(db!, 2, joined.map((bytes) => ({ bytes })), () => {
-      expect(rawLines(db!).json(3)).toEqual({ v: 'bb' });
-      expect([...rawLines(db!).texts([1, 2, 4])]).toEqual([
-        [1, '{"v":"before"}'],
-        [2, '{"v":"a"}'],
-        [4, '{"v":"c"}'],
-      ]);
-      joined[0].fill(0x20); // the slot reused by the next batch: what was read is a copy
-    });
-    // once written: read from the table (an unwritten chunk reads as missing, not as the last batch's bytes)
-    expect(rawLines(db).json(2)).toBeNull();
-    db.prepare('INSERT INTO chunks (id, file_id, data) VALUES (2, 1, ?)').run(zlib.deflateRawSync(Buffer.from('{"v":"a"}{"v":"bb"}')));
-    expect(rawLines(db).json(3)).toEqual({ v: 'bb' });
-  });
-});
 
 describe('rawLines after a rolled-back write', () => {
   it('reads the lines written since, not the rolled-back ones whose chunk ids they took again', () => {

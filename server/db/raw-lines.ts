@@ -26,8 +26,6 @@ interface ConnectionReads {
   /** lines this connection wrote and will read back, by line id, oldest first */
   written: Map<number, Buffer>;
   writtenBytes: number;
-  /** the chunks of the batch being written, not yet in `chunks` (whilePending): ids from `first`, uncompressed */
-  pending: { first: number; chunks: readonly { bytes: Buffer }[] } | null;
 }
 const readers = new WeakMap<Database.Database, ConnectionReads>();
 
@@ -36,8 +34,7 @@ function readsOf(db: Database.Database): ConnectionReads {
   if (!r) {
     const chunks = new Map<number, Buffer>();
     const written = new Map<number, Buffer>();
-    r = { reader: null as unknown as RawLineReader, chunks, written, writtenBytes: 0, pending: null };
-    r.reader = makeReader(db, r);
+    r = { reader: makeReader(db, chunks, written), chunks, written, writtenBytes: 0 };
     readers.set(db, r);
   }
   return r;
@@ -68,21 +65,6 @@ export function rememberWrittenLine(db: Database.Database, id: number, bytes: Ui
   }
 }
 
-/**
- * Runs `write` while the chunks `firstId`, `firstId + 1`, … of the batch it writes are not yet in the table: the
- * writer inserts a batch's lines first and its chunks once they are deflated (store.ts, writeBatch), and a line of
- * the batch read back meanwhile (the CLI linker's start line of a completion) is read from its joined bytes.
- */
-export function whilePending(db: Database.Database, firstId: number, chunks: readonly { bytes: Buffer }[], write: () => void): void {
-  const r = readsOf(db);
-  r.pending = { first: firstId, chunks };
-  try {
-    write();
-  } finally {
-    r.pending = null;
-  }
-}
-
 /** Drops the lines kept as written: their refresh has read them (indexer.ts, after each refresh of the dirty sessions). */
 export function forgetWrittenLines(db: Database.Database): void {
   const r = readers.get(db);
@@ -105,16 +87,12 @@ export function forgetArchiveReads(db: Database.Database): void {
   forgetWrittenLines(db); // a rolled-back line's id is given again, like its chunk's
 }
 
-function makeReader(db: Database.Database, reads: ConnectionReads): RawLineReader {
-  const { chunks: cache, written } = reads;
+function makeReader(db: Database.Database, cache: Map<number, Buffer>, written: Map<number, Buffer>): RawLineReader {
   const where = db.prepare('SELECT chunk_id, chunk_pos, length FROM lines WHERE id = ?');
   const wheres = db.prepare('SELECT id, chunk_id, chunk_pos, length FROM lines WHERE id IN (SELECT value FROM json_each(?))');
   const chunk = db.prepare('SELECT data FROM chunks WHERE id = ?');
 
   function inflated(chunkId: number): Buffer | null {
-    const p = reads.pending;
-    // a copy: the joined bytes are a view of a slot that the next batch reuses
-    if (p !== null && chunkId >= p.first && chunkId < p.first + p.chunks.length) return Buffer.from(p.chunks[chunkId - p.first].bytes);
     const hit = cache.get(chunkId);
     if (hit) {
       cache.delete(chunkId); // re-insert: most recently used last

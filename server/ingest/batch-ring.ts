@@ -13,15 +13,12 @@
  * its archive chunks are joined into. Slots are handed out in turn: a batch is read at most one ahead of the batch
  * being written, and nothing of a batch is used once it is written (the store copies the few lines it keeps,
  * `rememberWrittenLine`), so a slot is free again by the time it comes round. A batch read ahead and then dropped (a
- * file turn cut short) may still be deflating: its result is never used, so its input being reused
- * later does no harm (the deflate thread's arena of the slot is not rewritten before that deflate is done). One ring
- * per writer (IngestStore), whose batches follow one another.
+ * file turn cut short) may still be deflating on the pool: its result is never used, so its input being reused
+ * later does no harm. One ring per writer (IngestStore), whose batches follow one another.
  */
 export const SLOT_BYTES = 1024 * 1024;
 
 export interface RingSlot {
-  /** its place in the ring (the deflate thread's slot of the same number holds its chunks: deflate-thread.ts) */
-  readonly index: number;
   /** where a batch's first read goes; its complete lines are views into it */
   readonly lines: Buffer;
   /** where the batch's archive chunks are joined, from the start; a batch that does not fit allocates instead */
@@ -42,6 +39,6 @@ export class BatchRing {
   next(): RingSlot {
     const i = this.at;
     this.at = (this.at + 1) % RING_SLOTS;
-    return (this.slots[i] ??= { index: i, lines: Buffer.allocUnsafeSlow(SLOT_BYTES), chunks: Buffer.allocUnsafeSlow(SLOT_BYTES) });
+    return (this.slots[i] ??= { lines: Buffer.allocUnsafeSlow(SLOT_BYTES), chunks: Buffer.allocUnsafeSlow(SLOT_BYTES) });
   }
 }

@@ -12,8 +12,6 @@ import { ensureSchema } from '../db/schema';
 import { recentProblems } from '../health/health';
 import { damageMiddlePage } from '../test-support/damage-page';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { rawLines } from '../db/raw-lines';
-import { DeflateThread } from './deflate-thread';
 import { indexOnce } from './index-once';
 import { IngestStore } from './store';
 
@@ -386,28 +384,6 @@ describe('prompt strings and a rolled-back batch', () => {
       [1, 2, 3].map((id) => ({ id, event_id: 1 })),
       [{ id: 1, text: 'user', doc: 1 }, { id: 1, text: 'text', doc: 2 }, { id: 1, text: 'the kestrelmoor question', doc: 3 }],
     ]);
-  });
-});
-
-describe('the deflate thread fails', () => {
-  it('a deflate thread that hangs in the middle of a backfill: every line archived once, the rest deflated by the ingest', async () => {
-    const real = DeflateThread.prototype.deflate;
-    let calls = 0;
-    vi.spyOn(DeflateThread.prototype, 'deflate').mockImplementation(function (this: DeflateThread, ...args) {
-      // from the 3rd batch on, the thread is gone and nothing tells the ingest: take() waits DEFLATE_WAIT_MS once
-      if (++calls === 3) void this.crashForTest(true);
-      return real.apply(this, args);
-    });
-    const files: Record<string, string> = {};
-    for (let s = 0; s < 6; s++) files[`d${s}/main.jsonl`] = lines(`d${s}`, 0, 400);
-    fx = await fixtureDb(files);
-    expect(calls).toBe(6);
-    expect(counts(fx.db)).toEqual({ events: 2400, fileEvents: 2400, bad: 0, fragments: 0, dups: 0 });
-    for (let s = 0; s < 6; s++) {
-      const ids = fx.db.prepare("SELECT l.id FROM lines l JOIN files f ON f.id = l.file_id WHERE f.path LIKE ? ORDER BY l.id").pluck().all(`%/d${s}/main.jsonl`) as number[];
-      const texts = rawLines(fx.db).texts(ids);
-      expect(ids.map((id) => texts.get(id) + '\n').join('')).toBe(files[`d${s}/main.jsonl`]);
-    }
   });
 });
 

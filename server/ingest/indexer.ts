@@ -201,7 +201,6 @@ export class Indexer {
     for (const t of this.settleTimers.values()) clearTimeout(t);
     this.folders?.close();
     this.tree?.close();
-    this.store.close();
     if (this.ownsSearch) await this.search.close();
   }
 
@@ -424,8 +423,8 @@ export class Indexer {
           }
           this.queue.delete(file);
           unfinished = await this.indexFile(file, backfill);
-          // Stopped while the file awaited (its workspace's details, the log's restart before a group): the search
-          // feed is closed too (its rows roll back with the group, read again next time), so nothing may be flushed into it.
+          // Stopped while the file's batch awaited its deflate: the search feed is closed too (its rows roll back
+          // with the group, read again next time), so nothing may be flushed into it.
           if (this.stopped) break;
           // The search thread is behind by more than its in-flight bound: wait (memory, issue 19.3).
           await this.search.room();

@@ -1,7 +1,6 @@
-// The worker stops the indexer and closes its connection at once (worker.ts). A file awaits between its batches'
-// writes (its workspace's details, the log's restart before a group) and batches are deflated on the deflate thread
-// (deflate-thread.ts): stopped meanwhile, the indexer must write nothing to the closed connection, and the open
-// group, rolled back, is read again whole at the next start.
+// The worker stops the indexer and closes its connection at once (worker.ts). A batch waits for its chunks to be
+// deflated on the libuv pool (archive-chunks.ts): stopped meanwhile, it must write nothing to the closed
+// connection, and the open group, rolled back, is read again whole at the next start.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +24,7 @@ for (let s = 0; s < SESSIONS; s++) {
   fs.writeFileSync(path.join(logs, `s${s}`, 'main.jsonl'), lines.join(''));
 }
 
-it('stopped in the middle of a backfill: nothing reaches the closed connection, and the next start reads every event once', async () => {
+it('stopped while a batch is being deflated: nothing reaches the closed connection, and the next start reads every event once', async () => {
   const dbPath = path.join(root, 'index.db');
   const errors: unknown[] = [];
   const onRejection = (err: unknown) => errors.push(err);
@@ -39,7 +38,7 @@ it('stopped in the middle of a backfill: nothing reaches the closed connection, 
       await new Promise((r) => setTimeout(r, stopAfterMs));
       await indexer.stop();
       db.close();
-      await new Promise((r) => setTimeout(r, 200)); // whatever was awaiting when it stopped resumes now
+      await new Promise((r) => setTimeout(r, 200)); // a batch whose deflate was under way resumes now
     }
     expect(errors).toEqual([]);
     const db = openWriteDb(dbPath);

@@ -4,10 +4,9 @@ import { cjkIndexText, promptText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
-import type { ChunkRange } from './archive-chunks';
+import { deflateChunksSync, type PackedChunk } from './archive-chunks';
 import { BatchRing } from './batch-ring';
-import { DeflateThread, deflatedHere, type PendingChunks } from './deflate-thread';
-import { forgetArchiveReads, rememberWrittenLine, whilePending } from '../db/raw-lines';
+import { forgetArchiveReads, rememberWrittenLine } from '../db/raw-lines';
 import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
@@ -117,23 +116,6 @@ const DATED_TYPES = new Set(['user_message', 'agent_response', 'llm_request', 't
  * All writes of the indexer, as prepared statements on the one write connection. A batch of lines and the
  * file's new progress commit in one transaction, so a crash or restart never writes a line twice or skips one.
  */
-/** Where each line of a batch lands: chunk `firstChunkId + k` of the batch's k-th range, at its offset in the range. */
-function placeLines(lines: BatchLines, ranges: readonly ChunkRange[], firstChunkId: number): { chunkId: number; pos: number }[] {
-  const placed: { chunkId: number; pos: number }[] = new Array(lines.length);
-  let next = 0;
-  ranges.forEach((c, k) => {
-    if (c.start !== next || c.end > lines.length) throw new Error(`archive chunks do not match the batch's lines (line ${next}, chunk ${c.start}–${c.end} of ${lines.length})`);
-    let pos = 0;
-    for (let i = c.start; i < c.end; i++) {
-      placed[i] = { chunkId: firstChunkId + k, pos };
-      pos += lines.bytesOf(i).length;
-    }
-    next = c.end;
-  });
-  if (next !== lines.length) throw new Error(`archive chunks do not match the batch's lines (${next} of ${lines.length} placed)`);
-  return placed;
-}
-
 export class IngestStore {
   private sessions = new Map<string, SessionState>();
   /**
@@ -149,8 +131,6 @@ export class IngestStore {
   readonly dirty = new Set<string>();
   /** the memory this writer's batches are read into and packed from (tail-file.ts) */
   readonly batchRing = new BatchRing();
-  /** deflates this writer's batches on another core while it writes them (tail-file.ts); started on first use */
-  readonly deflater = new DeflateThread();
   private st;
   readonly cli: CliLinker;
 
@@ -183,9 +163,7 @@ export class IngestStore {
         `INSERT INTO lines (file_id, generation, line_no, byte_offset, kind, reason, chunk_id, chunk_pos, length)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      // explicit ids: a batch's lines name their chunks before the chunks are written (writeBatch)
-      lastChunkId: db.prepare('SELECT coalesce(max(id), 0) FROM chunks').pluck(),
-      insertChunk: db.prepare('INSERT INTO chunks (id, file_id, data) VALUES (?, ?, ?)'),
+      insertChunk: db.prepare('INSERT INTO chunks (file_id, data) VALUES (?, ?)'),
       insertEvent: db.prepare(
         `INSERT INTO events (id, session_num, file_id, type, name, span_id, parent_span_id, status, ts, dur, r_idx, model, tool,
            ttft, tokens_in, tokens_out, tokens_cached, error, dup, fail, credits_nano)
@@ -316,46 +294,39 @@ export class IngestStore {
 
   /**
    * Writes one batch of a file: archive lines, derived events, search text, turns, files and refs, and the
-   * file's progress, in one transaction. `lineNos` are the lines' physical line numbers; `chunks` their archive
-   * chunks (tail-file.ts starts every batch's deflate on the deflate thread as it reads the batch), else deflated
-   * here (tests, an empty batch). The lines and events are written first and the chunks taken last, so that the
-   * deflate runs meanwhile on the other core; until they are written, the batch's own lines are read back from
-   * their joined bytes (`whilePending`, raw-lines.ts: the CLI linker may read a start line of the same batch).
+   * file's progress, in one transaction. `lineNos` are the lines' physical line numbers; `chunks` their bytes
+   * deflated (tail-file.ts passes every batch's: on the libuv pool when read ahead, else on this thread into its
+   * batch ring's slot), else deflated here (tests, an empty batch).
    */
   writeBatch(
     file: FileRow,
     lineSource: readonly ProcessedLine[] | BatchLines,
     progress: FileProgress,
     lineNos: number[],
-    chunks?: PendingChunks,
+    chunks?: PackedChunk[],
   ): { events: number; sessionIds: Set<string> } {
     const lines = batchOf(lineSource);
-    const pending = chunks ?? deflatedHere(Array.from({ length: lines.length }, (_, i) => ({ bytes: lines.bytesOf(i) })));
+    const packed = chunks ?? deflateChunksSync(Array.from({ length: lines.length }, (_, i) => ({ bytes: lines.bytesOf(i) })));
     const sessionIds = new Set<string>();
     let events = 0;
     let bad = 0;
     let fragments = 0;
     const write = () => {
       const fileSession = this.ensureSession(this.seedFor(file));
-      const firstChunkId = (this.st.lastChunkId.get() as number) + 1;
-      const placed = placeLines(lines, pending.ranges, firstChunkId);
-      whilePending(this.db, firstChunkId, pending.ranges, () => {
-        for (let i = 0; i < lines.length; i++) {
-          const l = lines.processed(i);
-          const at = placed[i];
-          const info = this.st.insertLine.run(file.id, progress.generation, lineNos[i], l.byteOffset, l.kind, l.reason, at.chunkId, at.pos, l.bytes.length);
-          if (l.kind !== LINE_EVENT || l.event === null) {
-            if (l.kind === 2) fragments++;
-            else bad++;
-            continue;
-          }
-          const id = Number(info.lastInsertRowid);
-          this.writeEvent(id, file, fileSession, l);
-          events++;
+      const placed = this.writeChunks(file.id, lines, packed);
+      for (let i = 0; i < lines.length; i++) {
+        const l = lines.processed(i);
+        const at = placed[i];
+        const info = this.st.insertLine.run(file.id, progress.generation, lineNos[i], l.byteOffset, l.kind, l.reason, at.chunkId, at.pos, l.bytes.length);
+        if (l.kind !== LINE_EVENT || l.event === null) {
+          if (l.kind === 2) fragments++;
+          else bad++;
+          continue;
         }
-      });
-      const data = pending.take();
-      for (let k = 0; k < data.length; k++) this.st.insertChunk.run(firstChunkId + k, file.id, data[k]);
+        const id = Number(info.lastInsertRowid);
+        this.writeEvent(id, file, fileSession, l);
+        events++;
+      }
       sessionIds.add(fileSession.id);
       this.dirty.add(fileSession.id);
       this.st.fileProgress.run({
@@ -388,9 +359,22 @@ export class IngestStore {
     this.writeEvent(lineId, file, session, line);
   }
 
-  /** Stops the deflate thread (the indexer's stop); a later batch is deflated on the calling thread. */
-  close(): void {
-    this.deflater.stop();
+  /** Inserts the batch's deflated chunks (`deflateChunks`) and says where each line landed. */
+  private writeChunks(fileId: number, lines: BatchLines, chunks: PackedChunk[]): { chunkId: number; pos: number }[] {
+    const placed: { chunkId: number; pos: number }[] = new Array(lines.length);
+    let next = 0;
+    for (const c of chunks) {
+      if (c.start !== next || c.end > lines.length) throw new Error(`archive chunks do not match the batch's lines (line ${next}, chunk ${c.start}–${c.end} of ${lines.length})`);
+      const chunkId = Number(this.st.insertChunk.run(fileId, c.data).lastInsertRowid);
+      let pos = 0;
+      for (let i = c.start; i < c.end; i++) {
+        placed[i] = { chunkId, pos };
+        pos += lines.bytesOf(i).length;
+      }
+      next = c.end;
+    }
+    if (next !== lines.length) throw new Error(`archive chunks do not match the batch's lines (${next} of ${lines.length} placed)`);
+    return placed;
   }
 
   seedFor(file: FileRow): SessionSeed {

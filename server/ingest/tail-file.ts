@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { deflateChunks, deflateChunksSync, type PackedChunk } from './archive-chunks';
 import type { RingSlot } from './batch-ring';
-import type { PendingChunks } from './deflate-thread';
 import { lineFormatOf, processLine, LINE_FRAGMENT, type LineFormat } from './process-line';
 import { readLines, type RawLine } from './read-lines';
 import { forgetReconciliation, hashBytes, reconciliationOf, type Reconciliation } from './reconcile';
@@ -61,7 +61,7 @@ export async function tailFile(
   store: IngestStore,
   identity: FileIdentity,
   maxBytes = FILE_TURN_BYTES,
-  /** true once the indexer is stopping: nothing more is written */
+  /** true once the indexer is stopping: nothing more is written (a batch's deflate is awaited) */
   stopped: () => boolean = () => false,
 ): Promise<TailOutcome> {
   const outcome: TailOutcome = { events: 0, sessionIds: new Set(), more: false, rewritten: false, bytes: 0 };
@@ -97,25 +97,29 @@ export async function tailFile(
     let nextLine = row.next_line;
     let wrote = false;
     const format = lineFormatOf(row.kind);
-    let next: ReadBatch | null = readBatch(store, fd, offset, size, nextLine, reconciliation);
+    let next: ReadBatch | null = readBatch(fd, offset, size, nextLine, reconciliation, false, store.batchRing.next());
     while (next !== null) {
       const batch = next;
       next = null;
       if (batch.lines.length === 0) break;
+      const pooled = batch.chunks === null ? undefined : await batch.chunks;
       // Stopped meanwhile: the connection may be closed; the open group is rolled back and read again next time.
       if (stopped()) return { ...outcome, more: true };
       const batchBytes = batch.nextOffset - offset;
-      // The next batch is read and its deflate started now, to run on the deflate thread while this one is written.
+      // The next batch is read and its deflate started now, to run on the pool while this one is parsed and written.
       // Not while reconciling: classifying its lines consumes the reconciliation's state before this batch commits.
       if (!batch.eof && outcome.bytes + batchBytes < maxBytes && reconciliation === null) {
-        next = readBatch(store, fd, batch.nextOffset, size, nextLine + batch.lines.length, null);
+        next = readBatch(fd, batch.nextOffset, size, nextLine + batch.lines.length, null, true, store.batchRing.next());
       }
+      // A batch not read ahead is deflated here, on this thread (while the pool deflates the one just read ahead):
+      // nothing would overlap a wait for the pool.
+      const deflated = pooled ?? deflateChunksSync(batch.kept.map((k) => k.line), batch.slot.chunks);
       const lines = batchLines(batch.kept, format);
       row = adoptSessionId(store, row, lines);
       const progress = progressOf(fd, stat, batch.nextOffset, row.generation, nextLine + batch.lines.length, reconciliation?.active ?? false);
       let w;
       try {
-        w = store.writeBatch(row, lines, progress, batch.kept.map((k) => k.lineNo), batch.chunks);
+        w = store.writeBatch(row, lines, progress, batch.kept.map((k) => k.lineNo), deflated);
       } catch (err) {
         forgetReconciliation(store.db, row.id);
         throw err;
@@ -128,7 +132,7 @@ export async function tailFile(
       offset = batch.nextOffset;
       nextLine += batch.lines.length;
       if (batch.eof || outcome.bytes >= maxBytes) break;
-      next ??= readBatch(store, fd, offset, size, nextLine, reconciliation);
+      next ??= readBatch(fd, offset, size, nextLine, reconciliation, false, store.batchRing.next());
     }
     if (reconciliation && !reconciliation.active) forgetReconciliation(store.db, row.id);
     if (!wrote && (row.ino === null || rewritten)) {
@@ -150,37 +154,35 @@ interface KeptLine {
 }
 
 /**
- * One batch of complete lines, those to write (not already archived), and their archive chunks, deflating on the
- * deflate thread (deflate-thread.ts) from the moment the batch is read. Its lines live in `slot` (batch-ring.ts).
+ * One batch of complete lines, those to write (not already archived), and their deflate under way on the pool
+ * (null: deflated on this thread when the batch is written). Its lines and chunks live in `slot` (batch-ring.ts).
  */
 interface ReadBatch {
   lines: RawLine[];
   kept: KeptLine[];
   nextOffset: number;
   eof: boolean;
-  chunks: PendingChunks;
+  chunks: Promise<PackedChunk[]> | null;
   slot: RingSlot;
 }
 
 /**
- * Reads a batch into the next slot of the store's ring and starts its deflate. Each batch's deflate runs on the
- * deflate thread while the ingest thread writes (a batch read ahead: the one before it; the first batch of a turn:
- * its own lines and events, since its chunks are taken last). Before that thread, the first batch of each turn was
- * deflated on the ingest thread (~5% of it) and the batches read ahead on the libuv pool (~2% of it in round trips).
+ * `ahead`: the batch is read while the one before it is written, and its deflate runs on the pool meanwhile.
+ * Otherwise (a turn's first batch, one read after a reconciled batch) nothing would overlap it: it is deflated on
+ * this thread. Awaiting the pool there was 11% of a backfill's wall time (27,000 files: a thread woken on the busy
+ * second core, then the event loop), deflating on the thread 1.5% (~340 MB/s at level 3).
  */
-function readBatch(store: IngestStore, fd: number, offset: number, size: number, firstLineNo: number, reconciliation: Reconciliation | null): ReadBatch {
-  const slot = store.batchRing.next();
+function readBatch(fd: number, offset: number, size: number, firstLineNo: number, reconciliation: Reconciliation | null, ahead: boolean, slot: RingSlot): ReadBatch {
   const r = readLines(fd, offset, size, BATCH_BYTES, slot.lines);
   const kept: KeptLine[] = [];
   r.lines.forEach((line, i) => {
     const verdict = reconciliation ? reconciliation.classify(line) : 'new';
     if (verdict !== 'archived') kept.push({ line, verdict, lineNo: firstLineNo + i });
   });
-  const chunks = store.deflater.deflate(
-    slot.index,
-    kept.map((k) => k.line),
-    slot.chunks,
-  );
+  const chunks = ahead ? deflateChunks(kept.map((k) => k.line), slot.chunks) : null;
+  // A batch read ahead is dropped when the file's turn ends early (a stop, a failed write): its deflate's
+  // failure must not surface as an unhandled rejection. Awaiting `chunks` still throws it.
+  chunks?.catch(() => {});
   return { lines: r.lines, kept, nextOffset: r.nextOffset, eof: r.eof, chunks, slot };
 }
 
