@@ -148,7 +148,7 @@ export class Indexer {
     // index is complete without it, and the first try copies what the search thread's checkpoints have not yet
     // (the last group or two) on this thread.
     this.cancelFold = foldWriteAheadLogSoon(this.db);
-    traceStartup('write-ahead log folded');
+    traceStartup('write-ahead log fold tried (a reader in the way: tried again later)');
   }
 
   /** Every log file under the roots, and the folders the tree watcher follows. */
