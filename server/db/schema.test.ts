@@ -37,6 +37,23 @@ describe('schema', () => {
     expect(conditions.filter((c) => c.lists > 0)).toEqual([]);
   });
 
+  it('indexes no event of every kind by time or duration across sessions, only the slow calls, errors and requests', () => {
+    // Such an index takes each insert of a backfill to a random page of a B-tree as large as the corpus: events_ts
+    // (ts) and events_dur (dur > 0) cost 0.5 and 0.8 µs of the ~5 µs an events insert took at 0.25× the bench corpus.
+    const db = new Database(':memory:');
+    ensureSchema(db);
+    const keyedByTimeOrDur = db
+      .prepare("SELECT i.name, i.sql FROM sqlite_master i WHERE i.type = 'index' AND i.tbl_name = 'events' AND (SELECT name FROM pragma_index_info(i.name) WHERE seqno = 0) IN ('ts', 'dur')")
+      .all() as { name: string; sql: string }[];
+    expect(Object.fromEntries(keyedByTimeOrDur.map((r) => [r.name, r.sql.replace(/^.* WHERE /, '')]))).toEqual({
+      events_dur: 'dur > 5000 AND dup = 0',
+      events_slow_ts: 'dur > 5000 AND dup = 0',
+      events_errors: 'status = 1 AND dup = 0',
+      events_requests: "type = 'user_message' AND dup = 0",
+      events_model_calls: "type = 'llm_request' AND dup = 0",
+    });
+  });
+
   it('indexes files by session: every refresh of a session reads its files', () => {
     const db = new Database(':memory:');
     ensureSchema(db);

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
+import { SLOW_MS } from '../../shared/api/triage';
 
 /**
  * Version of the archive's layout. The archive is never migrated in place: a database with another layout is
@@ -13,7 +14,7 @@ export const ARCHIVE_VERSION = 2;
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  * The search file has a version of its own (SEARCH_VERSION, server/search-index/search-db.ts).
  */
-export const SCHEMA_VERSION = 21;
+export const SCHEMA_VERSION = 22;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -117,9 +118,15 @@ CREATE TABLE events (
   dup INTEGER NOT NULL DEFAULT 0, fail TEXT, credits_nano INTEGER
 );
 CREATE INDEX events_session_ts ON events (session_num, ts);
-CREATE INDEX events_dur ON events (dur) WHERE dur > 0 AND dup = 0;
+-- Across sessions, by time or duration, only the slow calls (FORMAT §6: dur > 5000, the slow list's default) and
+-- the errors are indexed: an index of every event by ts or dur takes each insert to a random page of a B-tree as
+-- large as the corpus (0.5 and 0.8 µs an event of a backfill at 0.25× the bench corpus, a sixth of the insert,
+-- ~1 µs an event together, bench/run.ts notes); any other threshold or filter is answered by the triage model's columns.
+CREATE INDEX events_dur ON events (dur) WHERE dur > ${SLOW_MS} AND dup = 0;
+CREATE INDEX events_slow_ts ON events (ts) WHERE dur > ${SLOW_MS} AND dup = 0;
 CREATE INDEX events_errors ON events (ts) WHERE status = 1 AND dup = 0;
-CREATE INDEX events_ts ON events (ts);
+-- Usage counts requests (canonical user messages) over a window.
+CREATE INDEX events_requests ON events (ts) WHERE type = 'user_message' AND dup = 0;
 -- The first file holding each whole entry the writer copies (copyKey): a line whose key is here is a copy.
 CREATE TABLE copy_keys (key INTEGER PRIMARY KEY, file_id INTEGER NOT NULL);
 -- Triage (issue 5). fail: the failure signature (server/triage/signature.ts, computed at ingest because hook

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { cliCallShares } from '../usage/cli-usage';
-import type { EventListParams, EventListResponse, TriageEvent } from '../../shared/api/triage';
+import { SLOW_MS, type EventListParams, type EventListResponse, type TriageEvent } from '../../shared/api/triage';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { foldWhitespace } from '../search/indexed-text';
 import { cachedResult, windowStart } from './cache';
@@ -41,14 +41,17 @@ function likePattern(text: string): string {
 
 /**
  * The WHERE terms of a filter, from whitelisted fragments with bound parameters. The literal `e.dup = 0`,
- * `e.dur > 0`, `e.ttft IS NOT NULL` and `e.fail IS NOT NULL` terms are there so that the planner can prove
- * the partial indexes (events_dur, events_ttft, events_fail) apply: it cannot see through a bound parameter.
+ * `e.dur > 5000`, `e.ttft IS NOT NULL` and `e.fail IS NOT NULL` terms are there so that the planner can prove
+ * the partial indexes (events_dur, events_slow_ts, events_ttft, events_fail) apply: it cannot see through a bound
+ * parameter.
  */
 export function eventFilter(q: EventListParams, now: number): { where: string[]; params: Record<string, unknown> } {
   const where = ['e.dup = 0'];
   const params: Record<string, unknown> = {};
   if (q.min >= 0) {
     where.push('e.dur > 0', 'e.dur > @min');
+    // the slow indexes hold only dur > SLOW_MS (server/db/schema.ts): a literal the planner can match them by
+    if (q.min >= SLOW_MS) where.push(`e.dur > ${SLOW_MS}`);
     params.min = q.min;
   }
   if (q.max !== undefined) {
@@ -122,10 +125,11 @@ const ROW_COLUMNS = `e.id, e.type, e.name, e.model, e.tool, e.status, e.ts, e.du
 
 /**
  * Whether a partial index drives this list in SQL with LIMIT stopping the scan early: a signature (events_fail),
- * or no column filter with the slow threshold (events_dur, or events_ts newest first), a TTFT sort
- * (events_ttft), errors by time (events_errors), or a text search (the model has no text). Any other filter — a model, a tool, a hook type,
- * a repository, a source, a window, instant calls — would make SQL scan and sort most of the table; the triage model
- * answers those in one pass over its columns, and SQL then reads the page's rows by id.
+ * or no column filter with a threshold of at least the slow one (events_dur, or events_slow_ts newest first), a
+ * TTFT sort (events_ttft), errors by time (events_errors), or a text search (the model has no text). Any other
+ * filter — a model, a tool, a hook type, a repository, a source, a window, a lower threshold, instant calls — would
+ * make SQL scan and sort most of the table; the triage model answers those in one pass over its columns, and SQL
+ * then reads the page's rows by id.
  */
 function sqlIndexServes(q: EventListParams, where: string[]): boolean {
   if (q.q !== undefined && where.some((w) => w.includes('event_text') || w.includes('LIKE'))) return true;
@@ -133,10 +137,10 @@ function sqlIndexServes(q: EventListParams, where: string[]): boolean {
   const columns = q.model !== undefined || q.tool !== undefined || q.name !== undefined || q.repo !== undefined || q.source !== undefined || q.session !== undefined || (q.type !== undefined && q.type.length > 0) || q.status === 'ok';
   const timed = q.window !== 'all' || q.from !== undefined || q.to !== undefined;
   if (columns || timed) return false;
-  if (q.sort === 'dur') return q.min >= 0;
+  if (q.sort === 'dur') return q.min >= SLOW_MS;
   if (q.sort === 'ttft') return true;
-  // newest first down events_ts: every few rows is slow, or an error (events_errors)
-  return q.sort === 'ts' && (q.min >= 0 || q.status === 'error');
+  // newest first down events_slow_ts, or events_errors
+  return q.sort === 'ts' && (q.min >= SLOW_MS || q.status === 'error');
 }
 
 /**

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import path from 'node:path';
-import { CALL_TYPES, type FailureKind } from '../../shared/api/triage';
+import { CALL_TYPES, SLOW_MS, type FailureKind } from '../../shared/api/triage';
 import type { SessionSource } from '../../shared/api/common';
 import { dbState } from '../db/db-state';
 import { plucked } from '../db/statements';
@@ -25,8 +25,7 @@ import { PagedFloat64, PagedInt32, PagedUint32, PagedUint8, SpillFile, type Page
 
 export type CallType = (typeof CALL_TYPES)[number];
 
-/** The slow threshold of the headline counts (FORMAT §6: `dur > 5000`). */
-export const SLOW_MS = 5000;
+export { SLOW_MS };
 
 /**
  * Event ids per step of a warm-up, each step one turn of the event loop: 2,000 hold it for about 5–10 ms. At 20,000

@@ -10,6 +10,8 @@ import { getSessionDetail } from '../sessions/session-detail';
 import { listSessions } from '../sessions/list-sessions';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { usage } from './usage';
+import { planOf, recordStatements } from '../test-support/record-statements';
+import { clearStatements } from '../db/statements';
 
 // Usage: credits are Σ copilotUsageNanoAiu / 10⁹ over canonical model calls; calls without credit data are
 // counted apart, never guessed. The fixture is written the way the current logger writes (span ids restart at
@@ -65,6 +67,15 @@ describe('usage', () => {
       tokensCachedEstimated: 0,
       sessionsWithoutUsage: 0,
     });
+  });
+
+  it('reads requests and model calls through their own small indexes, never a scan of every event', () => {
+    clearStatements(fx.db);
+    const recorded = recordStatements(fx.db, () => usage(fx.db, q({ window: '7d', by: 'day' }), NOW));
+    const plans = recorded.filter((r) => /FROM events e/.test(r.sql)).map((r) => planOf(fx.db, r).join('; '));
+    expect(plans.length).toBeGreaterThan(2);
+    for (const p of plans) expect(p).toMatch(/^SEARCH e USING INDEX events_(requests|model_calls) \(ts>\?\)/);
+    expect(plans.some((p) => p.includes('events_requests'))).toBe(true);
   });
 
   it('by model: requests belong to no model, calls without credits are counted per model', () => {

@@ -21,6 +21,12 @@ const csv = z
 
 const Ms = z.coerce.number().int();
 
+/**
+ * The slow threshold (FORMAT §6: the troubleshoot skill's `select(.dur > 5000)`): the slow list's default, the
+ * headline counts', and the one the archive indexes slow calls by (server/db/schema.ts, events_dur).
+ */
+export const SLOW_MS = 5000;
+
 /** The types whose duration is a call: what the slow list, the statistics and the charts are about. */
 export const CALL_TYPES = ['llm_request', 'tool_call', 'subagent', 'hook'] as const;
 
@@ -29,7 +35,7 @@ export const EventListQuery = z.object({
   /** event types, comma-separated (llm_request, tool_call, subagent, hook, generic, discovery, …) */
   type: csv.optional(),
   /** slower than this many ms (strictly: dur > min). -1 includes instant (dur 0) events. */
-  min: Ms.min(-1).default(5000),
+  min: Ms.min(-1).default(SLOW_MS),
   /** at most this many ms (dur <= max) */
   max: Ms.min(0).optional(),
   status: z.enum(['ok', 'error']).optional(),
