@@ -6,8 +6,8 @@
 // by event id (events are append-only), and their results are cached by the model's version (schema cookie,
 // max(events.id), sessions). The first call on a connection pays one scan of the events table; afterwards a
 // call costs a pragma, two point reads and a cache lookup, or a pass over the columns when the index changed.
-// The slow list is one SQL query down the partial index events_dur (events_ttft when sorted by TTFT), with its
-// total counted once per index version and filter set.
+// The slow list is one SQL query down the partial index events_dur (calls slower than 5 s only; a lower threshold
+// or the TTFT sort is a pass over the model's columns), with its total counted once per index version and filter set.
 import type Database from 'better-sqlite3';
 import { ErrorGroupsQuery, EventListQuery, LatencyStatsQuery, type ErrorGroupsResponse, type EventListResponse, type LatencyStatsResponse, type TriageCountsResponse } from '../../shared/api';
 import { JQ_FILTERS, triageCounts as counts } from '../../server/triage/counts';

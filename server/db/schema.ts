@@ -132,7 +132,6 @@ CREATE TABLE copy_keys (key INTEGER PRIMARY KEY, file_id INTEGER NOT NULL);
 -- Triage (issue 5). fail: the failure signature (server/triage/signature.ts, computed at ingest because hook
 -- resultKind and discovery skip reasons live in attrs, not in columns); NULL when the event is not a failure.
 CREATE INDEX events_fail ON events (fail, ts) WHERE fail IS NOT NULL AND dup = 0;
-CREATE INDEX events_ttft ON events (ttft) WHERE ttft IS NOT NULL AND dup = 0;
 -- Usage (issue 17): canonical model calls by start time, for token and credit totals over a window.
 CREATE INDEX events_model_calls ON events (ts) WHERE type = 'llm_request' AND dup = 0;
 

@@ -107,7 +107,7 @@ describe('GET /api/events', () => {
     expect(r.events[1]).toMatchObject({ sessionId: S3, repository: 'ws2', model: 'gpt-4.1', ttft: 3000, tokensIn: 20_000, tokensOut: 500 });
   });
 
-  it('answers a threshold below the slow one from the model, and the slow list down the slow indexes', async () => {
+  it('answers a threshold below the slow one and the TTFT sort from the model, and the slow list down the slow indexes', async () => {
     const { fx, get } = await setup();
     // the archive indexes only calls slower than 5 s by duration and time (schema.ts): 2000 ms is the model's
     const above1s = await get<EventListResponse>('/api/events?min=1000');
@@ -124,8 +124,12 @@ describe('GET /api/events', () => {
     };
     expect(plansOf({})).toEqual([expect.stringMatching(/^SEARCH e USING INDEX events_dur \(dur>\?\)/)]);
     expect(plansOf({ sort: 'ts' })).toEqual([expect.stringMatching(/^SEARCH e USING INDEX events_slow_ts /)]);
-    // below the threshold, SQL only reads the page's rows by id
+    // below the threshold, and by TTFT, SQL only reads the page's rows by id
     expect(plansOf({ min: '1000' })).toEqual([expect.stringMatching(/^SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)/)]);
+    expect(plansOf({ sort: 'ttft' })).toEqual([expect.stringMatching(/^SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)/)]);
+    const byTtft = await get<EventListResponse>('/api/events?sort=ttft');
+    expect(byTtft.events.map((e) => [e.dur, e.ttft])).toEqual([[12_000, 3000], [7000, 900], [6000, 800]]);
+    expect(byTtft.total).toBe(3);
   });
 
   it('filters by type and model, and sorts by ttft', async () => {
