@@ -46,7 +46,7 @@ export function rebuildDerived(db: Database.Database, store: IngestStore, onProg
   db.transaction(() => {
     for (const c of companions) indexCompanion(db, c.id, c.kind, c.content);
   })();
-  const refresh = makeSessionRefresher(db);
+  const refresh = makeSessionRefresher(db, (id) => store.knownTotals(id));
   db.transaction(() => {
     for (const id of store.dirty) refresh(id);
   })();

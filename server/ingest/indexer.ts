@@ -103,7 +103,7 @@ export class Indexer {
     this.ownsSearch = opts.search === undefined;
     this.search = opts.search ?? new InlineSearchFeed(db.name, (s) => this.events.search?.(s));
     this.store = new IngestStore(db, this.search);
-    this.refresh = makeSessionRefresher(db);
+    this.refresh = makeSessionRefresher(db, (id) => this.store.knownTotals(id));
     this.lastLineId = db.prepare('SELECT max(id) m FROM lines');
     this.logRestart = new LogRestart(db);
   }

@@ -3,6 +3,7 @@ import { visibleText } from '../../shared/visible-text';
 import { makeEdgeDeriver } from '../lineage/derive-edges';
 import { hostUsageTotals, makeHostUsageReader } from './cli/agent-host-usage';
 import { makeCliFactsReader } from './cli/cli-session-facts';
+import type { EventGroup, KnownTotals } from './session-totals';
 
 const TITLE_MAX = 120;
 
@@ -13,22 +14,6 @@ export function cleanTitle(text: string | null | undefined): string | null {
   if (t.length >= 2 && /^["'“`].*["'”`]$/.test(t)) t = t.slice(1, -1).trim();
   if (t === '') return null;
   return t.length > TITLE_MAX ? `${t.slice(0, TITLE_MAX - 1)}…` : t;
-}
-
-/** The events of one type and model in a session (dup 2 excepted): what its facts are summed from. */
-interface EventGroup {
-  type: string;
-  model: string | null;
-  n: number;
-  errors: number;
-  first_ts: number | null;
-  last_ts: number | null;
-  tin: number;
-  tout: number;
-  tcached: number;
-  dur: number;
-  credits_nano: number | null;
-  credited_calls: number;
 }
 
 /** The session's totals, as SQL's aggregates over all its events give them (a sum of nothing but NULL is NULL). */
@@ -64,8 +49,10 @@ function typesAndModelsOf(groups: EventGroup[]): { counts: Record<string, number
 /**
  * Recomputes one session's facts from its events (counts, tokens, time span, models, title, children) and
  * rewrites its Chronicle `search_index` rows and its `session_text` row. Called for dirty sessions, throttled.
+ * `knownTotals` gives the sums the writer kept of a session it wrote every event of (session-totals.ts), which
+ * spare reading them back; null for any other session.
  */
-export function makeSessionRefresher(db: Database.Database) {
+export function makeSessionRefresher(db: Database.Database, knownTotals: (id: string) => KnownTotals | null = () => null) {
   const st = {
     session: db.prepare('SELECT num, id, label, is_child, parent_id, log_deleted, source, meta_text FROM sessions WHERE id = ?'),
     // One pass over the session's events, per type and model, summed below (three passes before: totals, types, models).
@@ -129,7 +116,8 @@ export function makeSessionRefresher(db: Database.Database) {
   return function refreshSession(id: string): void {
     const s = st.session.get(id) as { num: number; id: string; label: string | null; parent_id: string | null; source: string; meta_text: string | null } | undefined;
     if (!s) return;
-    const groups = st.byTypeAndModel.all(s.num) as EventGroup[];
+    const known = knownTotals(id);
+    const groups = known?.groups ?? (st.byTypeAndModel.all(s.num) as EventGroup[]);
     const agg = totalsOf(groups);
     // A CLI session names its own folder and repository; input, cache and credits exist only as its shutdown's
     // totals (INTEROP §3), and without a shutdown they are unknown, not 0 (usage_complete = 0).
@@ -143,7 +131,7 @@ export function makeSessionRefresher(db: Database.Database) {
       agg.credits_nano = usage.creditsNano;
     }
     const { counts, models } = typesAndModelsOf(groups);
-    const slowest = st.slowest.get(s.num) as { id: number } | undefined;
+    const slowest = known ? (known.slowest === null ? undefined : { id: known.slowest }) : (st.slowest.get(s.num) as { id: number } | undefined);
     const titleRow = st.titleChild.get(id) as { r: string } | undefined;
     const first = st.firstMessage.get(id) as { m: string } | undefined;
     // A child with no user message of its own (a title or summarize request) is named by its answer.

@@ -10,6 +10,7 @@ import { forgetArchiveReads, rememberWrittenLine } from '../db/raw-lines';
 import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
+import { SessionTotals, type KnownTotals } from './session-totals';
 
 export interface FileRow {
   id: number;
@@ -66,6 +67,8 @@ interface SessionState {
   turnBySpan: Map<string, number>;
   /** the latest turn is a user request: a response that names no known request answers it (Chronicle's pending message) */
   lastTurnIsRequest: boolean;
+  /** the sums of its events for its refresh, when every event it has was written through this state; else null */
+  totals: SessionTotals | null;
 }
 
 /**
@@ -175,6 +178,7 @@ export class IngestStore {
       copyOf: db.prepare('SELECT file_id FROM copy_keys WHERE key = ?').pluck(),
       insertCopyKey: db.prepare('INSERT INTO copy_keys (key, file_id) VALUES (?, ?)'),
       sessionById: db.prepare('SELECT num FROM sessions WHERE id = ?'),
+      sessionHasEvents: db.prepare('SELECT 1 FROM events WHERE session_num = ? LIMIT 1'),
       insertSession: db.prepare(
         `INSERT INTO sessions (id, num, host_type, source, is_child, parent_id, relation, label, workspace_dir, folder_session_id,
            repository, branch, cwd)
@@ -245,6 +249,9 @@ export class IngestStore {
       return cached;
     }
     let row = this.st.sessionById.get(seed.id) as { num: number } | undefined;
+    // A session with events this state has not seen (written before a restart, a rollback or an eviction) is
+    // summed by its refresh in SQL; one without any (new, or known so far from a ref) is summed as it is written.
+    const hasEvents = row !== undefined && this.st.sessionHasEvents.get(row.num) !== undefined;
     if (!row) {
       const num = this.nextNum++;
       const ws = seed.workspaceDir === null ? undefined : (this.st.workspace.get(seed.workspaceDir) as { repository: string | null; branch: string | null; folder: string | null } | undefined);
@@ -272,10 +279,16 @@ export class IngestStore {
       turnCounter: (this.st.turnCount.get(seed.id) as { n: number }).n,
       turnBySpan,
       lastTurnIsRequest: (this.st.lastTurn.get(seed.id) as { request: number } | undefined)?.request === 1,
+      totals: hasEvents ? null : new SessionTotals(),
     };
     this.sessions.set(seed.id, state);
     if (this.sessions.size > this.maxCachedSessions) this.sessions.delete(this.sessions.keys().next().value as string);
     return state;
+  }
+
+  /** The sums a refresh of session `id` needs, when this writer wrote every event it has (else null: SQL sums them). */
+  knownTotals(id: string): KnownTotals | null {
+    return this.sessions.get(id)?.totals?.known() ?? null;
   }
 
   /** How many sessions' turn state is in memory (tests: it is bounded). */
@@ -408,6 +421,7 @@ export class IngestStore {
     // read back by this group's refresh (the CLI facts, the lineage): kept so that it is not inflated again
     if (READ_BACK_TYPES.has(type)) rememberWrittenLine(this.db, id, l.bytes);
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
+    session.totals?.add({ id, type, model: ev.model, status: ev.status === 'error' ? 1 : 0, ts: ev.ts, dur: ev.dur, tokensIn: ev.tokensIn, tokensOut: ev.tokensOut, tokensCached: ev.tokensCached, creditsNano: ev.creditsNano });
     // The trigram index is written by the search thread, which commits it after this group (search-writer.ts).
     if (l.text !== '' || l.cjk !== '') this.searchRows.add(id, l.text, l.cjk);
     if (l.said.length > 0 || l.prompts.length > 0) {
