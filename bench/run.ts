@@ -173,7 +173,16 @@ function missNotes(rows: Row[]): string[] {
         'spread) and its isolate put the backfill\'s peak RSS at 293, 284 and 301 MB. Kept: the backfill is reported done before its ' +
         'write-ahead log is folded (357 ms at the end of the 0.25× backfill). Measured and not taken: the search thread at nice 10 (the ' +
         'ingest thread\'s time runnable but waiting for a core 16.0–18.6 → 12.6–14.9 s at 1.6 GiB under load, the wall time within ' +
-        'this host\'s spread, +8 MB peak RSS).',
+        'this host\'s spread, +8 MB peak RSS). Then (the stop after, docs/CONTRIBUTING.md, "The slow indexes"): re-inserting events ' +
+        'into finished archives priced the indexes of every event by duration (events_dur: 0.8 µs an event at 0.25×, 1.7 at 1×), by ' +
+        'time (events_ts: 0.5 and 1.0) and of every model call by TTFT (events_ttft: ~0.6 at 1×), each insert landing on a random ' +
+        'page of a B-tree as large as the corpus: now only the calls slower than 5 s are indexed by duration and time, usage\'s ' +
+        'requests have a small index of their own, and a lower threshold or the TTFT sort is a pass over the triage model ' +
+        '(SCHEMA_VERSION 22). 1.6 GiB under load, alternated: ingest thread 70.2 / 64.9 → 56.8 / 59.2 CPU s, wall 92.7 / 83.3 → ' +
+        '75.9 / 80.0 s. And a session\'s refresh reads the sums its writer kept instead of its events (session-totals.ts; ingest / ' +
+        'search thread CPU 1.73 → 1.70 at 0.25×, 3 pairs). And the search thread now runs at nice 10 (server/search-index/' +
+        'thread-priority.ts: with the bench\'s load, 1.6 GiB, alternated: 68.3 / 72.2 → 66.3 / 71.3 s, the ingest thread\'s wait for ' +
+        'a core 9.4 / 10.2 → 5.5 / 6.2 s; /api/health p95 in 100 bursts 29.0 / 46.2 → 34.7 / 28.8 ms).',
     ],
     [
       /^peak RSS/,

@@ -5,10 +5,12 @@ import { ArchiveCheckpointer, keepTrying } from '../db/write-ahead-log';
 import { CatchUpRetry } from './catch-up-retry';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
+import { lowerThisThreadPriority, SEARCH_THREAD_NICE } from './thread-priority';
 import { fullCollection } from '../memory/full-collection';
 import { reportThreadMemory } from '../memory/thread-memory';
 
 const port = parentPort!;
+lowerThisThreadPriority(SEARCH_THREAD_NICE);
 const collectGarbage = fullCollection();
 reportThreadMemory('search');
 const post = (m: SearchThreadReply) => port.postMessage(m);

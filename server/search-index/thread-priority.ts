@@ -1,0 +1,24 @@
+import os from 'node:os';
+
+/**
+ * The search thread's nice value. The ingest thread is a backfill's critical path and the search thread keeps up
+ * with it with time to spare (its rows wait at most MAX_IN_FLIGHT_CHARS behind, search-thread.ts), but at the same
+ * priority the kernel gave the two an even share of a core whenever a third thread (a query, the main thread, a GC
+ * helper) wanted one: the ingest thread waited runnable for ~10 s of a 70 s backfill of the 1.6 GiB bench corpus.
+ * At 10 it waits ~6 s; the search thread's share falls only while every core is busy (issue 19.1, docs/CONTRIBUTING.md).
+ */
+export const SEARCH_THREAD_NICE = 10;
+
+/**
+ * Lowers the calling thread's priority to `nice`. Only on Linux, where setpriority(2) of pid 0 is the calling
+ * thread's alone; elsewhere it would lower the whole process's, the server's answers with it. False when not done.
+ */
+export function lowerThisThreadPriority(nice: number, platform: NodeJS.Platform = process.platform): boolean {
+  if (platform !== 'linux') return false;
+  try {
+    os.setPriority(0, nice);
+    return true;
+  } catch {
+    return false; // not permitted (a sandbox): the thread runs at the process's priority, as before
+  }
+}
