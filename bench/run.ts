@@ -526,6 +526,28 @@ async function moreWeekRuns(manifest: CorpusManifest): Promise<number[]> {
   return out;
 }
 
+/**
+ * Whole backfills of the corpus: the first (which the rows after it query) and these, each into a fresh database
+ * under the same query load. One run of it moved by 10–15% within an hour on this machine (BENCHMARKS.md notes), so
+ * the throughput row is the median of the runs, each listed.
+ */
+const BACKFILL_RUNS = 3;
+
+async function moreBackfillRuns(manifest: CorpusManifest): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 1; i < BACKFILL_RUNS; i++) {
+    log(`backfill again (${i + 1} of ${BACKFILL_RUNS}), fresh database`);
+    const db = `${dbPath}.backfill`;
+    const b = await timedBackfill(manifest, { untilWeekDone: false, db, port: Number(values.port) + 5 });
+    out.push((performance.now() - b.t0) / 1000);
+    b.rss?.stop();
+    b.disk?.stop();
+    await b.server.stop();
+    removeDatabaseFiles(db);
+  }
+  return out;
+}
+
 /** The two rows of "newest first": the first searchable session and this week's sessions (the median of the runs given). */
 function newestFirstRows(b: { week: NewestWeekProbe; firstSearchableMs: number }, weekRunsMs: number[], whole: string): Row[] {
   const weekMs = median(weekRunsMs);
@@ -613,24 +635,11 @@ async function main() {
   const peakDisk = b.disk!.stop();
   const atPeak = memoryAt(readMemoryLog(memoryLog), rss.peakAt());
   if (atPeak) notes.push(`Memory at the backfill's peak (1×, MB): ${atPeak}.`);
-  const mbps = corpusMb / backfillS;
-  rows.push({
-    measurement: `backfill throughput (${round(corpusMb, 0)} MB, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.files} files)`,
-    ours: `${round(mbps)} MB/s (${round(backfillS)} s)`,
-    baseline: memoryOnly ? '— (--only memory)' : `JSON.parse ceiling ${round(ceiling.mbPerSecond)} MB/s`,
-    ratio: memoryOnly ? '—' : `${round((100 * mbps) / ceiling.mbPerSecond, 0)}% of ceiling`,
-    // issue 19: both cores (issue 9 had asked 50 MB/s and 40% of one core's ceiling)
-    target: '≥ 25 MB/s and ≥ 20% of ceiling',
-    met: memoryOnly ? null : mbps >= 25 && mbps >= 0.2 * ceiling.mbPerSecond,
-  });
-  if (!memoryOnly) rows.push({
-    measurement: `the unavoidable part: our line processing, then a bare trigram FTS5 insert of its ${round(fts.textBytes / 1e6, 0)} MB of searchable text (one thread, nothing else stored)`,
-    ours: `${round(mbps)} MB/s`,
-    baseline: `${round(fts.parseSeconds)} s + ${round(fts.ftsSeconds)} s = ${round(corpusMb / (fts.parseSeconds + fts.ftsSeconds))} MB/s; the FTS5 insert alone ${round(corpusMb / fts.ftsSeconds)} MB/s`,
-    ratio: `${round((100 * mbps * (fts.parseSeconds + fts.ftsSeconds)) / corpusMb, 0)}% of it`,
-    target: '—',
-    met: null,
-  });
+  // filled in once the other whole backfills are done (below, with the main server idle): their median
+  const throughputRow: Row = { measurement: '', ours: '', baseline: '', ratio: '', target: '≥ 25 MB/s and ≥ 20% of ceiling', met: null };
+  rows.push(throughputRow);
+  const unavoidableRow: Row = { measurement: '', ours: '', baseline: '', ratio: '', target: '—', met: null };
+  if (!memoryOnly) rows.push(unavoidableRow);
   rows.push({ measurement: 'peak RSS of the server process tree during backfill', ours: `${round(peakRss / 2 ** 20, 0)} MB`, baseline: '—', ratio: '—', target: '≤ 300 MB', met: peakRss <= 300 * 2 ** 20 });
   // measured once the server has settled (below, after the idle RSS row): what the disk holds for a user
   const sizeRow: Row = { measurement: 'database size (archive and search file, with their write-ahead logs, once the server is idle) / log size', ours: '', baseline: '', ratio: '', target: '≤ 1.5×', met: null };
@@ -671,7 +680,25 @@ async function main() {
     met: quarterRss.peakRss <= 300 * 2 ** 20 && peakRss <= 1.15 * quarterRss.peakRss,
   });
 
-  rows.splice(weekRow, 0, ...newestFirstRows(b, [newestWeekMs, ...(memoryOnly ? [] : await moreWeekRuns(manifest))], `whole backfill ${round(backfillS)} s`));
+  const backfillRuns = [backfillS, ...(memoryOnly ? [] : await moreBackfillRuns(manifest))];
+  const medianS = median(backfillRuns);
+  const mbps = corpusMb / medianS;
+  const eachRun = backfillRuns.length > 1 ? `; median of ${backfillRuns.length} runs: ${backfillRuns.map((x) => `${round(x)} s`).join(', ')}` : '';
+  Object.assign(throughputRow, {
+    measurement: `backfill throughput (${round(corpusMb, 0)} MB, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.files} files)`,
+    ours: `${round(mbps)} MB/s (${round(medianS)} s${eachRun})`,
+    baseline: memoryOnly ? '— (--only memory)' : `JSON.parse ceiling ${round(ceiling.mbPerSecond)} MB/s`,
+    ratio: memoryOnly ? '—' : `${round((100 * mbps) / ceiling.mbPerSecond, 0)}% of ceiling`,
+    // issue 19: both cores (issue 9 had asked 50 MB/s and 40% of one core's ceiling)
+    met: memoryOnly ? null : mbps >= 25 && mbps >= 0.2 * ceiling.mbPerSecond,
+  });
+  Object.assign(unavoidableRow, {
+    measurement: `the unavoidable part: our line processing, then a bare trigram FTS5 insert of its ${round(fts.textBytes / 1e6, 0)} MB of searchable text (one thread, nothing else stored)`,
+    ours: `${round(mbps)} MB/s`,
+    baseline: `${round(fts.parseSeconds)} s + ${round(fts.ftsSeconds)} s = ${round(corpusMb / (fts.parseSeconds + fts.ftsSeconds))} MB/s; the FTS5 insert alone ${round(corpusMb / fts.ftsSeconds)} MB/s`,
+    ratio: `${round((100 * mbps * (fts.parseSeconds + fts.ftsSeconds)) / corpusMb, 0)}% of it`,
+  });
+  rows.splice(weekRow, 0, ...newestFirstRows(b, [newestWeekMs, ...(memoryOnly ? [] : await moreWeekRuns(manifest))], `whole backfill ${round(medianS)} s`));
 
   if (!memoryOnly) rows.push(...(await measureConcurrency(server.base, manifest)));
   if (!memoryOnly) rows.push(await measureHeldOut());
