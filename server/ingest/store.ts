@@ -252,6 +252,8 @@ export class IngestStore {
     // A session with events this state has not seen (written before a restart, a rollback or an eviction) is
     // summed by its refresh in SQL; one without any (new, or known so far from a ref) is summed as it is written.
     const hasEvents = row !== undefined && this.st.sessionHasEvents.get(row.num) !== undefined;
+    // A row created here has no turns yet: its turn state is known without reading them (three statements a session).
+    const created = row === undefined;
     if (!row) {
       const num = this.nextNum++;
       const ws = seed.workspaceDir === null ? undefined : (this.st.workspace.get(seed.workspaceDir) as { repository: string | null; branch: string | null; folder: string | null } | undefined);
@@ -272,13 +274,13 @@ export class IngestStore {
       row = { num };
     }
     const turnBySpan = new Map<string, number>();
-    for (const t of this.st.turnSpans.all(seed.id) as { span_id: string; turn_index: number }[]) turnBySpan.set(t.span_id, t.turn_index);
+    if (!created) for (const t of this.st.turnSpans.all(seed.id) as { span_id: string; turn_index: number }[]) turnBySpan.set(t.span_id, t.turn_index);
     const state: SessionState = {
       num: row.num,
       id: seed.id,
-      turnCounter: (this.st.turnCount.get(seed.id) as { n: number }).n,
+      turnCounter: created ? 0 : (this.st.turnCount.get(seed.id) as { n: number }).n,
       turnBySpan,
-      lastTurnIsRequest: (this.st.lastTurn.get(seed.id) as { request: number } | undefined)?.request === 1,
+      lastTurnIsRequest: !created && (this.st.lastTurn.get(seed.id) as { request: number } | undefined)?.request === 1,
       totals: hasEvents ? null : new SessionTotals(),
     };
     this.sessions.set(seed.id, state);

@@ -5,6 +5,7 @@ import { ArchiveCheckpointer, keepTrying } from '../db/write-ahead-log';
 import { CatchUpRetry } from './catch-up-retry';
 import type { SearchThreadReply, SearchThreadRequest } from './search-thread';
 import { SearchWriter } from './search-writer';
+import { unpackRows } from './packed-rows';
 import { lowerThisThreadPriority, SEARCH_THREAD_NICE } from './thread-priority';
 import { fullCollection } from '../memory/full-collection';
 import { reportThreadMemory } from '../memory/thread-memory';
@@ -23,10 +24,12 @@ let cancelFold: () => void = () => {};
 
 port.on('message', (m: SearchThreadRequest) => {
   switch (m.t) {
-    case 'rows':
-      writer.add(m.ids, m.texts, m.cjks, m.docs);
+    case 'rows': {
+      const rows = unpackRows(m.rows);
+      writer.add(rows.ids, rows.texts, rows.cjks, rows.docs);
       post({ t: 'consumed', chars: m.chars });
       break;
+    }
     case 'commit':
       writer.commit(m.through);
       checkpointer.afterCommit();

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { RowPacker, type PackedRows } from './packed-rows';
 import { MarkWaiters, type SearchFeed } from './search-feed';
 import type { SearchWriterStatus } from './search-writer';
 
 export type SearchThreadRequest =
-  /** docs[i] > 0: a prompt string's row (prompt_docs.id), sent first by event ids[i]; 0: event ids[i]'s text */
-  | { t: 'rows'; ids: number[]; texts: string[]; cjks: string[]; docs: number[]; chars: number }
+  | { t: 'rows'; rows: PackedRows; chars: number }
   | { t: 'commit'; through: number }
   | { t: 'rollback' }
   | { t: 'stop' }
@@ -45,11 +45,7 @@ function searchThreadScript(): string {
 /** The search writer in a thread of its own; the ingest's side of it. */
 export class SearchThread implements SearchFeed {
   private worker!: Worker;
-  private ids: number[] = [];
-  private texts: string[] = [];
-  private cjks: string[] = [];
-  private docs: number[] = [];
-  private chars = 0;
+  private pending = new RowPacker();
   private inFlight = 0;
   private roomWaiters: (() => void)[] = [];
   private waiters = new MarkWaiters();
@@ -109,12 +105,8 @@ export class SearchThread implements SearchFeed {
   }
 
   add(id: number, text: string, cjk: string, doc = 0): void {
-    this.ids.push(id);
-    this.texts.push(text);
-    this.cjks.push(cjk);
-    this.docs.push(doc);
-    this.chars += text.length + cjk.length;
-    if (this.chars >= POST_CHARS) this.flush();
+    this.pending.add(id, text, cjk, doc);
+    if (this.pending.chars >= POST_CHARS) this.flush();
   }
 
   committed(through: number): void {
@@ -123,11 +115,7 @@ export class SearchThread implements SearchFeed {
   }
 
   rolledBack(): void {
-    this.ids = [];
-    this.texts = [];
-    this.cjks = [];
-    this.docs = [];
-    this.chars = 0;
+    this.pending.clear();
     this.post({ t: 'rollback' });
   }
 
@@ -162,18 +150,15 @@ export class SearchThread implements SearchFeed {
   }
 
   private flush(): void {
-    if (this.ids.length === 0) return;
-    this.post({ t: 'rows', ids: this.ids, texts: this.texts, cjks: this.cjks, docs: this.docs, chars: this.chars });
-    this.inFlight += this.chars;
-    this.ids = [];
-    this.texts = [];
-    this.cjks = [];
-    this.docs = [];
-    this.chars = 0;
+    if (this.pending.size === 0) return;
+    const chars = this.pending.chars;
+    const { rows, transfer } = this.pending.take();
+    this.post({ t: 'rows', rows, chars }, transfer);
+    this.inFlight += chars;
   }
 
-  private post(m: SearchThreadRequest): void {
-    if (!this.dead) this.worker.postMessage(m);
+  private post(m: SearchThreadRequest, transfer: ArrayBuffer[] = []): void {
+    if (!this.dead) this.worker.postMessage(m, transfer);
   }
 
   private onReply(m: SearchThreadReply): void {
