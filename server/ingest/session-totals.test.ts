@@ -55,6 +55,13 @@ describe("the writer's sums of a session", () => {
       expect(db.prepare("SELECT count(*) n FROM sessions WHERE source = 'cli'").get()).not.toEqual({ n: 0 });
       expect(db.prepare('SELECT count(*) n FROM events WHERE dup = 1').get()).not.toEqual({ n: 0 });
       expect(db.prepare(FACTS).all()).toEqual(factsBySql(db));
+      // A writer that caches two sessions' state (a backfill's group writes a thousand, the writer keeps 256): the
+      // sums of the sessions it dropped before their refresh are kept for it, and revived if a session comes back.
+      const facts = db.prepare(FACTS).all();
+      known.mockClear();
+      rebuildDerived(db, new IngestStore(db, undefined, 2));
+      expect(known.mock.calls.length).toBe(sessions);
+      expect(db.prepare(FACTS).all()).toEqual(facts);
     } finally {
       known.mockRestore();
       db.close();

@@ -104,6 +104,9 @@ export interface SearchRows {
  */
 export const MAX_CACHED_SESSIONS = 256;
 
+/** Sessions whose sums IngestStore keeps for their refresh after dropping their turn state (a few hundred bytes each). */
+const MAX_EVICTED_TOTALS = 4096;
+
 /** Characters of strings remembered for the session being written (IngestStore.known). */
 const MAX_KNOWN_CHARS = 16 * 1024 * 1024;
 
@@ -121,6 +124,12 @@ const DATED_TYPES = new Set(['user_message', 'agent_response', 'llm_request', 't
  */
 export class IngestStore {
   private sessions = new Map<string, SessionState>();
+  /**
+   * The sums of sessions dropped from `sessions` before their refresh: a backfill's commit group writes some
+   * thousand sessions, 256 of which stay cached, and the refresh at its commit would read the others' events back.
+   * Taken by that refresh (knownTotals), or by the session's state when it is cached again; capped.
+   */
+  private evictedTotals = new Map<string, SessionTotals>();
   /**
    * The strings the session being written already has in the index: what its events said (ProcessedLine.said),
    * which its prompts need not index again (the session is found through the event), and the prompt strings
@@ -281,16 +290,29 @@ export class IngestStore {
       turnCounter: created ? 0 : (this.st.turnCount.get(seed.id) as { n: number }).n,
       turnBySpan,
       lastTurnIsRequest: !created && (this.st.lastTurn.get(seed.id) as { request: number } | undefined)?.request === 1,
-      totals: hasEvents ? null : new SessionTotals(),
+      totals: this.takeEvictedTotals(seed.id) ?? (hasEvents ? null : new SessionTotals()),
     };
     this.sessions.set(seed.id, state);
-    if (this.sessions.size > this.maxCachedSessions) this.sessions.delete(this.sessions.keys().next().value as string);
+    if (this.sessions.size > this.maxCachedSessions) {
+      const [oldest, dropped] = this.sessions.entries().next().value as [string, SessionState];
+      this.sessions.delete(oldest);
+      if (dropped.totals !== null && this.dirty.has(oldest) && this.evictedTotals.size < MAX_EVICTED_TOTALS) this.evictedTotals.set(oldest, dropped.totals);
+    }
     return state;
   }
 
   /** The sums a refresh of session `id` needs, when this writer wrote every event it has (else null: SQL sums them). */
   knownTotals(id: string): KnownTotals | null {
-    return this.sessions.get(id)?.totals?.known() ?? null;
+    const cached = this.sessions.get(id);
+    if (cached) return cached.totals?.known() ?? null;
+    return this.takeEvictedTotals(id)?.known() ?? null;
+  }
+
+  private takeEvictedTotals(id: string): SessionTotals | null {
+    const t = this.evictedTotals.get(id);
+    if (t === undefined) return null;
+    this.evictedTotals.delete(id);
+    return t;
   }
 
   /** How many sessions' turn state is in memory (tests: it is bounded). */
@@ -301,6 +323,7 @@ export class IngestStore {
   /** Forget cached per-session state (after a rebuild of the derived tables, or a rolled-back group). */
   resetCaches(): void {
     this.sessions.clear();
+    this.evictedTotals.clear();
     this.cli.reset();
     this.known = { num: -1, strings: new Set(), chars: 0 }; // a rolled-back group took its prompt rows with it
     forgetArchiveReads(this.db); // and its chunks, whose ids the next group's chunks take again
