@@ -180,7 +180,9 @@ function missNotes(rows: Row[]): string[] {
         'requests have a small index of their own, and a lower threshold or the TTFT sort is a pass over the triage model ' +
         '(SCHEMA_VERSION 22). 1.6 GiB under load, alternated: ingest thread 70.2 / 64.9 → 56.8 / 59.2 CPU s, wall 92.7 / 83.3 → ' +
         '75.9 / 80.0 s. And a session\'s refresh reads the sums its writer kept instead of its events (session-totals.ts; ingest / ' +
-        'search thread CPU 1.73 → 1.70 at 0.25×, 3 pairs). And the search thread now runs at nice 10 (server/search-index/' +
+        'search thread CPU 1.73 → 1.70 at 0.25×, 3 pairs; and kept for the sessions the writer\'s cache dropped before their refresh, most ' +
+        'of a commit group\'s: the refresh\'s own time at 0.25× 1,171 → 665 profile ticks); search rows posted to the search thread as one ' +
+        'string per column (the post 3.8 → 2.1% of the ingest thread). And the search thread now runs at nice 10 (server/search-index/' +
         'thread-priority.ts: with the bench\'s load, 1.6 GiB, alternated: 68.3 / 72.2 → 66.3 / 71.3 s, the ingest thread\'s wait for ' +
         'a core 9.4 / 10.2 → 5.5 / 6.2 s; /api/health p95 in 100 bursts 29.0 / 46.2 → 34.7 / 28.8 ms).',
     ],
@@ -271,7 +273,11 @@ function missNotes(rows: Row[]): string[] {
         'that reads attrs must move with the parse. Not built. Since: /api/ready is polled every 50 ms here too (it was 250 ms without ' +
         'a load, which added 125 ms on average to each run: bench/measure/server-process.ts POLL_MS). Then: the fold after "idle" of the ' +
         'backfill row (the fold was ~85 ms of each run here); the deflate thread tried there read 7.1 / 8.0 / 8.8% against 7.3 / 8.5 / ' +
-        '8.5% without it (the bench\'s own held-out measurement, alternated three times: this host\'s spread) and was taken out.',
+        '8.5% without it (the bench\'s own held-out measurement, alternated three times: this host\'s spread) and was taken out. ' +
+        'Then (the stop after): the slow indexes, the writer\'s sums for the refresh and the search thread at nice 10 of the backfill ' +
+        'row; alternated with the code before them (scratch/heldout-ab.ts, the bench\'s own measurement): 8.7 → 9.6% after the ' +
+        'first, 10% in the bench at 34565c4. At 105 MB the indexes it dropped are small and cheap; what is left is the per-line ' +
+        'work of the ingest thread, as above.',
     ],
     [
       /^time until every session of the newest 7 days/,
