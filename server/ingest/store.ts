@@ -104,8 +104,8 @@ export interface SearchRows {
  */
 export const MAX_CACHED_SESSIONS = 256;
 
-/** Sessions whose sums IngestStore keeps for their refresh after dropping their turn state (a few hundred bytes each). */
-const MAX_EVICTED_TOTALS = 4096;
+/** Sessions whose sums IngestStore keeps for their refresh after dropping their turn state (~2 KB each: ≤ 5 MB). */
+const MAX_EVICTED_TOTALS = 2048;
 
 /** Characters of strings remembered for the session being written (IngestStore.known). */
 const MAX_KNOWN_CHARS = 16 * 1024 * 1024;
