@@ -131,7 +131,7 @@ export function makeSessionRefresher(db: Database.Database, knownTotals: (id: st
       agg.credits_nano = usage.creditsNano;
     }
     const { counts, models } = typesAndModelsOf(groups);
-    const slowest = known ? (known.slowest === null ? undefined : { id: known.slowest }) : (st.slowest.get(s.num) as { id: number } | undefined);
+    const slowest = known ? known.slowest : ((st.slowest.get(s.num) as { id: number } | undefined)?.id ?? null);
     const titleRow = st.titleChild.get(id) as { r: string } | undefined;
     const first = st.firstMessage.get(id) as { m: string } | undefined;
     // A child with no user message of its own (a title or summarize request) is named by its answer.
@@ -162,7 +162,7 @@ export function makeSessionRefresher(db: Database.Database, knownTotals: (id: st
       credited_calls: agg.credited_calls ?? 0,
       counts: JSON.stringify(counts),
       models: JSON.stringify(models),
-      slowest: slowest?.id ?? null,
+      slowest,
       title,
       summary: title === null ? null : title.length > 100 ? `${title.slice(0, 97)}...` : title,
       children: (st.childCount.get(id) as { n: number }).n,

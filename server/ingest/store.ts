@@ -258,10 +258,7 @@ export class IngestStore {
       return cached;
     }
     let row = this.st.sessionById.get(seed.id) as { num: number } | undefined;
-    // A session with events this state has not seen (written before a restart, a rollback or an eviction) is
-    // summed by its refresh in SQL; one without any (new, or known so far from a ref) is summed as it is written.
-    const hasEvents = row !== undefined && this.st.sessionHasEvents.get(row.num) !== undefined;
-    // A row created here has no turns yet: its turn state is known without reading them (three statements a session).
+    // A row created here has no turns or events yet: its turn state is known without reading them.
     const created = row === undefined;
     if (!row) {
       const num = this.nextNum++;
@@ -290,7 +287,10 @@ export class IngestStore {
       turnCounter: created ? 0 : (this.st.turnCount.get(seed.id) as { n: number }).n,
       turnBySpan,
       lastTurnIsRequest: !created && (this.st.lastTurn.get(seed.id) as { request: number } | undefined)?.request === 1,
-      totals: this.takeEvictedTotals(seed.id) ?? (hasEvents ? null : new SessionTotals()),
+      // Sums kept when this state was dropped continue; a session with events no state here has seen (written
+      // before a restart, a rollback or an eviction) is summed by its refresh in SQL; one without any (new, or known
+      // so far from a ref) is summed as it is written.
+      totals: this.takeEvictedTotals(seed.id) ?? (created || this.st.sessionHasEvents.get(row.num) === undefined ? new SessionTotals() : null),
     };
     this.sessions.set(seed.id, state);
     if (this.sessions.size > this.maxCachedSessions) {

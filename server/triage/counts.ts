@@ -2,7 +2,8 @@ import type Database from 'better-sqlite3';
 import { ErrorGroupsQuery, EventListQuery, type TriageCountsParams, type TriageCountsResponse } from '../../shared/api/triage';
 import { errorGroups } from './error-groups';
 import { listEvents } from './events';
-import { SLOW_MS, triageModel } from './model';
+import { SLOW_MS } from '../../shared/api/triage';
+import { triageModel } from './model';
 
 /**
  * jq filters over the JSONL files that count what the raw counts count: every event line, replay and
