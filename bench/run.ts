@@ -184,7 +184,12 @@ function missNotes(rows: Row[]): string[] {
         'of a commit group\'s: the refresh\'s own time at 0.25× 1,171 → 665 profile ticks); search rows posted to the search thread as one ' +
         'string per column (the post 3.8 → 2.1% of the ingest thread). And the search thread now runs at nice 10 (server/search-index/' +
         'thread-priority.ts: with the bench\'s load, 1.6 GiB, alternated: 68.3 / 72.2 → 66.3 / 71.3 s, the ingest thread\'s wait for ' +
-        'a core 9.4 / 10.2 → 5.5 / 6.2 s; /api/health p95 in 100 bursts 29.0 / 46.2 → 34.7 / 28.8 ms).',
+        'a core 9.4 / 10.2 → 5.5 / 6.2 s; /api/health p95 in 100 bursts 29.0 / 46.2 → 34.7 / 28.8 ms). Then (the stop after, ' +
+        'docs/CONTRIBUTING.md, "Where the ingest thread waits"): under this row\'s load the ingest thread waits ~5 s for room under ' +
+        'the search thread\'s in-flight bound and ~3 s for read-ahead deflates, but taking a wait away grew its CPU seconds by about ' +
+        'as much; measured and not taken: an 8 M-character bound (67.3 s against 71.9, peak RSS 322 MB), search rows as UTF-8 ' +
+        '(waits for room 4.0–4.5 → 1.2–1.5 s, wall no better), the first batch\'s deflate not awaited (ingest thread −4% at 0.25×, ' +
+        'wall no better), 16-row INSERTs (the B-trees cost, not the statements), FTS5 automerge 64 (search thread −5%).',
     ],
     [
       /^peak RSS/,
