@@ -19,8 +19,11 @@ export type SearchThreadReply = { t: 'consumed'; chars: number } | { t: 'status'
 
 /**
  * Characters of text posted to the search thread and not yet written by it, past which the ingest waits
- * (`room`): 2 M characters, about 2–4 MB as strings in each of the two threads until collected. The thread
- * keeps up with the writer on the other core, so this only bounds memory when it falls behind (a catch-up).
+ * (`room`): 2 M characters, about 2–4 MB as strings in each of the two threads until collected (nearly every post
+ * is a two-byte string). The search thread, at nice 10 (thread-priority.ts), falls behind whenever the other threads
+ * take both cores: under the bench's query load the ingest waited here 4–5 s of a 70 s backfill at 1.6 GiB. 8 M
+ * characters took that to 0.5 s but the backfill's peak RSS to 322 MB (docs/CONTRIBUTING.md, "Where the ingest
+ * thread waits").
  */
 export const MAX_IN_FLIGHT_CHARS = 2 * 1024 * 1024;
 /**

@@ -1,11 +1,13 @@
 import os from 'node:os';
 
 /**
- * The search thread's nice value. The ingest thread is a backfill's critical path and the search thread keeps up
- * with it with time to spare (its rows wait at most MAX_IN_FLIGHT_CHARS behind, search-thread.ts), but at the same
- * priority the kernel gave the two an even share of a core whenever a third thread (a query, the main thread, a GC
- * helper) wanted one: the ingest thread waited runnable for ~10 s of a 70 s backfill of the 1.6 GiB bench corpus.
- * At 10 it waits ~6 s; the search thread's share falls only while every core is busy (issue 19.1, docs/CONTRIBUTING.md).
+ * The search thread's nice value. The ingest thread is a backfill's critical path and the search thread has less to
+ * do (~35 against ~57 CPU s at 1.6 GiB), but at the same priority the kernel gave the two an even share of a core
+ * whenever a third thread (a query, the main thread, a GC helper) wanted one: the ingest thread waited runnable for
+ * ~10 s of a 70 s backfill of the 1.6 GiB bench corpus. At 10 it waits ~6 s. The search thread then falls behind
+ * while every core is busy, and the ingest thread waits for it once MAX_IN_FLIGHT_CHARS are in flight
+ * (search-thread.ts: 4–5 s of such a backfill under the bench's query load, which a larger bound did not turn into a
+ * shorter backfill within the memory target; issue 19.1, docs/CONTRIBUTING.md).
  */
 export const SEARCH_THREAD_NICE = 10;
 

@@ -25,7 +25,6 @@ import { PagedFloat64, PagedInt32, PagedUint32, PagedUint8, SpillFile, type Page
 
 export type CallType = (typeof CALL_TYPES)[number];
 
-
 /**
  * Event ids per step of a warm-up, each step one turn of the event loop: 2,000 hold it for about 5–10 ms. At 20,000
  * a step held it 100–240 ms while a backfill's commits arrived, and that was the slowest /api/health during the bench's
