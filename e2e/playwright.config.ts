@@ -28,7 +28,7 @@ export default defineConfig({
       // the corpus's Copilot CLI sessions (e2e/cli-sessions.spec.ts)
       `--copilot-home ${E2E_CORPUS}/.copilot ` +
       `--db ${E2E_DB} --port ${E2E_PORT}`,
-    // /api/ready answers 200 only once the first backfill is done, so no spec races the indexer.
+    // /api/ready answers 200 only once the first backfill is done and searchable, so no spec races the indexer.
     // launched as bin/chronoscope.js launches it (server/launch-flags.ts); Playwright adds this to process.env
     env: { ...SERVER_ENV },
     url: `http://127.0.0.1:${E2E_PORT}/api/ready`,

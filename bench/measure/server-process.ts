@@ -66,9 +66,9 @@ export async function startServerProcess(opts: {
 export const POLL_MS = 50;
 
 /**
- * Polls /api/ready until the backfill is done, POLL_MS apart. During the first `loadMs` after `t0`, each poll is
- * followed by the `loadPaths` requests one after another (their times go to `onLoad`). `onPoll` runs after every
- * poll, the last one included; `until` ends the wait early.
+ * Polls /api/ready until the backfill is done and searchable (server/routes/health.ts), POLL_MS apart. During the
+ * first `loadMs` after `t0`, each poll is followed by the `loadPaths` requests one after another (their times go to
+ * `onLoad`). `onPoll` runs after every poll, the last one included; `until` ends the wait early.
  */
 export async function awaitBackfill(
   base: string,

@@ -31,8 +31,8 @@ function logs(): Record<string, string> {
   };
 }
 
-/** Routes that read nothing from the index connection: readiness, the event stream, the SQL console (its own process). */
-const READS_NOTHING = ['GET /api/ready', 'GET /api/stream', 'POST /api/sql'];
+/** Routes that read nothing from the index connection: the event stream, the SQL console (its own process). */
+const READS_NOTHING = ['GET /api/stream', 'POST /api/sql'];
 
 let fx: FixtureDb;
 let reader: Database.Database;
@@ -78,6 +78,7 @@ describe('one snapshot per request', () => {
     const otlp = await (await send(`/api/sessions/${SID}/export?format=otlp`)).text();
     const requests: Record<string, [string, RequestInit?][]> = {
       'GET /api/health': [['/api/health']],
+      'GET /api/ready': [['/api/ready']],
       'GET /api/sessions': [['/api/sessions'], ['/api/sessions?sort=events']],
       'GET /api/sessions/:id': [[`/api/sessions/${SID}`]],
       'GET /api/repositories': [['/api/repositories']],

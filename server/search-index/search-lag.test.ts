@@ -9,6 +9,8 @@ import { searchSessionsTool } from '../mcp/tools/search-sessions';
 import type { ToolContext } from '../mcp/tool-context';
 import { formatSearch } from '../search/format-cli';
 import { searchSessions } from '../search/search-sessions';
+import { healthRoutes } from '../routes/health';
+import { testContext } from '../test-support/test-app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { indexedThrough, searchDbPath, setSearchMeta } from './search-db';
 
@@ -86,6 +88,33 @@ describe('events not yet searchable', () => {
       expect(lag()).toEqual({ indexedThrough: mark - 1, eventsBehind: 2 });
       fx.db.prepare('DELETE FROM events WHERE id = ?').run(mark + 100);
       expect(lag()).toEqual({ indexedThrough: mark - 1, eventsBehind: 1 });
+    } finally {
+      setSearchMeta(s, 'indexed_through', String(mark));
+      s.close();
+      db.close();
+    }
+  });
+
+  it('/api/ready waits for search too: 200 only once the backfill is idle and every archived event is searchable, or search has a problem', async () => {
+    const db = openReadDb(fx.dbPath);
+    const s = new Database(searchDbPath(fx.dbPath));
+    const ctx = testContext(db, fx.dbPath);
+    const ready = async () => {
+      const r = await healthRoutes(ctx).request('/ready');
+      return [r.status, await r.json()];
+    };
+    try {
+      setSearchMeta(s, 'indexed_through', String(mark - 2));
+      expect(await ready()).toEqual([503, { ready: false, progress: ctx.status.progress, search: { indexedThrough: mark - 2, eventsBehind: 2 } }]);
+      ctx.status.progress = { state: 'running', filesDone: 1, filesTotal: 2, bytesDone: 10, bytesTotal: 20 };
+      setSearchMeta(s, 'indexed_through', String(mark));
+      expect(await ready()).toEqual([503, { ready: false, progress: ctx.status.progress, search: { indexedThrough: mark, eventsBehind: 0 } }]);
+      ctx.status.progress = { state: 'idle', filesDone: 2, filesTotal: 2, bytesDone: 20, bytesTotal: 20 };
+      expect(await ready()).toEqual([200, { ready: true }]);
+      // a search file that cannot catch up (its problem is in health) does not hold readiness back for ever
+      setSearchMeta(s, 'indexed_through', String(mark - 1));
+      ctx.status.searchProblem = { fileId: null, path: searchDbPath(fx.dbPath), lineNo: null, byteOffset: null, kind: 'disk_full', reason: 'no space', at: T };
+      expect(await ready()).toEqual([200, { ready: true }]);
     } finally {
       setSearchMeta(s, 'indexed_through', String(mark));
       s.close();
