@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
-import { SLOW_MS } from '../../shared/api/triage';
+import { SLOW_MS } from '../../shared/triage-terms';
 
 /**
  * Version of the archive's layout. The archive is never migrated in place: a database with another layout is

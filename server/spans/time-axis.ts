@@ -1,4 +1,5 @@
-import { axisX, type TimeAxis } from '../../shared/api';
+import type { TimeAxis } from '../../shared/api';
+import { axisX } from '../../shared/time-axis';
 import { sortedOrder } from './sort-order';
 
 export interface AxisOptions {

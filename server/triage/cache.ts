@@ -1,4 +1,4 @@
-import { WINDOW_MS, type TimeWindow } from '../../shared/api/common';
+import { WINDOW_MS, type TimeWindow } from '../../shared/time-window';
 import type { TriageModel } from './model';
 
 const MAX_ENTRIES = 64;

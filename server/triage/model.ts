@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import path from 'node:path';
-import { CALL_TYPES, SLOW_MS, type FailureKind } from '../../shared/api/triage';
+import type { FailureKind } from '../../shared/api/triage';
+import { CALL_TYPES, SLOW_MS } from '../../shared/triage-terms';
 import type { SessionSource } from '../../shared/api/common';
 import { dbState } from '../db/db-state';
 import { plucked } from '../db/statements';

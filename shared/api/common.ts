@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { TIME_WINDOWS, WINDOW_MS } from '../time-window';
 
 /** The one error body every failing route returns (DESIGN house style 2). */
 export const ErrorBody = z.object({
@@ -11,16 +12,10 @@ export const ErrorBody = z.object({
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
 /** Time windows offered everywhere a list can be narrowed by recency. */
-export const TimeWindow = z.enum(['24h', '7d', '30d', '90d', 'all']);
+export const TimeWindow = z.enum(TIME_WINDOWS);
 export type TimeWindow = z.infer<typeof TimeWindow>;
 
-export const WINDOW_MS: Record<TimeWindow, number | null> = {
-  '24h': 24 * 3600_000,
-  '7d': 7 * 24 * 3600_000,
-  '30d': 30 * 24 * 3600_000,
-  '90d': 90 * 24 * 3600_000,
-  all: null,
-};
+export { WINDOW_MS };
 
 /** Hard cap on any list endpoint's page size (hardening: resource bounds). */
 export const MAX_PAGE_SIZE = 500;

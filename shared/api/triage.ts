@@ -1,5 +1,8 @@
 import { z } from 'zod';
+import { CALL_TYPES, SLOW_MS } from '../triage-terms';
 import { MAX_PAGE_SIZE, SearchableText, SessionSource, TimeWindow } from './common';
+
+export { CALL_TYPES, SLOW_MS };
 
 // Triage (issue 5): the slowest calls, failures grouped by cause and latency statistics across every session.
 //
@@ -20,15 +23,6 @@ const csv = z
   .transform((s) => s.split(',').map((x) => x.trim()).filter((x) => x !== ''));
 
 const Ms = z.coerce.number().int();
-
-/**
- * The slow threshold (FORMAT §6: the troubleshoot skill's `select(.dur > 5000)`): the slow list's default, the
- * headline counts', and the one the archive indexes slow calls by (server/db/schema.ts, events_dur).
- */
-export const SLOW_MS = 5000;
-
-/** The types whose duration is a call: what the slow list, the statistics and the charts are about. */
-export const CALL_TYPES = ['llm_request', 'tool_call', 'subagent', 'hook'] as const;
 
 /** GET /api/events: events across all sessions, filtered; by default the slowest calls. */
 export const EventListQuery = z.object({

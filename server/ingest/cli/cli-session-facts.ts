@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import { rawLines } from '../../db/raw-lines';
 
 /** What a CLI session says about itself (INTEROP §3), beside what its events add up to. */
@@ -60,12 +60,22 @@ const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFi
 export function parseWorkspaceYaml(text: string | null): Obj {
   if (text === null) return {};
   try {
-    const v: unknown = parseYaml(text);
+    const v: unknown = yamlParser()(text);
     return isObject(v) ? v : {};
   } catch {
     return {};
   }
 }
+
+/**
+ * The YAML parser, loaded the first time a workspace.yaml needs it (workspaceYamlCwd reads the CLI's own documents
+ * without it): loading it took ~17 ms of every ingest worker's start.
+ */
+function yamlParser(): (text: string) => unknown {
+  parseYaml ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse;
+  return parseYaml;
+}
+let parseYaml: ((text: string) => unknown) | undefined;
 
 /**
  * A line of the flat `key: value` form the CLI writes workspace.yaml in, whose value is a plain scalar that means
