@@ -189,7 +189,11 @@ function missNotes(rows: Row[]): string[] {
         'the search thread\'s in-flight bound and ~3 s for read-ahead deflates, but taking a wait away grew its CPU seconds by about ' +
         'as much; measured and not taken: an 8 M-character bound (67.3 s against 71.9, peak RSS 322 MB), search rows as UTF-8 ' +
         '(waits for room 4.0–4.5 → 1.2–1.5 s, wall no better), the first batch\'s deflate not awaited (ingest thread −4% at 0.25×, ' +
-        'wall no better), 16-row INSERTs (the B-trees cost, not the statements), FTS5 automerge 64 (search thread −5%).',
+        'wall no better), 16-row INSERTs (the B-trees cost, not the statements), FTS5 automerge 64 (search thread −5%). Then (the ' +
+        'stop after, docs/CONTRIBUTING.md, "Start-up, cold logs"): the row now ends when search has caught up too (/api/ready ' +
+        'waits for it); this host pages out files untouched for a minute, so the corpus is partly cold at each run (as found ' +
+        'against freshly read: 79.2 / 74.8 → 74.8 / 70.1 s), but reading the next files ahead on the pool did not win it back ' +
+        '(a cold read costs CPU, not waiting); --single-threaded-gc was ~4 s faster in two pairs but put peak RSS at 302–305 MB.',
     ],
     [
       /^peak RSS/,
@@ -282,7 +286,9 @@ function missNotes(rows: Row[]): string[] {
         'Then (the stop after): the slow indexes, the writer\'s sums for the refresh and the search thread at nice 10 of the backfill ' +
         'row; alternated with the code before them (scratch/heldout-ab.ts, the bench\'s own measurement): 8.7 → 9.6% after the ' +
         'first, 10% in the bench at 34565c4. At 105 MB the indexes it dropped are small and cheap; what is left is the per-line ' +
-        'work of the ingest thread, as above.',
+        'work of the ingest thread, as above. Then: the ingest worker and the search thread load without zod and yaml (the backfill ' +
+        'is planned ~80 ms sooner, "planned" 368–422 → 288–331 ms in the startup trace) and the run ends when search has caught up ' +
+        '(~0.1 s later than /api/ready said before): 6 alternated rounds read 9.0–9.9% either way.',
     ],
     [
       /^time until every session of the newest 7 days/,
