@@ -71,11 +71,11 @@ export function parseWorkspaceYaml(text: string | null): Obj {
  * The YAML parser, loaded the first time a workspace.yaml needs it (workspaceYamlCwd reads the CLI's own documents
  * without it): loading it took ~17 ms of every ingest worker's start.
  */
+let parseYaml: ((text: string) => unknown) | undefined;
 function yamlParser(): (text: string) => unknown {
   parseYaml ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse;
   return parseYaml;
 }
-let parseYaml: ((text: string) => unknown) | undefined;
 
 /**
  * A line of the flat `key: value` form the CLI writes workspace.yaml in, whose value is a plain scalar that means
