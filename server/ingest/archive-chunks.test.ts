@@ -1,6 +1,9 @@
 import zlib from 'node:zlib';
 import { expect, it } from 'vitest';
-import { CHUNK_BYTES, deflateChunks, deflateChunksSync } from './archive-chunks';
+import { CHUNK_BYTES, deflateChunks as deflateObjects, deflateChunksSync as deflateObjectsSync, lineBytesOf } from './archive-chunks';
+
+const deflateChunks = (lines: { bytes: Buffer }[], arena?: Buffer) => deflateObjects(lineBytesOf(lines), arena);
+const deflateChunksSync = (lines: { bytes: Buffer }[], arena?: Buffer) => deflateObjectsSync(lineBytesOf(lines), arena);
 
 const line = (n: number, size: number) => ({ bytes: Buffer.from(`{"n":${n},"pad":"${'x'.repeat(size)}"}`) });
 

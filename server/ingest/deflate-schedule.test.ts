@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rawLines } from '../db/raw-lines';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import type { LineBytes } from './archive-chunks';
 import { readLines } from './read-lines';
 import { BATCH_BYTES } from './tail-file';
 
@@ -12,8 +13,8 @@ vi.mock('./archive-chunks', async (importOriginal) => {
   const real = await importOriginal<typeof import('./archive-chunks')>();
   return {
     ...real,
-    deflateChunks: (lines: { bytes: Buffer }[]) => (calls.pooled.push(lines.length), real.deflateChunks(lines)),
-    deflateChunksSync: (lines: { bytes: Buffer }[]) => (lines.length > 0 && calls.here.push(lines.length), real.deflateChunksSync(lines)),
+    deflateChunks: (lines: LineBytes) => (calls.pooled.push(lines.length), real.deflateChunks(lines)),
+    deflateChunksSync: (lines: LineBytes) => (lines.length > 0 && calls.here.push(lines.length), real.deflateChunksSync(lines)),
   };
 });
 

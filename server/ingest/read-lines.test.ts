@@ -2,17 +2,21 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { readLines } from './read-lines';
+import { readLineTable, readLines } from './read-lines';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-rl-'));
 afterEach(() => fs.rmSync(path.join(dir, 'f.jsonl'), { force: true }));
 
 function read(content: string | Buffer, offset = 0, maxBytes = 1 << 30, size?: number, into?: Buffer) {
-  const f = path.join(dir, 'f.jsonl');
-  fs.writeFileSync(f, content);
-  const fd = fs.openSync(f, 'r');
+  return withFile(content, (fd) => readLines(fd, offset, size ?? fs.fstatSync(fd).size, maxBytes, into));
+}
+
+function withFile<T>(content: string | Buffer, f: (fd: number) => T): T {
+  const file = path.join(dir, 'f.jsonl');
+  fs.writeFileSync(file, content);
+  const fd = fs.openSync(file, 'r');
   try {
-    return readLines(fd, offset, size ?? fs.fstatSync(fd).size, maxBytes, into);
+    return f(fd);
   } finally {
     fs.closeSync(fd);
   }
@@ -80,5 +84,20 @@ describe('readLines', () => {
       ['{"a":1}', '{"b":2}'],
       ['{"x":9}', '{"y":8}'],
     ]);
+  });
+
+  it('as a LineTable (what a batch holds): each line its offset and length without a Buffer of its own, the same lines', () => {
+    const slot = Buffer.alloc(32);
+    const long = `{"x":"${'y'.repeat(60)}"}`;
+    const content = `{"a":1}\n{"b":2}\n${long}\n{"c":3}\n{"part`;
+    const r = withFile(content, (fd) => readLineTable(fd, 8, Buffer.byteLength(content), 1 << 30, slot));
+    expect(r.lines.length).toBe(3);
+    expect(Array.from({ length: 3 }, (_, i) => [r.lines.byteOffsetOf(i), r.lines.lengthOf(i), r.lines.bytesOf(i).toString()])).toEqual([
+      [8, 7, '{"b":2}'],
+      [16, long.length, long],
+      [17 + long.length, 7, '{"c":3}'],
+    ]);
+    expect(r.lines.toArray()).toEqual(read(content, 8, 1 << 30, undefined, Buffer.alloc(32)).lines);
+    expect([r.nextOffset, r.partialBytes, r.eof]).toEqual([25 + long.length, 6, true]);
   });
 });

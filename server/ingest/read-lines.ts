@@ -27,6 +27,84 @@ export interface ReadResult {
   eof: boolean;
 }
 
+/** The same read with its lines as a LineTable (readLineTable). */
+export interface TableReadResult extends Omit<ReadResult, 'lines'> {
+  lines: LineTable;
+}
+
+const EMPTY = Buffer.alloc(0);
+/** `LineTable.starts` of a line whose bytes are a copy of their own (`copies`), or that was too long to keep */
+const COPIED = -1;
+const TOO_LONG = -2;
+
+/**
+ * Complete lines as numbers: each one's offset in the file and its range of the buffer it was read into (or, for a
+ * line that continued past that buffer, a copy of its own). A line's Buffer view and RawLine are made when it is
+ * asked for, and die young.
+ *
+ * Why not RawLine[]: a batch is read while the one before it is written (tail-file.ts), so its lines live through
+ * that batch's parse and inserts, long enough to survive two scavenges and be promoted into the old generation;
+ * a RawLine and its view are ~150 bytes of heap a line. A sampling heap profile of the ingest worker, 0.25× corpus
+ * with the bench's query load, kept only what the scavenges did not free: readLines and readBatch allocated 72 of
+ * its 238 MB, the largest share, all garbage that only the heap watch's full collections free (heap-watch.ts says
+ * what each of those costs). Three numbers a line in arrays of small integers are ~24 bytes.
+ */
+export class LineTable {
+  private readonly offsets: number[] = [];
+  private readonly starts: number[] = [];
+  private readonly ends: number[] = [];
+  private copies: Map<number, Buffer> | null = null;
+
+  /** `views`: the buffer the lines added by addView are ranges of */
+  constructor(private readonly views: Buffer | null) {}
+
+  get length(): number {
+    return this.offsets.length;
+  }
+
+  addView(byteOffset: number, start: number, end: number): void {
+    this.offsets.push(byteOffset);
+    this.starts.push(start);
+    this.ends.push(end);
+  }
+
+  addCopy(byteOffset: number, bytes: Buffer): void {
+    (this.copies ??= new Map()).set(this.offsets.length, bytes);
+    this.offsets.push(byteOffset);
+    this.starts.push(COPIED);
+    this.ends.push(0);
+  }
+
+  addTooLong(byteOffset: number): void {
+    this.offsets.push(byteOffset);
+    this.starts.push(TOO_LONG);
+    this.ends.push(0);
+  }
+
+  byteOffsetOf(i: number): number {
+    return this.offsets[i];
+  }
+
+  lengthOf(i: number): number {
+    const start = this.starts[i];
+    return start >= 0 ? this.ends[i] - start : start === COPIED ? this.copies!.get(i)!.length : 0;
+  }
+
+  /** the line's bytes without its `\n` (a view made at each call); empty when it was too long to keep */
+  bytesOf(i: number): Buffer {
+    const start = this.starts[i];
+    return start >= 0 ? this.views!.subarray(start, this.ends[i]) : start === COPIED ? this.copies!.get(i)! : EMPTY;
+  }
+
+  line(i: number): RawLine {
+    return { bytes: this.bytesOf(i), byteOffset: this.offsets[i], tooLong: this.starts[i] === TOO_LONG };
+  }
+
+  toArray(): RawLine[] {
+    return Array.from({ length: this.length }, (_, i) => this.line(i));
+  }
+}
+
 /**
  * Reads complete lines from `fd` starting at `offset`, stopping after about `maxBytes` (so a 100 MB file is
  * processed in bounded batches). A final line without `\n` is never returned: it is a write in progress
@@ -36,7 +114,13 @@ export interface ReadResult {
  * it, not copies; they are valid until the slot is reused. Without it every line is a copy of its own.
  */
 export function readLines(fd: number, offset: number, size: number, maxBytes: number, into?: Buffer): ReadResult {
-  const lines: RawLine[] = [];
+  const r = readLineTable(fd, offset, size, maxBytes, into);
+  return { ...r, lines: r.lines.toArray() };
+}
+
+/** readLines, its lines as a LineTable: what the ingest's batches hold (tail-file.ts). */
+export function readLineTable(fd: number, offset: number, size: number, maxBytes: number, into?: Buffer): TableReadResult {
+  const lines = new LineTable(into ?? null);
   let pos = offset; // file position of the next byte to read
   let lineStart = offset;
   let pending: Buffer[] = []; // pieces of the current line
@@ -57,12 +141,11 @@ export function readLines(fd: number, offset: number, size: number, maxBytes: nu
     for (;;) {
       const nl = buf.indexOf(0x0a, start);
       if (nl === -1 || nl >= n) break;
-      if (skipping) {
-        lines.push({ bytes: Buffer.alloc(0), byteOffset: lineStart, tooLong: true });
-      } else {
+      if (skipping) lines.addTooLong(lineStart);
+      else if (pendingLen === 0 && views) lines.addView(lineStart, start, nl);
+      else {
         const piece = buf.subarray(start, nl);
-        const bytes = pendingLen === 0 ? (views ? piece : Buffer.from(piece)) : Buffer.concat([...pending, piece], pendingLen + piece.length);
-        lines.push({ bytes, byteOffset: lineStart, tooLong: false });
+        lines.addCopy(lineStart, pendingLen === 0 ? Buffer.from(piece) : Buffer.concat([...pending, piece], pendingLen + piece.length));
       }
       consumed += pos + nl + 1 - lineStart;
       lineStart = pos + nl + 1;

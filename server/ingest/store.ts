@@ -4,7 +4,7 @@ import { cjkIndexText, promptText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
-import { deflateChunksSync, type PackedChunk } from './archive-chunks';
+import { deflateChunksSync, lineBytesOf, type LineBytes, type PackedChunk } from './archive-chunks';
 import { BatchRing } from './batch-ring';
 import { forgetArchiveReads, rememberWrittenLine } from '../db/raw-lines';
 import { copyKey } from './copy-key';
@@ -75,11 +75,9 @@ interface SessionState {
  * A batch's lines for writeBatch: processed already (an array: tests), or processed one by one as each is
  * written. The second is the ingest's: a line's parsed entry then dies before the next line is parsed, instead
  * of a whole batch of parsed entries living through the young generation's scavenges (and being promoted).
+ * Its bytes as read (LineBytes) are what the archive keeps, known before a line is processed.
  */
-export interface BatchLines {
-  readonly length: number;
-  /** the line's bytes as read: what the archive keeps (known before the line is processed) */
-  bytesOf(i: number): Buffer;
+export interface BatchLines extends LineBytes {
   /** the line processed, processed again at each call (writeBatch calls it once per line, in order) */
   processed(i: number): ProcessedLine;
 }
@@ -87,7 +85,7 @@ export interface BatchLines {
 function batchOf(lines: readonly ProcessedLine[] | BatchLines): BatchLines {
   if (!Array.isArray(lines)) return lines as BatchLines;
   const done = lines as readonly ProcessedLine[];
-  return { length: done.length, bytesOf: (i) => done[i].bytes, processed: (i) => done[i] };
+  return { ...lineBytesOf(done), processed: (i) => done[i] };
 }
 
 /** Where an event's search text goes (the search feed: search-feed.ts). */
@@ -344,7 +342,7 @@ export class IngestStore {
     chunks?: PackedChunk[],
   ): { events: number; sessionIds: Set<string> } {
     const lines = batchOf(lineSource);
-    const packed = chunks ?? deflateChunksSync(Array.from({ length: lines.length }, (_, i) => ({ bytes: lines.bytesOf(i) })));
+    const packed = chunks ?? deflateChunksSync(lines);
     const sessionIds = new Set<string>();
     let events = 0;
     let bad = 0;
@@ -407,7 +405,7 @@ export class IngestStore {
       let pos = 0;
       for (let i = c.start; i < c.end; i++) {
         placed[i] = { chunkId, pos };
-        pos += lines.bytesOf(i).length;
+        pos += lines.lengthOf(i);
       }
       next = c.end;
     }

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { deflateChunks, deflateChunksSync, type PackedChunk } from './archive-chunks';
 import type { RingSlot } from './batch-ring';
-import { lineFormatOf, processLine, LINE_FRAGMENT, type LineFormat } from './process-line';
-import { readLines, type RawLine } from './read-lines';
+import { lineFormatOf, processLine, LINE_FRAGMENT, type LineFormat, type ProcessedLine } from './process-line';
+import { readLineTable, type LineTable } from './read-lines';
 import { forgetReconciliation, hashBytes, reconciliationOf, type Reconciliation } from './reconcile';
 import type { BatchLines, FileProgress, FileRow, IngestStore } from './store';
 
@@ -97,7 +97,7 @@ export async function tailFile(
     let nextLine = row.next_line;
     let wrote = false;
     const format = lineFormatOf(row.kind);
-    let next: ReadBatch | null = readBatch(fd, offset, size, nextLine, reconciliation, false, store.batchRing.next());
+    let next: ReadBatch | null = readBatch(fd, offset, size, format, nextLine, reconciliation, false, store.batchRing.next());
     while (next !== null) {
       const batch = next;
       next = null;
@@ -109,17 +109,16 @@ export async function tailFile(
       // The next batch is read and its deflate started now, to run on the pool while this one is parsed and written.
       // Not while reconciling: classifying its lines consumes the reconciliation's state before this batch commits.
       if (!batch.eof && outcome.bytes + batchBytes < maxBytes && reconciliation === null) {
-        next = readBatch(fd, batch.nextOffset, size, nextLine + batch.lines.length, null, true, store.batchRing.next());
+        next = readBatch(fd, batch.nextOffset, size, format, nextLine + batch.lines.length, null, true, store.batchRing.next());
       }
       // A batch not read ahead is deflated here, on this thread (while the pool deflates the one just read ahead):
       // nothing would overlap a wait for the pool.
-      const deflated = pooled ?? deflateChunksSync(batch.kept.map((k) => k.line), batch.slot.chunks);
-      const lines = batchLines(batch.kept, format);
-      row = adoptSessionId(store, row, lines);
+      const deflated = pooled ?? deflateChunksSync(batch.kept, batch.slot.chunks);
+      row = adoptSessionId(store, row, batch.kept);
       const progress = progressOf(fd, stat, batch.nextOffset, row.generation, nextLine + batch.lines.length, reconciliation?.active ?? false);
       let w;
       try {
-        w = store.writeBatch(row, lines, progress, batch.kept.map((k) => k.lineNo), deflated);
+        w = store.writeBatch(row, batch.kept, progress, batch.kept.lineNos(), deflated);
       } catch (err) {
         forgetReconciliation(store.db, row.id);
         throw err;
@@ -132,7 +131,7 @@ export async function tailFile(
       offset = batch.nextOffset;
       nextLine += batch.lines.length;
       if (batch.eof || outcome.bytes >= maxBytes) break;
-      next ??= readBatch(fd, offset, size, nextLine, reconciliation, false, store.batchRing.next());
+      next ??= readBatch(fd, offset, size, format, nextLine, reconciliation, false, store.batchRing.next());
     }
     if (reconciliation && !reconciliation.active) forgetReconciliation(store.db, row.id);
     if (!wrote && (row.ino === null || rewritten)) {
@@ -147,10 +146,47 @@ export async function tailFile(
   }
 }
 
-interface KeptLine {
-  line: RawLine;
-  verdict: 'new' | 'fragment';
-  lineNo: number;
+/**
+ * The lines of a batch to write: every line read, or, while a regrown file is reconciled, those not already
+ * archived (by index, some marked as a fragment: a first line cut by the rewrite). Numbers, not an object a line:
+ * a batch read ahead lives through the writing of the one before it (read-lines.ts, LineTable, says why).
+ */
+class KeptLines implements BatchLines {
+  constructor(
+    private readonly table: LineTable,
+    private readonly format: LineFormat,
+    private readonly firstLineNo: number,
+    /** indexes into `table`; null: all of them */
+    private readonly kept: number[] | null = null,
+    private readonly fragments: Set<number> | null = null,
+  ) {}
+
+  get length(): number {
+    return this.kept === null ? this.table.length : this.kept.length;
+  }
+
+  private at(i: number): number {
+    return this.kept === null ? i : this.kept[i];
+  }
+
+  lengthOf(i: number): number {
+    return this.table.lengthOf(this.at(i));
+  }
+
+  bytesOf(i: number): Buffer {
+    return this.table.bytesOf(this.at(i));
+  }
+
+  /** (BatchLines) processed only when it is written, so that its parsed entry dies young */
+  processed(i: number): ProcessedLine {
+    const p = processLine(this.table.line(this.at(i)), this.format);
+    return this.fragments?.has(i) ? { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` } : p;
+  }
+
+  /** the kept lines' physical line numbers in the file */
+  lineNos(): number[] {
+    return Array.from({ length: this.length }, (_, i) => this.firstLineNo + this.at(i));
+  }
 }
 
 /**
@@ -158,8 +194,8 @@ interface KeptLine {
  * (null: deflated on this thread when the batch is written). Its lines and chunks live in `slot` (batch-ring.ts).
  */
 interface ReadBatch {
-  lines: RawLine[];
-  kept: KeptLine[];
+  lines: LineTable;
+  kept: KeptLines;
   nextOffset: number;
   eof: boolean;
   chunks: Promise<PackedChunk[]> | null;
@@ -172,35 +208,28 @@ interface ReadBatch {
  * this thread. Awaiting the pool there was 11% of a backfill's wall time (27,000 files: a thread woken on the busy
  * second core, then the event loop), deflating on the thread 1.5% (~340 MB/s at level 3).
  */
-function readBatch(fd: number, offset: number, size: number, firstLineNo: number, reconciliation: Reconciliation | null, ahead: boolean, slot: RingSlot): ReadBatch {
-  const r = readLines(fd, offset, size, BATCH_BYTES, slot.lines);
-  const kept: KeptLine[] = [];
-  r.lines.forEach((line, i) => {
-    const verdict = reconciliation ? reconciliation.classify(line) : 'new';
-    if (verdict !== 'archived') kept.push({ line, verdict, lineNo: firstLineNo + i });
-  });
-  const chunks = ahead ? deflateChunks(kept.map((k) => k.line), slot.chunks) : null;
+function readBatch(fd: number, offset: number, size: number, format: LineFormat, firstLineNo: number, reconciliation: Reconciliation | null, ahead: boolean, slot: RingSlot): ReadBatch {
+  const r = readLineTable(fd, offset, size, BATCH_BYTES, slot.lines);
+  let kept = new KeptLines(r.lines, format, firstLineNo);
+  if (reconciliation) {
+    const indexes: number[] = [];
+    const fragments = new Set<number>();
+    for (let i = 0; i < r.lines.length; i++) {
+      const verdict = reconciliation.classify(r.lines.line(i));
+      if (verdict === 'fragment') fragments.add(indexes.length);
+      if (verdict !== 'archived') indexes.push(i);
+    }
+    kept = new KeptLines(r.lines, format, firstLineNo, indexes, fragments);
+  }
+  const chunks = ahead ? deflateChunks(kept, slot.chunks) : null;
   // A batch read ahead is dropped when the file's turn ends early (a stop, a failed write): its deflate's
   // failure must not surface as an unhandled rejection. Awaiting `chunks` still throws it.
   chunks?.catch(() => {});
   return { lines: r.lines, kept, nextOffset: r.nextOffset, eof: r.eof, chunks, slot };
 }
 
-/** The batch's lines as writeBatch reads them: each processed only when it is written (BatchLines). */
-function batchLines(kept: KeptLine[], format: LineFormat): BatchLines {
-  return {
-    length: kept.length,
-    bytesOf: (i) => kept[i].line.bytes,
-    processed: (i) => {
-      const { line, verdict } = kept[i];
-      const p = processLine(line, format);
-      return verdict === 'fragment' ? { ...p, kind: LINE_FRAGMENT, reason: `first line cut by a rewrite (${p.reason})` } : p;
-    },
-  };
-}
-
 function readLinesWouldProgress(fd: number, offset: number, size: number): boolean {
-  return readLines(fd, offset, size, 1).lines.length > 0;
+  return readLineTable(fd, offset, size, 1).lines.length > 0;
 }
 
 function progressOf(fd: number, stat: fs.Stats, offset: number, generation: number, nextLine: number, reconciling: boolean): FileProgress {
