@@ -11,6 +11,7 @@ import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
 import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
 import { SessionTotals, type KnownTotals } from './session-totals';
+import { stringKey } from './string-key';
 
 export interface FileRow {
   id: number;
@@ -133,9 +134,9 @@ export class IngestStore {
    * which its prompts need not index again (the session is found through the event), and the prompt strings
    * written, which every later model call repeats (skipped here without hashing them again). One session at
    * a time (a backfill reads a file in order; live, sessions interleave and prompt_docs' unique index does the
-   * work) and capped, so it costs no more than a file's text.
+   * work) and capped. Each string by its key (string-key.ts), so that the strings themselves die young.
    */
-  private known = { num: -1, strings: new Set<string>(), chars: 0 };
+  private known = { num: -1, keys: new Set<number>(), chars: 0 };
   private nextNum: number;
   /** sessions whose facts must be recomputed (refreshSession) */
   readonly dirty = new Set<string>();
@@ -323,7 +324,7 @@ export class IngestStore {
     this.sessions.clear();
     this.evictedTotals.clear();
     this.cli.reset();
-    this.known = { num: -1, strings: new Set(), chars: 0 }; // a rolled-back group took its prompt rows with it
+    this.known = { num: -1, keys: new Set(), chars: 0 }; // a rolled-back group took its prompt rows with it
     forgetArchiveReads(this.db); // and its chunks, whose ids the next group's chunks take again
     this.nextNum = ((this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
   }
@@ -448,16 +449,16 @@ export class IngestStore {
     // The trigram index is written by the search thread, which commits it after this group (search-writer.ts).
     if (l.text !== '' || l.cjk !== '') this.searchRows.add(id, l.text, l.cjk);
     if (l.said.length > 0 || l.prompts.length > 0) {
-      if (this.known.num !== session.num) this.known = { num: session.num, strings: new Set(), chars: 0 };
+      if (this.known.num !== session.num) this.known = { num: session.num, keys: new Set(), chars: 0 };
       for (const t of l.said) this.remember(t);
       for (const t of l.prompts) this.writePrompt(session, id, t);
     }
     this.deriveFromEvent(id, file, session, ev);
   }
 
-  private remember(text: string): void {
+  private remember(text: string, key = stringKey(text)): void {
     if (this.known.chars > MAX_KNOWN_CHARS) return;
-    this.known.strings.add(text);
+    this.known.keys.add(key);
     this.known.chars += text.length;
   }
 
@@ -466,8 +467,9 @@ export class IngestStore {
    * entries; a repeat known here costs a set lookup, one from before a restart an index probe.
    */
   private writePrompt(session: SessionState, eventId: number, raw: string): void {
-    if (this.known.strings.has(raw)) return;
-    this.remember(raw);
+    const key = stringKey(raw);
+    if (this.known.keys.has(key)) return;
+    this.remember(raw, key);
     const text = promptText(raw);
     if (text === '') return;
     const doc = this.st.insertPromptDoc.run(session.num, promptHash(text), eventId);
