@@ -7,7 +7,7 @@ import { SERVER_ENV, SERVER_NODE_ARGS, serverEnv } from './launch-flags';
 // run with V8's 32 MB young generation on the main thread and glibc's arena per thread, and nothing else would notice.
 describe('the server launch settings', () => {
   it('are what the module says', () => {
-    expect(SERVER_NODE_ARGS).toEqual(['--max-semi-space-size=4']);
+    expect(SERVER_NODE_ARGS).toEqual(['--max-semi-space-size=4', '--heap-growing-percent=20']);
     expect(SERVER_ENV).toEqual({ MALLOC_ARENA_MAX: '1' });
   });
 
