@@ -1,6 +1,6 @@
 /**
- * How the server's process is started (issue 19.3: peak RSS; 19.1: throughput). These settings are read once, when the process
- * starts, so no code inside it can set them; every launcher passes them: bin/chronoscope.js's first line,
+ * How the server's process is started (issue 19.3: peak RSS; 19.1: throughput). These settings are read once, when
+ * the process starts, so no code inside it can set them; every launcher passes them: bin/chronoscope.js's first line,
  * `npm start` (scripts/start-server.mjs), the bench's server (bench/measure/server-process.ts) and the browser
  * tests' (e2e/playwright.config.ts). launch-flags.test.ts checks that they agree.
  *

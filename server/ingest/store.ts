@@ -456,9 +456,10 @@ export class IngestStore {
     this.deriveFromEvent(id, file, session, ev);
   }
 
-  private remember(text: string, key = stringKey(text)): void {
+  /** `key`: the text's stringKey, when the caller has it already */
+  private remember(text: string, key?: number): void {
     if (this.known.chars > MAX_KNOWN_CHARS) return;
-    this.known.keys.add(key);
+    this.known.keys.add(key ?? stringKey(text));
     this.known.chars += text.length;
   }
 

@@ -210,22 +210,24 @@ interface ReadBatch {
  */
 function readBatch(fd: number, offset: number, size: number, format: LineFormat, firstLineNo: number, reconciliation: Reconciliation | null, ahead: boolean, slot: RingSlot): ReadBatch {
   const r = readLineTable(fd, offset, size, BATCH_BYTES, slot.lines);
-  let kept = new KeptLines(r.lines, format, firstLineNo);
-  if (reconciliation) {
-    const indexes: number[] = [];
-    const fragments = new Set<number>();
-    for (let i = 0; i < r.lines.length; i++) {
-      const verdict = reconciliation.classify(r.lines.line(i));
-      if (verdict === 'fragment') fragments.add(indexes.length);
-      if (verdict !== 'archived') indexes.push(i);
-    }
-    kept = new KeptLines(r.lines, format, firstLineNo, indexes, fragments);
-  }
+  const kept = reconciliation ? reconciledLines(r.lines, format, firstLineNo, reconciliation) : new KeptLines(r.lines, format, firstLineNo);
   const chunks = ahead ? deflateChunks(kept, slot.chunks) : null;
   // A batch read ahead is dropped when the file's turn ends early (a stop, a failed write): its deflate's
   // failure must not surface as an unhandled rejection. Awaiting `chunks` still throws it.
   chunks?.catch(() => {});
   return { lines: r.lines, kept, nextOffset: r.nextOffset, eof: r.eof, chunks, slot };
+}
+
+/** The lines a reconciliation keeps: those not archived already, a cut first line marked as a fragment. */
+function reconciledLines(table: LineTable, format: LineFormat, firstLineNo: number, reconciliation: Reconciliation): KeptLines {
+  const indexes: number[] = [];
+  const fragments = new Set<number>();
+  for (let i = 0; i < table.length; i++) {
+    const verdict = reconciliation.classify(table.line(i));
+    if (verdict === 'fragment') fragments.add(indexes.length);
+    if (verdict !== 'archived') indexes.push(i);
+  }
+  return new KeptLines(table, format, firstLineNo, indexes, fragments);
 }
 
 function readLinesWouldProgress(fd: number, offset: number, size: number): boolean {
