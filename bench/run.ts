@@ -193,7 +193,18 @@ function missNotes(rows: Row[]): string[] {
         'stop after, docs/CONTRIBUTING.md, "Start-up, cold logs"): the row now ends when search has caught up too (/api/ready ' +
         'waits for it); this host pages out files untouched for a minute, so the corpus is partly cold at each run (as found ' +
         'against freshly read: 79.2 / 74.8 → 74.8 / 70.1 s), but reading the next files ahead on the pool did not win it back ' +
-        '(a cold read costs CPU, not waiting); --single-threaded-gc was ~4 s faster in two pairs but put peak RSS at 302–305 MB.',
+        '(a cold read costs CPU, not waiting); --single-threaded-gc was ~4 s faster in two pairs but put peak RSS at 302–305 MB. ' +
+        'Then (the stop after, docs/CONTRIBUTING.md, "What the ingest worker promotes"): a batch\'s lines held as numbers and the ' +
+        'session\'s known strings as 53-bit keys (promoted at 0.25× 175 → 81–85 MB) and --heap-growing-percent=20 at launch (the heap ' +
+        'watch\'s forced collections 72–73 → 1 a run): 25.7 MB/s in the bench at 997e3d5 on that host. Then (the stop after, on a ' +
+        'new host of the same kind, docs/CONTRIBUTING.md, "A new host"): the same code read 69.7 / 74.3 / 75.5 s here (23.1 MB/s, ' +
+        'the JSON.parse ceiling within 1.4% of the other host\'s) and the CPU a MB of one backfill moved by up to ±10% within the ' +
+        'hour; the search rows\' in-flight bound at 4 M characters (the ingest thread running 84.4% of the wall instead of 80.7%, three ' +
+        'alternated rounds under this load, peak RSS 268–278 against 270–272 MB). Measured and not taken there: groups of 160 MB, the ' +
+        'search thread at nice 19, every batch deflated on the ingest thread (each within this host\'s spread). The events insert ' +
+        'replayed alone into an empty table with its indexes costs 2.55 µs a row from the first row to the 3.2 millionth (the ' +
+        'backfill\'s profile: ~4.1): the indexes do not grow dearer with the archive. 25 MB/s here needs ~8% less of the ingest ' +
+        'thread\'s work; the 20% share, about half of it (the designs are in docs/CONTRIBUTING.md, none built).',
     ],
     [
       /^peak RSS/,
@@ -288,7 +299,9 @@ function missNotes(rows: Row[]): string[] {
         'first, 10% in the bench at 34565c4. At 105 MB the indexes it dropped are small and cheap; what is left is the per-line ' +
         'work of the ingest thread, as above. Then: the ingest worker and the search thread load without zod and yaml (the backfill ' +
         'is planned ~80 ms sooner, "planned" 368–422 → 288–331 ms in the startup trace) and the run ends when search has caught up ' +
-        '(~0.1 s later than /api/ready said before): 6 alternated rounds read 9.0–9.9% either way.',
+        '(~0.1 s later than /api/ready said before): 6 alternated rounds read 9.0–9.9% either way. Then (the stop after): the line ' +
+        'table and the known strings\' keys (3.80–3.95 → 3.74–3.78 s alternated), 10.8% in the bench at 997e3d5; on the new host of ' +
+        'the stop after that, 9.2% at d5de30f (a held-out run of 4.3 s, up to 5.8 s once its files were paged out).',
     ],
     [
       /^time until every session of the newest 7 days/,
