@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { threadCpuSeconds } from './process-tree';
+import { parseSchedstat, threadCpuSeconds, threadSchedSeconds } from './process-tree';
 
 describe('threadCpuSeconds', () => {
   it("lists this process's threads in id order, the main thread first, and counts the CPU they spent", () => {
@@ -17,5 +17,33 @@ describe('threadCpuSeconds', () => {
 
   it('is empty for a process that does not exist', () => {
     expect(threadCpuSeconds(2 ** 22 + 1)).toEqual([]);
+  });
+});
+
+describe('parseSchedstat', () => {
+  it('reads the nanoseconds on a CPU and the nanoseconds runnable but waiting for one', () => {
+    expect(parseSchedstat('55312345678 5612345678 120345\n')).toEqual({ runningSeconds: 55.312345678, waitingSeconds: 5.612345678 });
+  });
+
+  it('is null for text that is not a schedstat line', () => {
+    expect(parseSchedstat('')).toBeNull();
+    expect(parseSchedstat('12 x 3')).toBeNull();
+  });
+});
+
+describe('threadSchedSeconds', () => {
+  it("gives this process's main thread its running time, the threads in id order", () => {
+    const until = performance.now() + 200;
+    let spin = 0;
+    while (performance.now() < until) spin++;
+    const threads = threadSchedSeconds(process.pid);
+    expect(spin).toBeGreaterThan(0);
+    expect(threads[0].tid).toBe(process.pid);
+    expect(threads[0].runningSeconds).toBeGreaterThanOrEqual(0.2);
+    expect(threads.map((t) => t.tid)).toEqual([...threads.map((t) => t.tid)].sort((a, b) => a - b));
+  });
+
+  it('is empty for a process that does not exist', () => {
+    expect(threadSchedSeconds(2 ** 22 + 1)).toEqual([]);
   });
 });

@@ -63,7 +63,15 @@ function statCpuSeconds(statPath: string): number | null {
  * thread is told by its place and its share (the ingest worker is the busiest, the search thread next).
  */
 export function threadCpuSeconds(pid: number): { tid: number; seconds: number }[] {
-  const out: { tid: number; seconds: number }[] = [];
+  return perThread(pid, (task) => {
+    const seconds = statCpuSeconds(`${task}/stat`);
+    return seconds === null ? null : { seconds };
+  });
+}
+
+/** `read` of each thread's /proc task folder, with its thread id, in thread-id order; threads it gives null for are left out. */
+function perThread<T extends object>(pid: number, read: (taskDir: string) => T | null): ({ tid: number } & T)[] {
+  const out: ({ tid: number } & T)[] = [];
   let tids: string[];
   try {
     tids = fs.readdirSync(`/proc/${pid}/task`);
@@ -71,10 +79,36 @@ export function threadCpuSeconds(pid: number): { tid: number; seconds: number }[
     return out;
   }
   for (const t of tids) {
-    const seconds = statCpuSeconds(`/proc/${pid}/task/${t}/stat`);
-    if (seconds !== null) out.push({ tid: Number(t), seconds });
+    const r = read(`/proc/${pid}/task/${t}`);
+    if (r !== null) out.push({ tid: Number(t), ...r });
   }
   return out.sort((a, b) => a.tid - b.tid);
+}
+
+/**
+ * A thread's line of /proc/PID/task/TID/schedstat (Linux): the nanoseconds it ran on a CPU, then those it was
+ * runnable but waiting for one (then its time slices). Null for anything else.
+ */
+export function parseSchedstat(text: string): { runningSeconds: number; waitingSeconds: number } | null {
+  const f = text.trim().split(/\s+/);
+  if (f.length < 2 || !/^\d+$/.test(f[0]) || !/^\d+$/.test(f[1])) return null;
+  return { runningSeconds: Number(f[0]) / 1e9, waitingSeconds: Number(f[1]) / 1e9 };
+}
+
+/**
+ * Each thread's time since it started, split as the scheduler counts it: running on a CPU, and runnable but waiting
+ * for one (a core taken by another thread); the rest of its life it was blocked (a wait, a read, an idle event loop).
+ * In thread-id order, like threadCpuSeconds. What the ingest thread's wall is made of besides its own work
+ * (docs/CONTRIBUTING.md, "A new host"): empty where /proc has no schedstat.
+ */
+export function threadSchedSeconds(pid: number): { tid: number; runningSeconds: number; waitingSeconds: number }[] {
+  return perThread(pid, (task) => {
+    try {
+      return parseSchedstat(fs.readFileSync(`${task}/schedstat`, 'utf8'));
+    } catch {
+      return null; // exited, or no schedstat
+    }
+  });
 }
 
 /** Samples the tree's RSS every `everyMs` until stopped; returns the peak (`peakAt`: when, in Date.now() time). */

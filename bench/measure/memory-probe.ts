@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { removeDatabaseFiles } from '../../server/db/open';
 import { corpusRoots } from '../../server/corpus/corpus-roots';
-import { rssSampler, threadCpuSeconds, treeCpuSeconds } from '../lib/process-tree';
+import { rssSampler, threadCpuSeconds, threadSchedSeconds, treeCpuSeconds } from '../lib/process-tree';
 import { memoryAt, readMemoryLog } from './memory-log';
 import { awaitBackfill, startServerProcess } from './server-process';
 import { steadyRss } from './steady-rss';
@@ -53,11 +53,18 @@ try {
   const seconds = (performance.now() - t0) / 1000;
   const cpu = treeCpuSeconds(pid);
   const threads = threadCpuSeconds(pid).filter((t) => t.seconds >= 0.1);
+  // The ingest thread's wall besides its own work: the share of the wall it ran is what a variant is compared by
+  // when the host's speed moves between rounds (docs/CONTRIBUTING.md, "A new host").
+  const busiest = threadSchedSeconds(pid).reduce<ReturnType<typeof threadSchedSeconds>[number] | null>((a, t) => (a === null || t.runningSeconds > a.runningSeconds ? t : a), null);
   const peak = rss.stop();
   const out = [
     `backfill ${(manifest.bytes / 1e6).toFixed(0)} MB in ${seconds.toFixed(1)} s, ${cpu.toFixed(1)} CPU s (${((1000 * cpu) / (manifest.bytes / 1e6)).toFixed(1)} CPU ms/MB)`,
     // main first, V8's and libuv's helpers, then the workers as made: the busiest is the ingest worker, then search
     `CPU s per thread (thread id − process id: seconds): ${threads.map((t) => `${t.tid - pid}: ${t.seconds.toFixed(1)}`).join(', ')}`,
+    busiest === null
+      ? 'the busiest thread: no schedstat here'
+      : `the busiest thread (${busiest.tid - pid}, the ingest worker): running ${busiest.runningSeconds.toFixed(1)} s (${((100 * busiest.runningSeconds) / seconds).toFixed(1)}% of the wall), ` +
+        `waiting for a core ${busiest.waitingSeconds.toFixed(1)} s, otherwise (blocked, or not started yet) ${(seconds - busiest.runningSeconds - busiest.waitingSeconds).toFixed(1)} s`,
     `peak RSS ${mb(peak)}`,
     `at the peak: ${memoryAt(readMemoryLog(memoryLog), rss.peakAt())}`,
   ];
