@@ -1,14 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { parseSchedstat, threadCpuSeconds, threadSchedSeconds } from './process-tree';
 
+/** Keeps this thread on a CPU for `ms`; returns the loop's count (above 0: the loop ran). */
+function spin(ms: number): number {
+  const until = performance.now() + ms;
+  let n = 0;
+  while (performance.now() < until) n++;
+  return n;
+}
+
 describe('threadCpuSeconds', () => {
   it("lists this process's threads in id order, the main thread first, and counts the CPU they spent", () => {
     const before = threadCpuSeconds(process.pid).reduce((a, t) => a + t.seconds, 0);
-    const until = performance.now() + 300;
-    let spin = 0;
-    while (performance.now() < until) spin++;
+    const spun = spin(300);
     const threads = threadCpuSeconds(process.pid);
-    expect(spin).toBeGreaterThan(0);
+    expect(spun).toBeGreaterThan(0);
     expect(threads[0].tid).toBe(process.pid);
     expect(threads.map((t) => t.tid)).toEqual([...threads.map((t) => t.tid)].sort((a, b) => a - b));
     // 300 ms of spinning, in ticks of 10 ms
@@ -33,11 +39,9 @@ describe('parseSchedstat', () => {
 
 describe('threadSchedSeconds', () => {
   it("gives this process's main thread its running time, the threads in id order", () => {
-    const until = performance.now() + 200;
-    let spin = 0;
-    while (performance.now() < until) spin++;
+    const spun = spin(200);
     const threads = threadSchedSeconds(process.pid);
-    expect(spin).toBeGreaterThan(0);
+    expect(spun).toBeGreaterThan(0);
     expect(threads[0].tid).toBe(process.pid);
     expect(threads[0].runningSeconds).toBeGreaterThanOrEqual(0.2);
     expect(threads.map((t) => t.tid)).toEqual([...threads.map((t) => t.tid)].sort((a, b) => a - b));

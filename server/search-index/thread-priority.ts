@@ -6,8 +6,8 @@ import os from 'node:os';
  * whenever a third thread (a query, the main thread, a GC helper) wanted one: the ingest thread waited runnable for
  * ~10 s of a 70 s backfill of the 1.6 GiB bench corpus. At 10 it waits ~6 s. The search thread then falls behind
  * while every core is busy, and the ingest thread waits for it once MAX_IN_FLIGHT_CHARS are in flight
- * (search-thread.ts: 4–5 s of such a backfill under the bench's query load, which a larger bound did not turn into a
- * shorter backfill within the memory target; issue 19.1, docs/CONTRIBUTING.md).
+ * (search-thread.ts: 4–5 s of such a backfill under the bench's query load at 2 M characters; 4 M took the ingest
+ * thread's share of the wall from 80.7 to 84.4%, and 8 M the peak RSS past its target; issue 19.1, docs/CONTRIBUTING.md).
  */
 export const SEARCH_THREAD_NICE = 10;
 
