@@ -1,5 +1,6 @@
 import { MAX_JSON_DEPTH } from '../../shared/json-depth';
 import type { NormalizedEvent } from '../../shared/log-entry';
+import { rememberParsedJson } from './parsed-json';
 
 /** Longest text one event contributes to the search index; longer values are indexed up to here. */
 export const MAX_INDEXED_CHARS = 256 * 1024;
@@ -83,6 +84,7 @@ export function valueStrings(v: unknown, out: string[] = [], depth = 0): string[
         out.push(v); // prose in brackets ("[ERROR] build failed"), or JSON broken some other way: as written
         return out;
       }
+      rememberParsedJson(v, parsed);
       valueStrings(parsed, out, depth);
     }
   } else if (Array.isArray(v)) {
@@ -195,16 +197,19 @@ export function textOfStrings(strings: string[]): string {
 }
 
 /**
- * The prompt of an `llm_request`: the distinct strings of `userRequest` and `inputMessages` (valueStrings), as
- * written (the store folds the ones it has not seen: a call repeats the whole conversation, and folding every
- * string of every call again was the larger part of reading it). A string is the unit the session keeps once:
- * a conversation of n messages costs each new message's strings, not the whole conversation on every call.
+ * The prompt of an `llm_request`: the strings of `userRequest` and `inputMessages` (valueStrings), as written (the
+ * store folds the ones it has not seen: a call repeats the whole conversation, and folding every string of every
+ * call again was the larger part of reading it). A string is the unit the session keeps once: a conversation of n
+ * messages costs each new message's strings, not the whole conversation on every call. A string may come twice
+ * (userRequest is also the last user message): every reader skips a repeat (the store's known keys and its unique
+ * prompt_docs row, the search catch-up's rows written); a Set here hashed every string of every call once more
+ * (~0.9% of a backfill's ingest thread, issue 19.1).
  */
 export function promptStrings(ev: NormalizedEvent): string[] {
   if (ev.type !== 'llm_request') return [];
   const found: string[] = [];
   for (const k of PROMPT_ATTRS) valueStrings(ev.attrs[k], found);
-  return [...new Set(found)];
+  return found;
 }
 
 /** A prompt string as the index holds it: folded, capped ('' when it is only whitespace). */
