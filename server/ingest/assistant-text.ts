@@ -1,3 +1,5 @@
+import { parsedJsonOf } from '../search/parsed-json';
+
 /**
  * A turn's `assistant_response` from an `agent_response.response` as Chronicle's reindex reads it (FORMAT §5.5):
  * the `text` parts of the assistant messages, joined with `\n` (reasoning and tool calls are not the answer).
@@ -6,11 +8,14 @@
  */
 export function assistantText(response: unknown): string | null {
   if (typeof response !== 'string') return '';
-  let messages: unknown;
-  try {
-    messages = JSON.parse(response);
-  } catch {
-    return null;
+  // parsed already when the line's search text was read (parsed-json.ts)
+  let messages: unknown = parsedJsonOf(response);
+  if (messages === undefined) {
+    try {
+      messages = JSON.parse(response);
+    } catch {
+      return null;
+    }
   }
   if (!Array.isArray(messages)) return null;
   const out: string[] = [];

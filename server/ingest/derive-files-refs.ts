@@ -1,4 +1,5 @@
 import type { NormalizedEvent } from '../../shared/log-entry';
+import { parsedJsonOf } from '../search/parsed-json';
 
 export interface FileTouch {
   path: string;
@@ -30,12 +31,16 @@ const CLI_FILE_TOOLS = new Set(['view', 'edit', 'create', 'str_replace_editor', 
 
 function parseArgs(args: unknown): Record<string, unknown> | null {
   if (typeof args !== 'string') return null;
-  try {
-    const v: unknown = JSON.parse(args);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
+  // parsed already when the line's search text was read (parsed-json.ts)
+  let v: unknown = parsedJsonOf(args);
+  if (v === undefined) {
+    try {
+      v = JSON.parse(args);
+    } catch {
+      return null;
+    }
   }
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 
 /**

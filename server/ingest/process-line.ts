@@ -1,6 +1,7 @@
 import { sha1Digest } from './sha1-digest';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { MAX_INDEXED_CHARS, cjkIndexText, eventStrings, promptStrings, textOfStrings } from '../search/indexed-text';
+import { forgetParsedJson } from '../search/parsed-json';
 import { cliEnvelopeProblem } from './cli/normalize-cli';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
@@ -55,6 +56,7 @@ function processed(line: RawLine, kind: ProcessedLine['kind'], reason: string | 
 
 /** Decode, parse, normalize and extract the searchable text of one complete line. Never throws. */
 export function processLine(line: RawLine, format: LineFormat = 'debug-log'): ProcessedLine {
+  forgetParsedJson();
   if (line.tooLong) return processed(line, LINE_BAD, 'line longer than 64 MiB (skipped)');
   const parsed = parseLine(decodeLine(line.bytes));
   if (!parsed.ok) return processed(line, LINE_BAD, parsed.reason);
