@@ -204,7 +204,12 @@ function missNotes(rows: Row[]): string[] {
         'search thread at nice 19, every batch deflated on the ingest thread (each within this host\'s spread). The events insert ' +
         'replayed alone into an empty table with its indexes costs 2.55 µs a row from the first row to the 3.2 millionth (the ' +
         'backfill\'s profile: ~4.1): the indexes do not grow dearer with the archive. 25 MB/s here needs ~8% less of the ingest ' +
-        'thread\'s work; the 20% share, about half of it (the designs are in docs/CONTRIBUTING.md, none built).',
+        'thread\'s work; the 20% share, about half of it (the designs are in docs/CONTRIBUTING.md, none built). Then (the stop ' +
+        'after, docs/CONTRIBUTING.md, "What is left of the ingest thread\'s work"): promptStrings without its Set and a line\'s parsed ' +
+        'JSON kept for its own derivations (~1.7% of the ingest thread\'s profile at 0.25×, too little for this host\'s walls to show); ' +
+        'measured and not taken: writeBatch in three passes, --single-threaded-gc again (its peak RSS fits now, the backfill was ' +
+        'slower), FTS5\'s hash at 2 MB, the read-ahead batches deflated on the ingest thread again. The search thread\'s trigram ' +
+        'inserts cost one cache miss a token.',
     ],
     [
       /^peak RSS/,
@@ -301,7 +306,9 @@ function missNotes(rows: Row[]): string[] {
         'is planned ~80 ms sooner, "planned" 368–422 → 288–331 ms in the startup trace) and the run ends when search has caught up ' +
         '(~0.1 s later than /api/ready said before): 6 alternated rounds read 9.0–9.9% either way. Then (the stop after): the line ' +
         'table and the known strings\' keys (3.80–3.95 → 3.74–3.78 s alternated), 10.8% in the bench at 997e3d5; on the new host of ' +
-        'the stop after that, 9.2% at d5de30f (a held-out run of 4.3 s, up to 5.8 s once its files were paged out).',
+        'the stop after that, 9.2% at d5de30f (a held-out run of 4.3 s, up to 5.8 s once its files were paged out). Then (the stop ' +
+        'after): the two small cuts of the backfill row\'s note (~1.7% of the ingest thread); a held-out run here is ~0.5 s of start, ' +
+        '~4.3 CPU s of ingest thread and ~0.2 s from "idle" to /api/ready, so 15.9% (~2.9 s) needs the ingest thread\'s work per line halved.',
     ],
     [
       /^time until every session of the newest 7 days/,
