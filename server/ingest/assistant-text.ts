@@ -1,4 +1,4 @@
-import { parsedJsonOf } from '../search/parsed-json';
+import { jsonValueOf } from '../search/parsed-json';
 
 /**
  * A turn's `assistant_response` from an `agent_response.response` as Chronicle's reindex reads it (FORMAT §5.5):
@@ -8,15 +8,8 @@ import { parsedJsonOf } from '../search/parsed-json';
  */
 export function assistantText(response: unknown): string | null {
   if (typeof response !== 'string') return '';
-  // parsed already when the line's search text was read (parsed-json.ts)
-  let messages: unknown = parsedJsonOf(response);
-  if (messages === undefined) {
-    try {
-      messages = JSON.parse(response);
-    } catch {
-      return null;
-    }
-  }
+  // parsed already, as a rule, when the line's search text was read (parsed-json.ts)
+  const messages = jsonValueOf(response);
   if (!Array.isArray(messages)) return null;
   const out: string[] = [];
   for (const m of messages) {

@@ -1,5 +1,5 @@
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { parsedJsonOf } from '../search/parsed-json';
+import { jsonValueOf } from '../search/parsed-json';
 
 export interface FileTouch {
   path: string;
@@ -31,15 +31,8 @@ const CLI_FILE_TOOLS = new Set(['view', 'edit', 'create', 'str_replace_editor', 
 
 function parseArgs(args: unknown): Record<string, unknown> | null {
   if (typeof args !== 'string') return null;
-  // parsed already when the line's search text was read (parsed-json.ts)
-  let v: unknown = parsedJsonOf(args);
-  if (v === undefined) {
-    try {
-      v = JSON.parse(args);
-    } catch {
-      return null;
-    }
-  }
+  // parsed already, as a rule, when the line's search text was read (parsed-json.ts)
+  const v = jsonValueOf(args);
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
 }
 

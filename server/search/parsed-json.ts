@@ -26,6 +26,17 @@ export function parsedJsonOf(text: string): unknown {
   return undefined;
 }
 
+/** The JSON value of `text`: the one valueStrings parsed on this line, else parsed now; undefined when it is not JSON. */
+export function jsonValueOf(text: string): unknown {
+  const known = parsedJsonOf(text);
+  if (known !== undefined) return known;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Before each line: what the previous line parsed is forgotten. */
 export function forgetParsedJson(): void {
   texts.length = 0;
