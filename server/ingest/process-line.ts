@@ -1,7 +1,7 @@
 import { sha1Digest } from './sha1-digest';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { MAX_INDEXED_CHARS, cjkIndexText, eventStrings, promptStrings, textOfStrings } from '../search/indexed-text';
-import { forgetParsedJson } from '../search/parsed-json';
+import { forgetParsedJson, recordParsedJson } from '../search/parsed-json';
 import { cliEnvelopeProblem } from './cli/normalize-cli';
 import { normalizeEntry } from './normalize';
 import { decodeLine, parseLine } from './parse-line';
@@ -72,10 +72,11 @@ export function processLine(line: RawLine, format: LineFormat = 'debug-log'): Pr
   let prompts: string[];
   let said: string[] = NO_STRINGS;
   try {
-    event = normalizeEntry(parsed.entry);
-    const strings = eventStrings(event);
+    const e = (event = normalizeEntry(parsed.entry));
+    // the JSON values this walk parses are kept for the line's derivations (parsed-json.ts)
+    const strings = recordParsedJson(() => eventStrings(e));
     text = textOfStrings(strings);
-    prompts = promptStrings(event);
+    prompts = recordParsedJson(() => promptStrings(e));
     // a text cut at MAX_INDEXED_CHARS does not hold all its strings: nothing it said may be skipped elsewhere
     if (SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS) said = strings;
   } catch (err) {

@@ -3,7 +3,7 @@ import { assistantText } from '../ingest/assistant-text';
 import { filesAndRefsOfToolCall } from '../ingest/derive-files-refs';
 import { processLine } from '../ingest/process-line';
 import { valueStrings } from './indexed-text';
-import { forgetParsedJson, parsedJsonOf } from './parsed-json';
+import { forgetParsedJson, parsedJsonOf, recordParsedJson } from './parsed-json';
 
 const line = (entry: object) => ({ bytes: Buffer.from(JSON.stringify(entry)), byteOffset: 0, tooLong: false });
 
@@ -11,7 +11,7 @@ describe('parsed-json: what valueStrings parsed, for the derivations of the same
   it('remembers each JSON text the walk parsed, nested ones too, and forgets them on demand', () => {
     forgetParsedJson();
     const args = JSON.stringify({ filePath: '/src/a.ts', inner: JSON.stringify({ k: 'v' }) });
-    expect(valueStrings({ args, plain: 'not json' })).toEqual(['/src/a.ts', 'v', 'not json']);
+    expect(recordParsedJson(() => valueStrings({ args, plain: 'not json' }))).toEqual(['/src/a.ts', 'v', 'not json']);
     expect(parsedJsonOf(args)).toEqual({ filePath: '/src/a.ts', inner: '{"k":"v"}' });
     expect(parsedJsonOf('{"k":"v"}')).toEqual({ k: 'v' });
     expect(parsedJsonOf('not json')).toBeUndefined();
@@ -22,8 +22,15 @@ describe('parsed-json: what valueStrings parsed, for the derivations of the same
   it('keeps at most 16 values a line', () => {
     forgetParsedJson();
     const texts = Array.from({ length: 20 }, (_, i) => JSON.stringify({ i: `s${i}` }));
-    valueStrings(texts);
+    recordParsedJson(() => valueStrings(texts));
     expect(texts.map((t) => parsedJsonOf(t) !== undefined)).toEqual(texts.map((_, i) => i < 16));
+  });
+
+  it('keeps nothing from a walk outside a line being processed (search snippets and candidate checks on the read worker, companions)', () => {
+    forgetParsedJson();
+    const args = JSON.stringify({ filePath: '/src/c.ts' });
+    expect(valueStrings({ args })).toEqual(['/src/c.ts']);
+    expect(parsedJsonOf(args)).toBeUndefined();
   });
 
   it("processLine starts each line empty: the previous line's values are gone", () => {
