@@ -14,7 +14,7 @@ export const ARCHIVE_VERSION = 2;
  * migration of derived data). The archive tables are append-only facts about the files and are never dropped.
  * The search file has a version of its own (SEARCH_VERSION, server/search-index/search-db.ts).
  */
-export const SCHEMA_VERSION = 22;
+export const SCHEMA_VERSION = 23;
 
 /** The archive: every line ever read, raw, with where it came from. The source of truth inside the database. */
 export const ARCHIVE_DDL = `
@@ -135,16 +135,9 @@ CREATE INDEX events_fail ON events (fail, ts) WHERE fail IS NOT NULL AND dup = 0
 -- Usage (issue 17): canonical model calls by start time, for token and credit totals over a window.
 CREATE INDEX events_model_calls ON events (ts) WHERE type = 'llm_request' AND dup = 0;
 
--- Substring search over event text (event_text, event_cjk) lives in the search file beside the archive
--- (server/search-index/search-db.ts), written by a thread of its own and attached by every reader.
--- The prompt a model call was sent (llm_request userRequest and each inputMessages message, indexed-text.ts
--- promptStrings): every request repeats the conversation so far, so each distinct text is kept once per session
--- (hash: the first 8 bytes of its SHA-1), with the first event that sent it; its text is indexed in the search
--- file's prompt_text / prompt_cjk (rowid = prompt_docs.id, written by the search thread: search-writer.ts) and read
--- back from that event's archived line. The ids start again whenever these tables are recreated: meta
--- prompt_docs_epoch says which numbering the search file's prompt rows must follow.
-CREATE TABLE prompt_docs (id INTEGER PRIMARY KEY, session_num INTEGER NOT NULL, hash BLOB NOT NULL, event_id INTEGER NOT NULL);
-CREATE UNIQUE INDEX prompt_docs_hash ON prompt_docs (session_num, hash);
+-- Substring search over event text (event_text, event_cjk) and the prompts model calls were sent (prompt_docs,
+-- prompt_text, prompt_cjk; SCHEMA_VERSION 23 took prompt_docs out of the archive) lives in the search file beside
+-- the archive (server/search-index/search-db.ts), written by a thread of its own and attached by every reader.
 -- Companion files' text (system_prompt_N.json, tools_N.json; server/ingest/companions.ts), rowid = companions.id:
 -- the text is stored once, in the archive's companions.content.
 CREATE VIRTUAL TABLE companion_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
@@ -192,7 +185,8 @@ CREATE INDEX events_session_marks ON events (session_num) WHERE type = 'session_
 
 /**
  * Every derived table, dropped on a rebuild. `event_text` and `event_cjk` moved to the search file (SCHEMA_VERSION
- * 17), `prompt_text` and `prompt_cjk` too (21): they stay listed so that an older database loses them from the archive.
+ * 17), `prompt_text` and `prompt_cjk` too (21), and `prompt_docs` (23): they stay listed so that an older database
+ * loses them from the archive.
  */
 export const DERIVED_TABLES = [
   'session_edges',
@@ -214,9 +208,6 @@ export const DERIVED_TABLES = [
   'turns',
   'sessions',
 ];
-
-/** The meta key naming the current numbering of prompt_docs (recreateDerived), which the search file follows. */
-export const PROMPT_DOCS_EPOCH = 'prompt_docs_epoch';
 
 export function getMeta(db: Database.Database, key: string): string | null {
   const row = db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined;
@@ -243,8 +234,8 @@ export function recreateDerived(db: Database.Database): void {
     for (const t of DERIVED_TABLES) db.exec(`DROP TABLE IF EXISTS main.${t}`);
     db.exec(DERIVED_DDL);
     setMeta(db, 'schema_version', String(SCHEMA_VERSION));
-    // prompt_docs numbers its rows afresh: the search file's prompt rows, keyed by the old ids, are refilled
-    setMeta(db, PROMPT_DOCS_EPOCH, randomUUID());
+    // an older archive's numbering of its prompt_docs, which the search file's prompt rows followed until 23
+    db.prepare("DELETE FROM meta WHERE key = 'prompt_docs_epoch'").run();
     // Until rebuildDerived refills them, whoever opens the database next (the ingest worker after the server's
     // setup connection, say) must know the derived tables are empty.
     const archived = db.prepare('SELECT 1 FROM lines LIMIT 1').get() !== undefined;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openWriteDb, openWriteDbOrRecover, removeDatabaseFiles } from '../db/open';
+import { openReadDb, openWriteDb, openWriteDbOrRecover, removeDatabaseFiles } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { recentProblems } from '../health/health';
 import { damageMiddlePage } from '../test-support/damage-page';
@@ -358,12 +358,12 @@ describe('the filesystem says no', () => {
 });
 
 describe('prompt strings and a rolled-back batch', () => {
-  it('a batch rolled back after its prompt strings were written: written again, they are indexed (the store forgets them)', async () => {
+  it('a batch rolled back after its prompt reached the search writer: written again, its strings are indexed (the writer forgets them)', async () => {
     const { processLine } = await import('./process-line');
+    const { InlineSearchFeed } = await import('../search-index/search-feed');
     fx = await fixtureDb({});
-    // the prompt rows the store hands to the search feed (the search thread writes them after the group commits)
-    const posted: { id: number; text: string; doc: number }[] = [];
-    const store = new IngestStore(fx.db, { add: (id, text, _cjk, doc = 0) => void (doc > 0 && posted.push({ id, text, doc })) });
+    const feed = new InlineSearchFeed(fx.dbPath);
+    const store = new IngestStore(fx.db, feed);
     const file = store.createFile({ path: '/logs/s1/main.jsonl', workspace_dir: null, folder_session_id: 's1', session_id: 's1', kind: 'main', label: null });
     const text = line({ ts: 1775000000000, dur: 5, sid: 's1', type: 'llm_request', name: 'chat:gpt-4.1', spanId: '0000000000000002', status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: 'the kestrelmoor question' }] }]) } });
     const processed = [processLine({ bytes: Buffer.from(text.trimEnd()), byteOffset: 0, tooLong: false })];
@@ -371,19 +371,24 @@ describe('prompt strings and a rolled-back batch', () => {
     expect(() =>
       fx!.db.transaction(() => {
         store.writeBatch(file, processed, progress(text.length), [1]);
+        void feed.room(); // the rows reach the writer, which remembers the prompt's strings as indexed
         throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
       })(),
     ).toThrow('database or disk is full');
-    store.resetCaches(); // what the indexer does after rolling a group back
-    posted.length = 0; // the feed drops a rolled-back group's rows (search-writer.ts)
+    // what the indexer does after rolling a group back
+    feed.rolledBack();
+    store.resetCaches();
     store.writeBatch(file, processed, progress(text.length), [1]);
-    const doc = fx.db.prepare('SELECT id, event_id FROM prompt_docs').all();
-    // every string of the prompt, the role and part type included (valueStrings), once
-    expect([counts(fx.db).events, doc, posted]).toEqual([
-      1,
-      [1, 2, 3].map((id) => ({ id, event_id: 1 })),
-      [{ id: 1, text: 'user', doc: 1 }, { id: 1, text: 'text', doc: 2 }, { id: 1, text: 'the kestrelmoor question', doc: 3 }],
-    ]);
+    feed.committed(1);
+    await feed.close();
+    const read = openReadDb(fx.dbPath);
+    // every string of the prompt, the role and part type included (valueStrings), once, sent first by event 1
+    expect([
+      counts(fx.db).events,
+      read.prepare('SELECT id, event_id FROM search.prompt_docs ORDER BY id').all(),
+      read.prepare(`SELECT rowid FROM prompt_text WHERE prompt_text MATCH 'kestrelmoor'`).all(),
+    ]).toEqual([1, [1, 2, 3].map((id) => ({ id, event_id: 1 })), [{ rowid: 3 }]]);
+    read.close();
   });
 });
 
@@ -470,10 +475,13 @@ describe('crashes and a lost database', () => {
     fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 400), 's2/main.jsonl': lines('s2', 0, 300) });
     fx.db.close();
     damageMiddlePage(fx.dbPath, 'events');
+    // a line for each session: each one's refresh reads its events back, so whichever holds the damaged page meets it
+    // (its rows are s1's or s2's; which, depends on the order the backfill took the two files in)
     fs.appendFileSync(main(fx, 's1'), lines('s1', 400, 401));
+    fs.appendFileSync(main(fx, 's2'), lines('s2', 300, 301));
     const run = spawnSync(process.execPath, ['--import', 'tsx', cli, 'sql', 'SELECT count(*) n FROM events', '--logs', fx.root, '--db', fx.dbPath, '--json'], { encoding: 'utf8' });
     expect(run.stderr).toMatch(/^The index at .* was damaged \(database disk image is malformed\)\. .* Every session's logs are still on disk: nothing was lost\.\n/);
-    expect([run.status, (JSON.parse(run.stdout) as { rows: unknown[] }).rows]).toEqual([0, [[701]]]);
+    expect([run.status, (JSON.parse(run.stdout) as { rows: unknown[] }).rows]).toEqual([0, [[702]]]);
     fx.db = openWriteDb(fx.dbPath);
   }, 60_000);
 

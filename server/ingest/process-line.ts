@@ -1,6 +1,6 @@
 import { sha1Digest } from './sha1-digest';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { MAX_INDEXED_CHARS, cjkIndexText, eventStrings, promptStrings, textOfStrings } from '../search/indexed-text';
+import { MAX_INDEXED_CHARS, cjkIndexText, eventStrings, promptParts, textOfStrings } from '../search/indexed-text';
 import { forgetParsedJson, recordParsedJson } from '../search/parsed-json';
 import { cliEnvelopeProblem } from './cli/normalize-cli';
 import { normalizeEntry } from './normalize';
@@ -20,11 +20,14 @@ export interface ProcessedLine {
   event: NormalizedEvent | null;
   text: string;
   cjk: string;
-  /** an llm_request's prompt strings (promptStrings): stored once per session (IngestStore.writePrompt) */
-  prompts: string[];
+  /**
+   * An llm_request's prompt as written (promptParts): its strings are indexed once per session, by the search thread
+   * (server/search-index/session-prompts.ts)
+   */
+  promptParts: string[];
   /**
    * The strings of a user message, response or tool call, as written: a model call's prompt repeats them, and a
-   * prompt string the session's events already hold need not be indexed again (IngestStore.writePrompt).
+   * prompt string the session's events already hold need not be indexed again (session-prompts.ts).
    */
   said: string[];
 }
@@ -50,8 +53,8 @@ const NO_STRINGS = Object.freeze([]) as unknown as string[];
  * Every ProcessedLine is built here, its fields always in one order: the writer then sees objects of one shape
  * (a `{ ...base, kind }` spread per outcome gave each its own, and cost a copy of the base per line).
  */
-function processed(line: RawLine, kind: ProcessedLine['kind'], reason: string | null, event: NormalizedEvent | null = null, text = '', cjk = '', prompts = NO_STRINGS, said = NO_STRINGS): ProcessedLine {
-  return { byteOffset: line.byteOffset, kind, reason, bytes: line.bytes, event, text, cjk, prompts, said };
+function processed(line: RawLine, kind: ProcessedLine['kind'], reason: string | null, event: NormalizedEvent | null = null, text = '', cjk = '', parts = NO_STRINGS, said = NO_STRINGS): ProcessedLine {
+  return { byteOffset: line.byteOffset, kind, reason, bytes: line.bytes, event, text, cjk, promptParts: parts, said };
 }
 
 /** Decode, parse, normalize and extract the searchable text of one complete line. Never throws. */
@@ -69,19 +72,20 @@ export function processLine(line: RawLine, format: LineFormat = 'debug-log'): Pr
   }
   let event: NormalizedEvent;
   let text: string;
-  let prompts: string[];
+  let parts: string[];
   let said: string[] = NO_STRINGS;
   try {
     const e = (event = normalizeEntry(parsed.entry));
     // the JSON values this walk parses are kept for the line's derivations (parsed-json.ts)
     const strings = recordParsedJson(() => eventStrings(e));
     text = textOfStrings(strings);
-    prompts = recordParsedJson(() => promptStrings(e));
+    // the prompt is walked by the search thread: nothing is parsed for it here
+    parts = promptParts(e);
     // a text cut at MAX_INDEXED_CHARS does not hold all its strings: nothing it said may be skipped elsewhere
     if (SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS) said = strings;
   } catch (err) {
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.
     return processed(line, LINE_BAD, `unusable entry: ${err instanceof Error ? err.message : String(err)}`);
   }
-  return processed(line, LINE_EVENT, null, event, text, cjkIndexText(text), prompts, said);
+  return processed(line, LINE_EVENT, null, event, text, cjkIndexText(text), parts, said);
 }

@@ -1,6 +1,5 @@
 import type Database from 'better-sqlite3';
 import type { NormalizedEvent } from '../../shared/log-entry';
-import { cjkIndexText, promptText } from '../search/indexed-text';
 import { failureSignature } from '../triage/signature';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
@@ -9,9 +8,9 @@ import { BatchRing } from './batch-ring';
 import { forgetArchiveReads, rememberWrittenLine } from '../db/raw-lines';
 import { copyKey } from './copy-key';
 import { filesAndRefsOfToolCall, refsInText, type RefFound } from './derive-files-refs';
-import { LINE_EVENT, promptHash, type ProcessedLine } from './process-line';
+import { LINE_EVENT, type ProcessedLine } from './process-line';
 import { SessionTotals, type KnownTotals } from './session-totals';
-import { stringKey } from './string-key';
+import { sessionKeyOf } from '../search-index/session-prompts';
 
 export interface FileRow {
   id: number;
@@ -89,10 +88,9 @@ function batchOf(lines: readonly ProcessedLine[] | BatchLines): BatchLines {
   return { ...lineBytesOf(done), processed: (i) => done[i] };
 }
 
-/** Where an event's search text goes (the search feed: search-feed.ts). */
+/** Where an event's search input goes (the search feed: search-feed.ts, which says what each argument is). */
 export interface SearchRows {
-  /** event `id`'s text; with `doc`, the text of prompt_docs row `doc`, which event `id` sent first */
-  add(id: number, text: string, cjk: string, doc?: number): void;
+  add(id: number, sessionKey: number, text: string, cjk: string, said: boolean, promptParts: readonly string[]): void;
 }
 
 /**
@@ -105,9 +103,6 @@ export const MAX_CACHED_SESSIONS = 256;
 
 /** Sessions whose sums IngestStore keeps for their refresh after dropping their turn state (~2 KB each: ≤ 5 MB). */
 const MAX_EVICTED_TOTALS = 2048;
-
-/** Characters of strings remembered for the session being written (IngestStore.known). */
-const MAX_KNOWN_CHARS = 16 * 1024 * 1024;
 
 const iso = (ts: number | null): string | null => (ts === null ? null : new Date(ts).toISOString());
 
@@ -129,14 +124,9 @@ export class IngestStore {
    * Taken by that refresh (knownTotals), or by the session's state when it is cached again; capped.
    */
   private evictedTotals = new Map<string, SessionTotals>();
-  /**
-   * The strings the session being written already has in the index: what its events said (ProcessedLine.said),
-   * which its prompts need not index again (the session is found through the event), and the prompt strings
-   * written, which every later model call repeats (skipped here without hashing them again). One session at
-   * a time (a backfill reads a file in order; live, sessions interleave and prompt_docs' unique index does the
-   * work) and capped. Each string by its key (string-key.ts), so that the strings themselves die young.
-   */
-  private known = { num: -1, keys: new Set<number>(), chars: 0 };
+  /** the session id whose sessionKeyOf was computed last, and that key: a file's events are written in a row */
+  private keyedSession = '';
+  private sessionKey = 0;
   private nextNum: number;
   /** sessions whose facts must be recomputed (refreshSession) */
   readonly dirty = new Set<string>();
@@ -180,7 +170,6 @@ export class IngestStore {
            ttft, tokens_in, tokens_out, tokens_cached, error, dup, fail, credits_nano)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
-      insertPromptDoc: db.prepare('INSERT OR IGNORE INTO prompt_docs (session_num, hash, event_id) VALUES (?, ?, ?)'),
       // plucked: the file id alone, no row object per lookup (one less short-lived shape in writeEvent's hot path; it
       // did not by itself stop writeEvent's recompilations after each full collection: batch-ring.ts, heap-watch.ts)
       copyOf: db.prepare('SELECT file_id FROM copy_keys WHERE key = ?').pluck(),
@@ -324,7 +313,6 @@ export class IngestStore {
     this.sessions.clear();
     this.evictedTotals.clear();
     this.cli.reset();
-    this.known = { num: -1, keys: new Set(), chars: 0 }; // a rolled-back group took its prompt rows with it
     forgetArchiveReads(this.db); // and its chunks, whose ids the next group's chunks take again
     this.nextNum = ((this.db.prepare('SELECT max(num) m FROM sessions').get() as { m: number | null }).m ?? 0) + 1;
   }
@@ -446,37 +434,16 @@ export class IngestStore {
     if (READ_BACK_TYPES.has(type)) rememberWrittenLine(this.db, id, l.bytes);
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it
     session.totals?.add({ id, type, model: ev.model, status: ev.status === 'error' ? 1 : 0, ts: ev.ts, dur: ev.dur, tokensIn: ev.tokensIn, tokensOut: ev.tokensOut, tokensCached: ev.tokensCached, creditsNano: ev.creditsNano });
-    // The trigram index is written by the search thread, which commits it after this group (search-writer.ts).
-    if (l.text !== '' || l.cjk !== '') this.searchRows.add(id, l.text, l.cjk);
-    if (l.said.length > 0 || l.prompts.length > 0) {
-      if (this.known.num !== session.num) this.known = { num: session.num, keys: new Set(), chars: 0 };
-      for (const t of l.said) this.remember(t);
-      for (const t of l.prompts) this.writePrompt(session, id, t);
+    // The trigram index and the prompt strings' rows are written by the search thread, which commits them after
+    // this group (search-writer.ts, session-prompts.ts).
+    if (l.text !== '' || l.cjk !== '' || l.promptParts.length > 0) {
+      if (session.id !== this.keyedSession) {
+        this.keyedSession = session.id;
+        this.sessionKey = sessionKeyOf(session.id);
+      }
+      this.searchRows.add(id, this.sessionKey, l.text, l.cjk, l.said.length > 0, l.promptParts);
     }
     this.deriveFromEvent(id, file, session, ev);
-  }
-
-  /** `key`: the text's stringKey, when the caller has it already */
-  private remember(text: string, key?: number): void {
-    if (this.known.chars > MAX_KNOWN_CHARS) return;
-    this.known.keys.add(key ?? stringKey(text));
-    this.known.chars += text.length;
-  }
-
-  /**
-   * A prompt string the session has neither sent before nor said in an event gets its row and its index
-   * entries; a repeat known here costs a set lookup, one from before a restart an index probe.
-   */
-  private writePrompt(session: SessionState, eventId: number, raw: string): void {
-    const key = stringKey(raw);
-    if (this.known.keys.has(key)) return;
-    this.remember(raw, key);
-    const text = promptText(raw);
-    if (text === '') return;
-    const doc = this.st.insertPromptDoc.run(session.num, promptHash(text), eventId);
-    if (doc.changes === 0) return;
-    // indexed by the search thread with this group (search-writer.ts), like the event's own text
-    this.searchRows.add(eventId, text, cjkIndexText(text), Number(doc.lastInsertRowid));
   }
 
   private deriveFromEvent(id: number, file: FileRow, session: SessionState, ev: NormalizedEvent): void {

@@ -16,9 +16,6 @@ import { WAL_KEEP_BYTES } from '../db/write-ahead-log';
  * - `schema_version`: SEARCH_VERSION when it was filled; another version means the text rules changed: discarded.
  * - `indexed_through`: every event with id <= it that has text has its rows, and nothing past it has any
  *   (rows are committed with the mark, only after the archive committed the events: search-writer.ts).
- * - `prompt_epoch`: the archive's `meta.prompt_docs_epoch` the prompt rows (rowid = prompt_docs.id) were written
- *   for, and `prompts_through`, present while they are being refilled for a new one: the prompt rows are complete
- *   for events <= it, not yet through `indexed_through`.
  */
 export function searchDbPath(archivePath: string): string {
   return archivePath.replace(/\.db$/, '') + '.search.db';
@@ -30,9 +27,10 @@ export function searchDbPath(archivePath: string): string {
  * archive) keeps the search file: its rows are keyed by line ids, which a rebuild of the derived tables keeps, so
  * an upgrade does not refill search from scratch (minutes on a large archive). 17 is the SCHEMA_VERSION the
  * search file was split off at, so the files written since stay valid; 18: prose in brackets cut at 5,000
- * characters is indexed as written (it had given no text at all).
+ * characters is indexed as written (it had given no text at all); 19: prompt_docs lives here, keyed by the session's
+ * id (session-prompts.ts), no longer in the archive.
  */
-export const SEARCH_VERSION = 18;
+export const SEARCH_VERSION = 19;
 
 /** The schema name readers attach the search file under. */
 export const SEARCH_SCHEMA = 'search';
@@ -47,12 +45,17 @@ CREATE VIRTUAL TABLE IF NOT EXISTS event_cjk USING fts5 (text, tokenize = 'unico
 `;
 
 /**
- * The prompt strings' index (the archive's prompt_docs: one row per distinct prompt string of a session), rowid =
- * prompt_docs.id; moved here from the archive (SCHEMA_VERSION 21) so that its trigram inserts run on this thread's
- * core too (~5–10% of the ingest thread). Created when missing in a file of any version: a file written before
- * them keeps its event rows and gets its prompt rows from the archive (search-writer.ts, the prompt epoch).
+ * The prompt strings a session's model calls were sent (llm_request userRequest and each inputMessages message):
+ * every request repeats the conversation so far, so each distinct text is kept once per session (session_key:
+ * sessionKeyOf the session's id, which a rebuild of the archive keeps; hash: the first 8 bytes of the folded text's
+ * SHA-1), with the first event that sent it (events.id); its text is indexed in prompt_text / prompt_cjk (rowid =
+ * prompt_docs.id) and read back from that event's archived line. Written by this file's thread, which decides
+ * which strings are new (session-prompts.ts): the trigram inserts since SCHEMA_VERSION 21, the rest since
+ * SEARCH_VERSION 19, when walking the prompts and de-duplicating them was ~8% of the ingest thread.
  */
 const PROMPT_DDL = `
+CREATE TABLE IF NOT EXISTS prompt_docs (id INTEGER PRIMARY KEY, session_key INTEGER NOT NULL, hash BLOB NOT NULL, event_id INTEGER NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS prompt_docs_hash ON prompt_docs (session_key, hash);
 CREATE VIRTUAL TABLE IF NOT EXISTS prompt_text USING fts5 (text, tokenize = 'trigram', content = '', contentless_delete = 1);
 CREATE VIRTUAL TABLE IF NOT EXISTS prompt_cjk USING fts5 (text, tokenize = 'unicode61', content = '', contentless_delete = 1);
 `;

@@ -8,9 +8,23 @@ import { SearchWriter, type SearchWriterStatus } from './search-writer';
  * `InlineSearchFeed` runs the same writer on the caller's thread (unit tests' fixtures, where a thread per
  * test database would cost more than the indexing).
  */
+/**
+ * One event's search input: its indexed text (processLine's text and cjk) and, for the de-duplication of prompt
+ * strings (session-prompts.ts), its session, whether its text repeats in later prompts and its prompt as written.
+ */
+export interface SearchRow {
+  id: number;
+  /** sessionKeyOf(the session id of the event's file) */
+  sessionKey: number;
+  text: string;
+  cjk: string;
+  said: boolean;
+  promptParts: readonly string[];
+}
+
 export interface SearchFeed {
-  /** event `id`'s text, or with `doc` (> 0) the text of prompt_docs row `doc`, first sent by event `id` */
-  add(id: number, text: string, cjk: string, doc?: number): void;
+  /** event `id`'s search input (SearchRow), in the order the ingest writes the events */
+  add(id: number, sessionKey: number, text: string, cjk: string, said: boolean, promptParts: readonly string[]): void;
   /** the archive committed every line through `through` */
   committed(through: number): void;
   rolledBack(): void;
@@ -50,10 +64,7 @@ export class MarkWaiters {
 /** The search writer on the caller's thread, with the same retries as the thread's (search-thread-main.ts). */
 export class InlineSearchFeed implements SearchFeed {
   private writer: SearchWriter;
-  private ids: number[] = [];
-  private texts: string[] = [];
-  private cjks: string[] = [];
-  private docs: number[] = [];
+  private rows: SearchRow[] = [];
   private waiters = new MarkWaiters();
   private retry: CatchUpRetry;
 
@@ -71,11 +82,8 @@ export class InlineSearchFeed implements SearchFeed {
     return this.writer.status;
   }
 
-  add(id: number, text: string, cjk: string, doc = 0): void {
-    this.ids.push(id);
-    this.texts.push(text);
-    this.cjks.push(cjk);
-    this.docs.push(doc);
+  add(id: number, sessionKey: number, text: string, cjk: string, said: boolean, promptParts: readonly string[]): void {
+    this.rows.push({ id, sessionKey, text, cjk, said, promptParts });
   }
 
   committed(through: number): void {
@@ -85,10 +93,7 @@ export class InlineSearchFeed implements SearchFeed {
   }
 
   rolledBack(): void {
-    this.ids = [];
-    this.texts = [];
-    this.cjks = [];
-    this.docs = [];
+    this.rows = [];
     this.writer.rollback();
   }
 
@@ -108,11 +113,8 @@ export class InlineSearchFeed implements SearchFeed {
   }
 
   private flush(): void {
-    if (this.ids.length === 0) return;
-    this.writer.add(this.ids, this.texts, this.cjks, this.docs);
-    this.ids = [];
-    this.texts = [];
-    this.cjks = [];
-    this.docs = [];
+    if (this.rows.length === 0) return;
+    this.writer.add(this.rows);
+    this.rows = [];
   }
 }

@@ -9,7 +9,7 @@ import { generateCorpus } from '../corpus/generate';
 import { openReadDb, openWriteDb } from '../db/open';
 import { WRITER_AUTOCHECKPOINT_BYTES } from '../db/write-ahead-log';
 import { rebuildDerived } from '../db/rebuild';
-import { ensureSchema, PROMPT_DOCS_EPOCH, SCHEMA_VERSION } from '../db/schema';
+import { ensureSchema, SCHEMA_VERSION } from '../db/schema';
 import { searchProgress } from '../health/health';
 import { indexOnce } from '../ingest/index-once';
 import { Indexer } from '../ingest/indexer';
@@ -18,7 +18,7 @@ import { line } from '../test-support/fixture-db';
 import { damageMiddlePage } from '../test-support/damage-page';
 import { isCorruption } from '../db/damaged-index';
 import { attachSearch, indexedThrough, openSearchWriteDb, removeSearchFiles, searchDbPath, SEARCH_SCHEMA, SEARCH_VERSION, searchMetaValue, setSearchMeta } from './search-db';
-import { InlineSearchFeed, type SearchFeed } from './search-feed';
+import { InlineSearchFeed, type SearchFeed, type SearchRow } from './search-feed';
 import { SearchThread } from './search-thread';
 import { SearchWriter, type SearchWriterStatus } from './search-writer';
 import { WAIT_MS } from '../test-support/until';
@@ -42,7 +42,7 @@ interface SearchRows {
   /** fts5vocab 'instance' rows (term, doc, offset) of each table: count, distinct docs and a digest of them all */
   text: TableRows;
   cjk: TableRows;
-  /** the same of the prompt tables, each doc named by its prompt_docs row's session and hash (ids are renumbered) */
+  /** the same of the prompt tables, each doc named by its prompt_docs row's session and hash (not by its id) */
   promptText: TableRows;
   promptCjk: TableRows;
   mark: number;
@@ -52,7 +52,7 @@ interface SearchRows {
 function searchRows(dbPath: string): SearchRows {
   const db = openReadDb(dbPath);
   const promptDoc = new Map<number, string>();
-  for (const d of db.prepare('SELECT id, session_num, hex(hash) h FROM prompt_docs').all() as { id: number; session_num: number; h: string }[]) promptDoc.set(d.id, `${d.session_num}:${d.h}`);
+  for (const d of db.prepare(`SELECT id, session_key, hex(hash) h FROM ${SEARCH_SCHEMA}.prompt_docs`).all() as { id: number; session_key: number; h: string }[]) promptDoc.set(d.id, `${d.session_key}:${d.h}`);
   const of = (table: string, docName: (doc: number) => string = String) => {
     db.exec(`CREATE VIRTUAL TABLE temp.v_${table} USING fts5vocab(${SEARCH_SCHEMA}, ${table}, 'instance')`);
     const lines: string[] = [];
@@ -93,6 +93,9 @@ async function indexed(name: string, index: (db: Database.Database) => Promise<u
   db.close();
   return dbPath;
 }
+
+/** A live row of an event's own text, with no prompt. */
+const textRow = (id: number, text: string): SearchRow => ({ id, sessionKey: 1, text, cjk: '', said: false, promptParts: [] });
 
 const NO_WORKSPACE_SESSION = 'b1a2c3d4-0000-4000-8000-00000000cafe';
 
@@ -140,7 +143,7 @@ describe('the search file', () => {
     expect(db.prepare(`SELECT count(*) n FROM event_text WHERE event_text MATCH '"修复重试"'`).get()).toEqual({ n: 1 });
     expect(db.prepare(`SELECT count(*) n FROM event_cjk WHERE event_cjk MATCH '"修 复"'`).get()).toEqual({ n: 1 });
     // the prompt rows live in the search file (written by its thread), one per prompt_docs row, none in the archive
-    expect(db.prepare("SELECT count(*) n FROM main.sqlite_master WHERE name IN ('prompt_text', 'prompt_cjk')").get()).toEqual({ n: 0 });
+    expect(db.prepare("SELECT count(*) n FROM main.sqlite_master WHERE name IN ('prompt_text', 'prompt_cjk', 'prompt_docs')").get()).toEqual({ n: 0 });
     expect(db.prepare('SELECT count(*) n FROM prompt_text').get()).toEqual(db.prepare('SELECT count(*) n FROM prompt_docs').get());
     const cjkPrompt = db.prepare(`SELECT d.event_id FROM prompt_cjk p JOIN prompt_docs d ON d.id = p.rowid WHERE prompt_cjk MATCH '"重 试 预 算"'`).all();
     expect(cjkPrompt).toEqual(db.prepare("SELECT id AS event_id FROM events WHERE type = 'llm_request' AND span_id = '0000000000000003' AND session_num = (SELECT num FROM sessions WHERE id = ?)").all(NO_WORKSPACE_SESSION));
@@ -182,7 +185,7 @@ describe('the search file', () => {
     const dbPath = await indexed('killed.db', async (db) => {
       const inline = new InlineSearchFeed(db.name);
       const killed: SearchFeed = {
-        add: (id, text, cjk) => inline.add(id, text, cjk),
+        add: (...row) => inline.add(...row),
         committed: () => inline.rolledBack(),
         rolledBack: () => inline.rolledBack(),
         room: () => inline.room(),
@@ -306,9 +309,9 @@ describe('the search file', () => {
     const writer = new SearchWriter(dbPath);
     writer.catchUp({ trustLiveRows: true });
     const through = lastLineId(dbPath);
-    writer.add([through + 1], ['ghost of a rolled-back group'], ['']);
+    writer.add([textRow(through + 1, 'ghost of a rolled-back group')]);
     writer.rollback();
-    writer.add([through], ['written again by a late message'], ['']);
+    writer.add([textRow(through, 'written again by a late message')]);
     writer.commit(through);
     writer.close();
     const db = openReadDb(dbPath);
@@ -322,7 +325,7 @@ describe('the search file', () => {
     const writer = new SearchWriter(dbPath);
     writer.catchUp({ trustLiveRows: true });
     const next = lastLineId(dbPath) + 1;
-    writer.add([next], ['kestrelmoth in the open group'], ['']);
+    writer.add([textRow(next, 'kestrelmoth in the open group')]);
     writer.catchUp(); // what a retry timer scheduled before the last failure cleared does when it fires
     writer.commit(next);
     writer.close();
@@ -378,41 +381,6 @@ describe('the search file', () => {
     const s = new Database(searchDbPath(dbPath));
     expect(searchMetaValue(s, 'schema_version')).toBe(String(SEARCH_VERSION));
     s.close();
-  }, 120_000);
-
-  it("follows the archive's numbering of prompt_docs: renumbered (its tables recreated), every prompt row is written again under the new ids", async () => {
-    const dbPath = await indexed('renumbered.db');
-    const db = openWriteDb(dbPath);
-    // what recreateDerived and a rebuild do to prompt_docs: the same rows under other ids, and a new epoch
-    db.prepare('UPDATE prompt_docs SET id = id + 1000000').run();
-    db.prepare("UPDATE meta SET value = 'renumbered' WHERE key = ?").run(PROMPT_DOCS_EPOCH);
-    db.close();
-    const writer = new SearchWriter(dbPath);
-    expect(writer.catchUp({ trustLiveRows: true })).toBe(true);
-    writer.close();
-    expect(searchRows(dbPath)).toEqual(reference);
-    const s = new Database(searchDbPath(dbPath));
-    expect([searchMetaValue(s, 'prompt_epoch'), searchMetaValue(s, 'prompts_through')]).toEqual(['renumbered', null]);
-    s.close();
-  }, 120_000);
-
-  it('a prompt refill cut short (killed) resumes where its last transaction left it', async () => {
-    const dbPath = await indexed('prompt-refill.db');
-    const archive = openReadDb(dbPath, { search: false });
-    const calls = (archive.prepare("SELECT id FROM events WHERE type = 'llm_request' AND dup != 2 ORDER BY id").all() as { id: number }[]).map((r) => r.id);
-    archive.close();
-    // as a refill killed half way leaves the file: the prompt rows of the first half, and where they end
-    const half = calls[Math.floor(calls.length / 2)];
-    const s = new Database(searchDbPath(dbPath));
-    s.prepare('ATTACH DATABASE ? AS archive').run(dbPath);
-    for (const t of ['prompt_text', 'prompt_cjk']) s.prepare(`DELETE FROM ${t} WHERE rowid IN (SELECT id FROM archive.prompt_docs WHERE event_id > ?)`).run(half);
-    setSearchMeta(s, 'prompts_through', String(half));
-    s.close();
-    expect(searchRows(dbPath).promptText.docs).toBeLessThan(reference.promptText.docs);
-    const writer = new SearchWriter(dbPath);
-    expect(writer.catchUp({ trustLiveRows: true })).toBe(true);
-    writer.close();
-    expect(searchRows(dbPath)).toEqual(reference);
   }, 120_000);
 
   it("a damaged page of the archive met by the catch-up is the archive's damage: the search file stays, and a one-shot index rejects so that its caller rebuilds", async () => {
@@ -478,7 +446,7 @@ describe('the search file', () => {
     const through = lastLineId(dbPath);
     const writer = new SearchWriter(dbPath);
     writer.catchUp({ trustLiveRows: true });
-    writer.add([Math.floor(through / 2)], ['a row of the early group, already read'], ['']);
+    writer.add([textRow(Math.floor(through / 2), 'a row of the early group, already read')]);
     writer.commit(Math.floor(through / 2));
     expect(writer.status.indexedThrough).toBe(through);
     writer.close();

@@ -25,8 +25,7 @@ let cancelFold: () => void = () => {};
 port.on('message', (m: SearchThreadRequest) => {
   switch (m.t) {
     case 'rows': {
-      const rows = unpackRows(m.rows);
-      writer.add(rows.ids, rows.texts, rows.cjks, rows.docs);
+      writer.add(unpackRows(m.rows));
       post({ t: 'consumed', chars: m.chars });
       break;
     }

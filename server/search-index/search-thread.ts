@@ -114,8 +114,8 @@ export class SearchThread implements SearchFeed {
     return this.latest;
   }
 
-  add(id: number, text: string, cjk: string, doc = 0): void {
-    this.pending.add(id, text, cjk, doc);
+  add(id: number, sessionKey: number, text: string, cjk: string, said: boolean, promptParts: readonly string[]): void {
+    this.pending.add(id, sessionKey, text, cjk, said, promptParts);
     if (this.pending.chars >= POST_CHARS) this.flush();
   }
 

@@ -3,13 +3,13 @@ import fs from 'node:fs';
 import { isCorruption, moveAside } from '../db/damaged-index';
 import { openReadDb } from '../db/open';
 import { foldWriteAheadLog } from '../db/write-ahead-log';
-import { derivedNeedRebuild, PROMPT_DOCS_EPOCH } from '../db/schema';
-import { plucked } from '../db/statements';
+import { derivedNeedRebuild } from '../db/schema';
 import { rawLines, type RawLineReader } from '../db/raw-lines';
 import { diskFullMessage, isDiskFull } from '../ingest/disk-full';
-import { lineFormatOf, LINE_EVENT, processLine, promptHash } from '../ingest/process-line';
-import { cjkIndexText, promptText } from '../search/indexed-text';
-import { archiveIdOf, indexedThrough, openSearchWriteDb, searchDbPath, searchMetaValue, setSearchMeta } from './search-db';
+import { lineFormatOf, LINE_EVENT, processLine } from '../ingest/process-line';
+import { archiveIdOf, indexedThrough, openSearchWriteDb, searchDbPath, setSearchMeta } from './search-db';
+import type { SearchRow } from './search-feed';
+import { sessionKeyOf, SessionPrompts } from './session-prompts';
 
 /**
  * Writes the search file (search-db.ts) from two sources, and keeps these invariants:
@@ -24,11 +24,8 @@ import { archiveIdOf, indexedThrough, openSearchWriteDb, searchDbPath, searchMet
  *    deleted or replaced: created again), every event past the mark is read back from the archive (the archived
  *    line inflated and run through processLine, as ingest does; `dup = 2` repeats get no text, as in
  *    store.ts writeEvent). Until it has caught up, live rows are dropped (the archive has them once committed).
- * 4. Prompt rows (rowid = the archive's prompt_docs.id) follow the archive's numbering of prompt_docs, which starts
- *    again whenever the derived tables are recreated (meta prompt_docs_epoch): under another epoch every prompt row
- *    is deleted and refilled from the archive first, events <= `prompts_through` at a time. A catch-up finds an
- *    event's prompt rows by hash: each prompt string of its line whose prompt_docs row names this event as the
- *    first that sent it (as store.ts writePrompt decided).
+ * 4. Prompt strings get their rows (prompt_docs, prompt_text, prompt_cjk) here, from live rows and catch-up alike,
+ *    event by event in id order (session-prompts.ts), committed with the event rows under the same mark.
  */
 export interface SearchWriterStatus {
   /** events.id through which search is complete */
@@ -52,16 +49,10 @@ class ArchiveDamagedError extends Error {
 
 interface ArchivedEvent {
   id: number;
-  session_num: number;
+  /** the session id of the event's file: its prompt strings' session (sessionKeyOf) */
+  session_id: string;
   kind: string;
 }
-
-/**
- * The archive's numbering of prompt_docs ('' in an archive that never recreated its derived tables since). Read at
- * every commit (live, every 200 ms): a cached statement, not getMeta's prepare per call.
- */
-const archivePromptEpoch = (archive: Database.Database): string =>
-  (plucked(archive, 'SELECT value FROM meta WHERE key = ?').get(PROMPT_DOCS_EPOCH) as string | undefined) ?? '';
 
 /** Events read from the archive per catch-up transaction: each commit moves the mark, and health with it. */
 const CATCH_UP_EVENTS = 20_000;
@@ -72,10 +63,19 @@ export class SearchWriter {
   private raw: RawLineReader;
   private insertText!: Database.Statement;
   private insertCjk!: Database.Statement;
+  private insertPromptDoc!: Database.Statement;
   private insertPromptText!: Database.Statement;
   private insertPromptCjk!: Database.Statement;
-  /** the archive's prompt_docs numbering the prompt rows follow (search_meta prompt_epoch) */
-  private promptEpoch: string | null = null;
+  private readonly prompts = new SessionPrompts({
+    insertDoc: (sessionKey, hash, eventId) => {
+      const r = this.insertPromptDoc.run(sessionKey, hash, eventId);
+      return r.changes === 0 ? null : Number(r.lastInsertRowid);
+    },
+    insertText: (doc, text, cjk) => {
+      this.insertPromptText.run(doc, text);
+      if (cjk !== '') this.insertPromptCjk.run(doc, cjk);
+    },
+  });
   private ino: number | null = null;
   private mark = 0;
   /** the archive's last committed line id we know of: what a catch-up must reach */
@@ -90,8 +90,6 @@ export class SearchWriter {
   private problem: SearchWriterStatus['problem'] = null;
   private archiveDamage: string | null = null;
   private readonly eventsToIndex: Database.Statement;
-  private readonly modelCallsToIndex: Database.Statement;
-  private readonly promptDoc: Database.Statement;
 
   constructor(
     private readonly archivePath: string,
@@ -101,14 +99,8 @@ export class SearchWriter {
     this.archive = openReadDb(archivePath, { search: false });
     this.raw = rawLines(this.archive);
     this.eventsToIndex = this.archive.prepare(
-      `SELECT e.id, e.session_num, f.kind FROM events e JOIN files f ON f.id = e.file_id WHERE e.id > ? AND e.id <= ? AND e.dup != 2 ORDER BY e.id LIMIT ?`,
+      `SELECT e.id, f.session_id, f.kind FROM events e JOIN files f ON f.id = e.file_id WHERE e.id > ? AND e.id <= ? AND e.dup != 2 ORDER BY e.id LIMIT ?`,
     );
-    // the events that can have prompt strings (promptStrings: model calls only)
-    this.modelCallsToIndex = this.archive.prepare(
-      `SELECT e.id, e.session_num, f.kind FROM events e JOIN files f ON f.id = e.file_id
-       WHERE e.id > ? AND e.id <= ? AND e.type = 'llm_request' AND e.dup != 2 ORDER BY e.id LIMIT ?`,
-    );
-    this.promptDoc = this.archive.prepare('SELECT id FROM prompt_docs WHERE session_num = ? AND hash = ? AND event_id = ?').pluck();
     try {
       this.open();
     } catch (err) {
@@ -128,37 +120,26 @@ export class SearchWriter {
     return { indexedThrough: this.mark, archiveThrough: this.archiveThrough, problem: this.problem, archiveDamage: this.archiveDamage };
   }
 
-  /**
-   * Rows of the group being written by the ingest (not committed there yet). `docs[i]` > 0: the text of prompt_docs
-   * row docs[i], first sent by event ids[i]; 0: event ids[i]'s own text.
-   */
-  add(ids: number[], texts: string[], cjks: string[], docs?: number[]): void {
+  /** Rows of the group being written by the ingest (not committed there yet), in the order it wrote them. */
+  add(rows: readonly SearchRow[]): void {
     if (this.dropLiveRows) return;
     this.guard(() => {
       if (!this.db.inTransaction) this.db.exec('BEGIN');
-      for (let i = 0; i < ids.length; i++) {
-        if (ids[i] <= this.mark) continue;
-        const doc = docs?.[i] ?? 0;
-        if (doc > 0) {
-          this.insertPromptText.run(doc, texts[i]);
-          if (cjks[i] !== '') this.insertPromptCjk.run(doc, cjks[i]);
-          continue;
-        }
-        if (texts[i] !== '') this.insertText.run(ids[i], texts[i]);
-        if (cjks[i] !== '') this.insertCjk.run(ids[i], cjks[i]);
-      }
+      for (const r of rows) if (r.id > this.mark) this.indexRow(r.id, r.sessionKey, r.text, r.cjk, r.said, r.promptParts);
     });
+  }
+
+  /** An event's rows: its text, and its prompt strings the session has no row for yet. */
+  private indexRow(id: number, sessionKey: number, text: string, cjk: string, said: boolean, promptParts: readonly string[]): void {
+    if (text !== '') this.insertText.run(id, text);
+    if (cjk !== '') this.insertCjk.run(id, cjk);
+    this.prompts.index(sessionKey, id, text, said, promptParts);
   }
 
   /** The ingest committed its group: the archive holds every line through `through`. */
   commit(through: number): void {
     this.archiveThrough = Math.max(this.archiveThrough, through);
     if (this.replaced()) this.reopen(null);
-    // prompt_docs renumbered under this thread (its tables recreated): this group's prompt rows and every older
-    // one are refilled by the catch-up
-    let epoch = this.promptEpoch;
-    if (!this.guard(() => (epoch = this.fromArchive(() => archivePromptEpoch(this.archive))))) return;
-    if (this.promptEpoch !== epoch) this.dropLiveRows = true;
     if (this.dropLiveRows || this.failed) {
       // Every row through `through` is in the archive now, and the next group's rows come after this message.
       this.catchUp({ trustLiveRows: true });
@@ -179,6 +160,7 @@ export class SearchWriter {
   /** The ingest rolled its group back: so are its rows here. */
   rollback(): void {
     if (this.db.inTransaction) this.db.exec('ROLLBACK');
+    this.prompts.forget(); // its prompt rows went with it
   }
 
   /**
@@ -191,6 +173,7 @@ export class SearchWriter {
   catchUp(o: { trustLiveRows?: boolean } = {}): boolean {
     if (!this.dropLiveRows && !this.failed) return true;
     if (this.db.inTransaction) this.db.exec('ROLLBACK'); // dropped rows only: the archive gives them once committed
+    this.prompts.forget();
     this.dropLiveRows = true;
     let rebuilding = false;
     const read = this.guard(() => {
@@ -199,7 +182,6 @@ export class SearchWriter {
     });
     // The derived tables are being rebuilt (SCHEMA_VERSION changed): `events` is not there to read yet.
     if (!read || rebuilding) return false;
-    if (!this.guard(() => this.followPromptEpoch())) return false;
     while (this.mark < this.archiveThrough) {
       const target = this.archiveThrough;
       const ok = this.guard(() => {
@@ -208,10 +190,7 @@ export class SearchWriter {
         this.db.exec('BEGIN');
         for (const r of rows) {
           const p = this.processed(r);
-          if (p === null) continue;
-          if (p.text !== '') this.insertText.run(r.id, p.text);
-          if (p.cjk !== '') this.insertCjk.run(r.id, p.cjk);
-          this.indexPrompts(r, p.prompts);
+          if (p !== null) this.indexRow(r.id, sessionKeyOf(r.session_id), p.text, p.cjk, p.said.length > 0, p.promptParts);
         }
         setSearchMeta(this.db, 'indexed_through', String(through));
         this.db.exec('COMMIT');
@@ -228,59 +207,12 @@ export class SearchWriter {
     return true;
   }
 
-  /**
-   * Under another prompt_docs numbering than the archive's (its derived tables recreated, or a search file written
-   * before prompt rows lived here): every prompt row goes, and the model calls through the mark are read again for
-   * theirs, a chunk per transaction (`prompts_through` says how far, so a crash resumes there).
-   */
-  private followPromptEpoch(): void {
-    const epoch = this.fromArchive(() => archivePromptEpoch(this.archive));
-    if (searchMetaValue(this.db, 'prompt_epoch') !== epoch) {
-      this.db.transaction(() => {
-        this.db.exec(`INSERT INTO prompt_text (prompt_text) VALUES ('delete-all'); INSERT INTO prompt_cjk (prompt_cjk) VALUES ('delete-all')`);
-        setSearchMeta(this.db, 'prompt_epoch', epoch);
-        setSearchMeta(this.db, 'prompts_through', '0');
-      })();
-    }
-    this.promptEpoch = epoch;
-    let done = Number(searchMetaValue(this.db, 'prompts_through') ?? this.mark);
-    while (done < this.mark) {
-      const rows = this.fromArchive(() => this.modelCallsToIndex.all(done, this.mark, CATCH_UP_EVENTS) as ArchivedEvent[]);
-      const through = rows.length < CATCH_UP_EVENTS ? this.mark : rows[rows.length - 1].id;
-      this.db.transaction(() => {
-        for (const r of rows) {
-          const p = this.processed(r);
-          if (p !== null) this.indexPrompts(r, p.prompts);
-        }
-        if (through >= this.mark) this.db.prepare("DELETE FROM search_meta WHERE key = 'prompts_through'").run();
-        else setSearchMeta(this.db, 'prompts_through', String(through));
-      })();
-      done = through;
-    }
-  }
-
   /** An archived event's line, processed as ingest processed it; null when it is gone or no longer an event. */
   private processed(r: ArchivedEvent): ReturnType<typeof processLine> | null {
     const bytes = this.fromArchive(() => this.raw.bytes(r.id));
     if (!bytes) return null;
     const p = processLine({ bytes, byteOffset: 0, tooLong: false }, lineFormatOf(r.kind));
     return p.kind === LINE_EVENT ? p : null;
-  }
-
-  /** The prompt rows of an archived model call: its strings whose prompt_docs row it was the first to send. */
-  private indexPrompts(r: ArchivedEvent, prompts: string[]): void {
-    let written: Set<number> | null = null;
-    for (const raw of prompts) {
-      const text = promptText(raw);
-      if (text === '') continue;
-      const doc = this.fromArchive(() => this.promptDoc.get(r.session_num, promptHash(text), r.id) as number | undefined);
-      // two strings that fold to one text share one row (the ingest's second insert was ignored)
-      if (doc === undefined || written?.has(doc)) continue;
-      (written ??= new Set()).add(doc);
-      this.insertPromptText.run(doc, text);
-      const cjk = cjkIndexText(text);
-      if (cjk !== '') this.insertPromptCjk.run(doc, cjk);
-    }
   }
 
   /**
@@ -326,9 +258,9 @@ export class SearchWriter {
     this.ino = fs.statSync(searchDbPath(this.archivePath)).ino;
     this.insertText = this.db.prepare('INSERT INTO event_text (rowid, text) VALUES (?, ?)');
     this.insertCjk = this.db.prepare('INSERT INTO event_cjk (rowid, text) VALUES (?, ?)');
+    this.insertPromptDoc = this.db.prepare('INSERT OR IGNORE INTO prompt_docs (session_key, hash, event_id) VALUES (?, ?, ?)');
     this.insertPromptText = this.db.prepare('INSERT INTO prompt_text (rowid, text) VALUES (?, ?)');
     this.insertPromptCjk = this.db.prepare('INSERT INTO prompt_cjk (rowid, text) VALUES (?, ?)');
-    this.promptEpoch = null; // checked by the catch-up that follows every open
     this.mark = indexedThrough(this.db);
     this.dropLiveRows = true;
   }

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchQuery, type SearchResponse } from '../../shared/api/search';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { searchSessions } from './search-sessions';
+import { openReadDb } from '../db/open';
+import { sessionKeyOf } from '../search-index/session-prompts';
 
 // Issue 13, Deliver 4: a string a user saw in any field of any entry finds its session. Each session below holds
 // one word nowhere else, in the field its name says; lines are written as the current logger writes them
@@ -251,8 +253,9 @@ describe('a string that is only in one field finds its session', () => {
 
 describe('the prompt index grows with the conversation, not with its square', () => {
   it('keeps each distinct string of a session once: 6 calls sending 2, 4 … 12 messages and one userRequest make 16 rows', () => {
-    const num = (fx.db.prepare('SELECT num FROM sessions WHERE id = ?').get(LONG_CHAT) as { num: number }).num;
-    const rows = fx.db.prepare('SELECT count(*) n, count(DISTINCT event_id) calls FROM prompt_docs WHERE session_num = ?').get(num);
+    const read = openReadDb(fx.dbPath);
+    const rows = read.prepare('SELECT count(*) n, count(DISTINCT event_id) calls FROM search.prompt_docs WHERE session_key = ?').get(sessionKeyOf(LONG_CHAT));
+    read.close();
     // 12 message texts + the userRequest + the 3 values of the messages' structure (user, assistant, text);
     // the first call introduced 6 of them, each later call 2
     expect(rows).toEqual({ n: 16, calls: 6 });
@@ -262,7 +265,7 @@ describe('the prompt index grows with the conversation, not with its square', ()
 });
 
 describe('prompt and companion text after a rebuild and a rewrite', () => {
-  it('a SCHEMA_VERSION rebuild refills prompt_docs and the companion index from the archive, once', async () => {
+  it('a SCHEMA_VERSION rebuild keeps the prompt rows (the search file keys them by session id) and refills the companion index, once', async () => {
     const { setMeta, ensureSchema } = await import('../db/schema');
     const { rebuildDerived } = await import('../db/rebuild');
     const { IngestStore } = await import('../ingest/store');
@@ -272,6 +275,9 @@ describe('prompt and companion text after a rebuild and a rewrite', () => {
     expect(ensureSchema(fx.db)).toBe(true);
     rebuildDerived(fx.db, new IngestStore(fx.db));
     expect(count()).toEqual(before);
+    expect(found('wrenfeather')).toEqual({ [PROMPT]: ['prompt'] });
+    // sessions numbered otherwise (as a rebuild may): a prompt hit names its session through its event
+    fx.db.exec('UPDATE sessions SET num = num + 1000; UPDATE events SET session_num = session_num + 1000');
     expect(found('wrenfeather')).toEqual({ [PROMPT]: ['prompt'] });
     expect(found('"harborlynx style"')).toEqual({ [SYSTEM_PROMPT]: ['system_prompt'] });
   });

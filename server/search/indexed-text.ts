@@ -197,19 +197,41 @@ export function textOfStrings(strings: string[]): string {
 }
 
 /**
- * The prompt of an `llm_request`: the strings of `userRequest` and `inputMessages` (valueStrings), as written (the
- * store folds the ones it has not seen: a call repeats the whole conversation, and folding every string of every
- * call again was the larger part of reading it). A string is the unit the session keeps once: a conversation of n
- * messages costs each new message's strings, not the whole conversation on every call. A string may come twice
- * (userRequest is also the last user message): every reader skips a repeat (the store's known keys and its unique
- * prompt_docs row, the search catch-up's rows written); a Set here hashed every string of every call once more
- * (~0.9% of a backfill's ingest thread, issue 19.1).
+ * The prompt of an `llm_request` as written: the values of `userRequest` and `inputMessages`, each as a string (a
+ * string as it is, an object or array as its JSON; nothing for a number, a boolean or null, which hold no text).
+ * Taking them costs the ingest nothing: the search thread walks them (promptStringsOf) and decides which strings
+ * its session has not indexed yet (server/search-index/session-prompts.ts). Walking them on the ingest thread, with
+ * the hash and the row of each new one, was ~8% of it (issue 19.1).
  */
-export function promptStrings(ev: NormalizedEvent): string[] {
-  if (ev.type !== 'llm_request') return [];
+export function promptParts(ev: NormalizedEvent): string[] {
+  if (ev.type !== 'llm_request') return NO_PARTS;
+  let parts: string[] | null = null;
+  for (const k of PROMPT_ATTRS) {
+    const v = ev.attrs[k];
+    const part = typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : '';
+    if (part !== '') (parts ??= []).push(part);
+  }
+  return parts ?? NO_PARTS;
+}
+
+// Frozen: shared by every event without a prompt.
+const NO_PARTS = Object.freeze([]) as unknown as string[];
+
+/**
+ * The strings of a prompt's parts (promptParts), as written (valueStrings: a JSON part gives the strings inside
+ * it). A string is the unit a session keeps once: a conversation of n messages costs each new message's strings,
+ * not the whole conversation on every call. A string may come twice (userRequest is also the last user message):
+ * every reader skips a repeat (SessionPrompts' known keys and the unique prompt_docs row).
+ */
+export function promptStringsOf(parts: readonly string[]): string[] {
   const found: string[] = [];
-  for (const k of PROMPT_ATTRS) valueStrings(ev.attrs[k], found);
+  for (const p of parts) valueStrings(p, found);
   return found;
+}
+
+/** The prompt strings of an `llm_request` (promptParts, walked): what the search thread indexes once per session. */
+export function promptStrings(ev: NormalizedEvent): string[] {
+  return promptStringsOf(promptParts(ev));
 }
 
 /** A prompt string as the index holds it: folded, capped ('' when it is only whitespace). */

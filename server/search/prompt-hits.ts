@@ -51,11 +51,12 @@ function matchingIds(db: Database.Database, plan: Plan, cap: number): { ids: num
   return { ids, capped };
 }
 
-// CROSS JOIN pins the order: the matched ids drive, prompt_docs and events are probed by primary key.
-const PROMPT_GROUPS = `SELECT d.session_num AS sessionNum, count(*) AS n, min(coalesce(e.ts, ${NO_TS})) AS firstTs, e.id AS firstId
-FROM json_each(@ids) j CROSS JOIN prompt_docs d ON d.id = j.value CROSS JOIN events e ON e.id = d.event_id
+// CROSS JOIN pins the order: the matched ids drive, prompt_docs (the search file's) and events are probed by primary
+// key. The session is the event's: prompt_docs keys it by id (session-prompts.ts), which a rebuild's numbering keeps.
+const PROMPT_GROUPS = `SELECT e.session_num AS sessionNum, count(*) AS n, min(coalesce(e.ts, ${NO_TS})) AS firstTs, e.id AS firstId
+FROM json_each(@ids) j CROSS JOIN search.prompt_docs d ON d.id = j.value CROSS JOIN events e ON e.id = d.event_id
 WHERE @since IS NULL OR e.ts >= @since
-GROUP BY d.session_num`;
+GROUP BY e.session_num`;
 
 /** Sessions whose model calls were sent a prompt text matching the query (in the time window, by the call's time). */
 export function promptHits(db: Database.Database, q: ParsedQuery, since: number | null, cap = PROMPT_CAP): Capped<PromptHit> {

@@ -85,7 +85,7 @@ describe('query plans of a search', () => {
   it('prompts and companion files: their FTS through MATCH, newest first; their rows and events by primary key', () => {
     for (const q of ['Reconnect', '落盘', 'Reconnect -日志']) {
       const p = plans(q);
-      const docs = p.find((x) => x.sql.includes('FROM json_each(@ids) j CROSS JOIN prompt_docs'));
+      const docs = p.find((x) => x.sql.includes('FROM json_each(@ids) j CROSS JOIN search.prompt_docs'));
       expect([q, docs?.plan]).toEqual([q, [expect.stringMatching(/^SCAN j VIRTUAL TABLE INDEX \d+:$/), 'SEARCH d USING INTEGER PRIMARY KEY (rowid=?)', 'SEARCH e USING INTEGER PRIMARY KEY (rowid=?)', 'USE TEMP B-TREE FOR GROUP BY']]);
       const companions = p.find((x) => x.sql.includes('CROSS JOIN companions'));
       expect([q, companions?.plan.slice(0, 2)]).toEqual([q, [expect.stringMatching(/^SCAN j VIRTUAL TABLE INDEX \d+:$/), 'SEARCH c USING INTEGER PRIMARY KEY (rowid=?)']]);
