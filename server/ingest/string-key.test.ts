@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stringKey } from './string-key';
+import { stringKey, stringKeyOfRange } from './string-key';
 
 describe('stringKey', () => {
   it('is a safe integer that depends on every code unit, the length and the order', () => {
@@ -29,5 +29,10 @@ describe('stringKey', () => {
     const keys = new Set<number>();
     for (let i = 0; i < 200_000; i++) keys.add(stringKey(`{"role":"tool","content":"line ${i} of the output"}`));
     expect(keys.size).toBe(200_000);
+  });
+
+  it('of a range is the key of that slice', () => {
+    const s = 'fix the retry loop\u001f 日志 😀 \u001f';
+    for (const [a, b] of [[0, s.length], [0, 18], [19, 26], [5, 5], [s.length, s.length]]) expect([a, b, stringKeyOfRange(s, a, b)]).toEqual([a, b, stringKey(s.slice(a, b))]);
   });
 });

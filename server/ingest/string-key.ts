@@ -13,9 +13,18 @@
  * JavaScript because a native digest per string (crypto.hash) costs ~1 µs a call, and a session writes millions.
  */
 export function stringKey(s: string): number {
-  let h1 = 0x9e3779b9 ^ s.length;
-  let h2 = 0x85ebca6b ^ s.length;
-  for (let i = 0; i < s.length; i++) {
+  return stringKeyOfRange(s, 0, s.length);
+}
+
+/**
+ * stringKey of `s.slice(start, end)`, without the slice: the search thread keys each string of an event's text in
+ * place (session-prompts.ts).
+ */
+export function stringKeyOfRange(s: string, start: number, end: number): number {
+  const length = end - start;
+  let h1 = 0x9e3779b9 ^ length;
+  let h2 = 0x85ebca6b ^ length;
+  for (let i = start; i < end; i++) {
     const c = s.charCodeAt(i);
     h1 = Math.imul(h1 ^ c, 0x9e3779b1);
     h2 = Math.imul(h2 ^ c, 0x5f356495);

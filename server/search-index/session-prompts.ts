@@ -1,5 +1,5 @@
 import { promptHash } from '../ingest/process-line';
-import { stringKey } from '../ingest/string-key';
+import { stringKey, stringKeyOfRange } from '../ingest/string-key';
 import { MAX_INDEXED_CHARS, VALUE_SEPARATOR, cjkIndexText, promptStringsOf, promptText } from '../search/indexed-text';
 
 /**
@@ -47,7 +47,7 @@ export class SessionPrompts {
     if (sessionKey !== this.session) this.forget(sessionKey);
     // The text is the said strings folded and joined by VALUE_SEPARATOR, which folding leaves alone: each piece,
     // trimmed, is its string as promptText folds it. A text at the cap does not hold them all (processLine).
-    if (said && text.length < MAX_INDEXED_CHARS) for (const piece of text.split(VALUE_SEPARATOR)) this.remember(stringKey(piece.trim()), piece.length);
+    if (said && text.length < MAX_INDEXED_CHARS) this.rememberPieces(text);
     if (parts.length === 0) return;
     for (const raw of promptStringsOf(parts)) {
       // a string sent before, as written: most of a call's strings, known without folding them
@@ -72,6 +72,21 @@ export class SessionPrompts {
     this.session = session;
     this.keys = new Set();
     this.chars = 0;
+  }
+
+  /** The key of each piece of `text` between two VALUE_SEPARATORs, trimmed (folded text: its only spaces are ' '). */
+  private rememberPieces(text: string): void {
+    let start = 0;
+    while (start <= text.length) {
+      let end = text.indexOf(VALUE_SEPARATOR, start);
+      if (end === -1) end = text.length;
+      let a = start;
+      let b = end;
+      while (a < b && text.charCodeAt(a) === 0x20) a++;
+      while (b > a && text.charCodeAt(b - 1) === 0x20) b--;
+      this.remember(stringKeyOfRange(text, a, b), b - a);
+      start = end + 1;
+    }
   }
 
   private remember(key: number, chars: number): void {
