@@ -19,15 +19,19 @@ export type SearchThreadReply = { t: 'consumed'; chars: number } | { t: 'status'
 
 /**
  * Characters of text posted to the search thread and not yet written by it, past which the ingest waits
- * (`room`): 4 M characters, about 4–8 MB as strings in each of the two threads until collected (nearly every post
+ * (`room`): 6 M characters, about 6–12 MB as strings in each of the two threads until collected (nearly every post
  * is a two-byte string). The search thread, at nice 10 (thread-priority.ts), falls behind whenever the other threads
  * take both cores: at 2 M the ingest waited here 4–5 s of a 70 s backfill at 1.6 GiB under the bench's query load.
  * 4 M, three rounds alternated with 2 M under that load: the ingest thread running 84.4% of the wall instead of
  * 80.7% (its CPU seconds over the wall; the host's speed moved by ±8% between rounds, so the walls alone could not
  * tell), peak RSS 268–278 against 270–272 MB. 8 M took the waits to 0.5 s but the peak RSS to 322 MB
- * (docs/CONTRIBUTING.md, "Where the ingest thread waits").
+ * (docs/CONTRIBUTING.md, "Where the ingest thread waits"). Since the search thread walks the prompts too
+ * (session-prompts.ts), a model call's whole prompt is posted and counted here, and the search thread falls behind
+ * more often: at 4 M the ingest waited 9.8–10.8 s of a ~70 s backfill. 6 M, four rounds alternated with 4 M under
+ * the bench's load at 1.6 GiB: 67.6 / 68.0 / 68.2 / 67.8 s against 70.0 / 68.7 / 70.4 / 70.4, the waits 7.7–8.3 s,
+ * peak RSS 286–296 against 281–293 MB.
  */
-export const MAX_IN_FLIGHT_CHARS = 4 * 1024 * 1024;
+export const MAX_IN_FLIGHT_CHARS = 6 * 1024 * 1024;
 /**
  * Rows are posted in messages of about this many characters: one message per event cost more than the clone. Small
  * enough that each column's joined string (packed-rows.ts, ≤ 64 KB even of two-byte characters) is an ordinary
