@@ -209,7 +209,14 @@ function missNotes(rows: Row[]): string[] {
         'JSON kept for its own derivations (~1.7% of the ingest thread\'s profile at 0.25×, too little for this host\'s walls to show); ' +
         'measured and not taken: writeBatch in three passes, --single-threaded-gc again (its peak RSS fits now, the backfill was ' +
         'slower), FTS5\'s hash at 2 MB, the read-ahead batches deflated on the ingest thread again. The search thread\'s trigram ' +
-        'inserts cost one cache miss a token.',
+        'inserts cost one cache miss a token. Then (the stop after, on another new host whose JSON.parse ceiling reads ~200 MB/s; ' +
+        'docs/CONTRIBUTING.md, "The prompts on the search thread"): a model call\'s prompt is handed to the search thread as ' +
+        'written, which walks it and decides which strings its session has not indexed yet (server/search-index/session-prompts.ts; ' +
+        'prompt_docs moved to the search file, SEARCH_VERSION 19, SCHEMA_VERSION 23). memory-probe under this row\'s load, ' +
+        'alternated: ingest thread 62.5 → 52.9 CPU s, search thread 39.3 → 44.1, the backfill 75.4 → 70.0 s; the ingest then ' +
+        'waited ~10 s for the search thread, and the rows in flight went from 4 to 6 M characters (four alternated rounds: 69.9 → ' +
+        '67.9 s on average, peak RSS +~4 MB). The three runs of this row are now within 2 s of the 68.7 s that 25 MB/s needs; the ' +
+        '20% share (~49 s) is not within reach of this design: the two cores are ~1.65 busy and the ingest thread alone is ~52 CPU s.',
     ],
     [
       /^peak RSS/,
@@ -308,7 +315,10 @@ function missNotes(rows: Row[]): string[] {
         'table and the known strings\' keys (3.80–3.95 → 3.74–3.78 s alternated), 10.8% in the bench at 997e3d5; on the new host of ' +
         'the stop after that, 9.2% at d5de30f (a held-out run of 4.3 s, up to 5.8 s once its files were paged out). Then (the stop ' +
         'after): the two small cuts of the backfill row\'s note (~1.7% of the ingest thread); a held-out run here is ~0.5 s of start, ' +
-        '~4.3 CPU s of ingest thread and ~0.2 s from "idle" to /api/ready, so 15.9% (~2.9 s) needs the ingest thread\'s work per line halved.',
+        '~4.3 CPU s of ingest thread and ~0.2 s from "idle" to /api/ready, so 15.9% (~2.9 s) needs the ingest thread\'s work per line halved. ' +
+        'Then (the stop after): the prompts walked by the search thread (the backfill row\'s note). On this corpus it moved little ' +
+        'of the ingest thread\'s work (memory-probe, 3 rounds alternated with the code before: ingest thread 3.6–3.8 → 3.4–3.7 CPU ' +
+        's, search thread 1.7–1.9 → 2.2–2.5) and the runs stayed within this host\'s spread (4.4 / 4.4 / 4.6 against 4.3 / 4.7 / 4.3 s).',
     ],
     [
       /^time until every session of the newest 7 days/,
