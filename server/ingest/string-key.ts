@@ -1,11 +1,12 @@
 /**
- * A 53-bit key of a string's exact UTF-16 code units: what IngestStore.known remembers of each string a session has
- * written, instead of the string.
+ * A 53-bit key of a string's exact UTF-16 code units: what SessionPrompts (server/search-index/session-prompts.ts)
+ * remembers of each string a session has indexed, instead of the string; and a session's key in prompt_docs.
  *
  * Why not the strings: the set held every message, response and tool call of the session being written (up to
  * MAX_KNOWN_CHARS), so each of those strings lived until the writer moved to another session, long enough to be
- * promoted into the ingest worker's old generation, where only a full collection frees it (heap-watch.ts says what
- * each costs). Without them the worker promoted 117–120 → 73–78 MB in a 0.25× backfill (`--trace-gc-nvp`).
+ * promoted into the old generation, where only a full collection frees it (heap-watch.ts says what each costs).
+ * Without them the ingest worker, which kept the set until the search thread took the prompts over, promoted
+ * 117–120 → 73–78 MB in a 0.25× backfill (`--trace-gc-nvp`).
  *
  * Two 32-bit multiply-xor lanes over the code units, each finished with murmur3's mixer and folded into a safe
  * integer (the shape of the well-known cyrb53). A collision would make a prompt string look already written and
