@@ -26,10 +26,11 @@ export interface ProcessedLine {
    */
   promptParts: string[];
   /**
-   * The strings of a user message, response or tool call, as written: a model call's prompt repeats them, and a
-   * prompt string the session's events already hold need not be indexed again (session-prompts.ts).
+   * Whether `text` is the strings of a user message, response or tool call, all of them: a model call's prompt
+   * repeats them, and a prompt string the session's events already hold need not be indexed again (the search thread
+   * keys them from `text`: session-prompts.ts).
    */
-  said: string[];
+  said: boolean;
 }
 
 const SAID_TYPES = new Set(['user_message', 'agent_response', 'tool_call']);
@@ -46,14 +47,14 @@ export type LineFormat = 'debug-log' | 'cli';
 
 export const lineFormatOf = (fileKind: string): LineFormat => (fileKind === 'cli' ? 'cli' : 'debug-log');
 
-// Frozen: a line without prompts or said strings shares it, so a push anywhere would be a bug (and throws).
+// Frozen: a line without prompt parts shares it, so a push anywhere would be a bug (and throws).
 const NO_STRINGS = Object.freeze([]) as unknown as string[];
 
 /**
  * Every ProcessedLine is built here, its fields always in one order: the writer then sees objects of one shape
  * (a `{ ...base, kind }` spread per outcome gave each its own, and cost a copy of the base per line).
  */
-function processed(line: RawLine, kind: ProcessedLine['kind'], reason: string | null, event: NormalizedEvent | null = null, text = '', cjk = '', parts = NO_STRINGS, said = NO_STRINGS): ProcessedLine {
+function processed(line: RawLine, kind: ProcessedLine['kind'], reason: string | null, event: NormalizedEvent | null = null, text = '', cjk = '', parts = NO_STRINGS, said = false): ProcessedLine {
   return { byteOffset: line.byteOffset, kind, reason, bytes: line.bytes, event, text, cjk, promptParts: parts, said };
 }
 
@@ -73,7 +74,7 @@ export function processLine(line: RawLine, format: LineFormat = 'debug-log'): Pr
   let event: NormalizedEvent;
   let text: string;
   let parts: string[];
-  let said: string[] = NO_STRINGS;
+  let said = false;
   try {
     const e = (event = normalizeEntry(parsed.entry));
     // the JSON values this walk parses are kept for the line's derivations (parsed-json.ts)
@@ -82,7 +83,7 @@ export function processLine(line: RawLine, format: LineFormat = 'debug-log'): Pr
     // the prompt is walked by the search thread: nothing is parsed for it here
     parts = promptParts(e);
     // a text cut at MAX_INDEXED_CHARS does not hold all its strings: nothing it said may be skipped elsewhere
-    if (SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS) said = strings;
+    said = SAID_TYPES.has(event.type) && text.length < MAX_INDEXED_CHARS && strings.length > 0;
   } catch (err) {
     // Pathological shapes (100,000 levels of nesting) must cost one bad line, not the indexer.
     return processed(line, LINE_BAD, `unusable entry: ${err instanceof Error ? err.message : String(err)}`);

@@ -441,7 +441,7 @@ export class IngestStore {
         this.keyedSession = session.id;
         this.sessionKey = sessionKeyOf(session.id);
       }
-      this.searchRows.add(id, this.sessionKey, l.text, l.cjk, l.said.length > 0, l.promptParts);
+      this.searchRows.add(id, this.sessionKey, l.text, l.cjk, l.said, l.promptParts);
     }
     this.deriveFromEvent(id, file, session, ev);
   }

@@ -2,13 +2,6 @@ import { CatchUpRetry } from './catch-up-retry';
 import { SearchWriter, type SearchWriterStatus } from './search-writer';
 
 /**
- * How the ingest hands each event's search text to the search file's writer (search-writer.ts), in the order
- * it writes: rows as they are written, then "committed through N" after its COMMIT or "rolled back".
- * `search-thread.ts` runs the writer in a thread of its own (the server, `chronoscope index`, the bench);
- * `InlineSearchFeed` runs the same writer on the caller's thread (unit tests' fixtures, where a thread per
- * test database would cost more than the indexing).
- */
-/**
  * One event's search input: its indexed text (processLine's text and cjk) and, for the de-duplication of prompt
  * strings (session-prompts.ts), its session, whether its text repeats in later prompts and its prompt as written.
  */
@@ -22,6 +15,13 @@ export interface SearchRow {
   promptParts: readonly string[];
 }
 
+/**
+ * How the ingest hands each event's search text to the search file's writer (search-writer.ts), in the order
+ * it writes: rows as they are written, then "committed through N" after its COMMIT or "rolled back".
+ * `search-thread.ts` runs the writer in a thread of its own (the server, `chronoscope index`, the bench);
+ * `InlineSearchFeed` runs the same writer on the caller's thread (unit tests' fixtures, where a thread per
+ * test database would cost more than the indexing).
+ */
 export interface SearchFeed {
   /** event `id`'s search input (SearchRow), in the order the ingest writes the events */
   add(id: number, sessionKey: number, text: string, cjk: string, said: boolean, promptParts: readonly string[]): void;

@@ -190,7 +190,7 @@ export class SearchWriter {
         this.db.exec('BEGIN');
         for (const r of rows) {
           const p = this.processed(r);
-          if (p !== null) this.indexRow(r.id, sessionKeyOf(r.session_id), p.text, p.cjk, p.said.length > 0, p.promptParts);
+          if (p !== null) this.indexRow(r.id, sessionKeyOf(r.session_id), p.text, p.cjk, p.said, p.promptParts);
         }
         setSearchMeta(this.db, 'indexed_through', String(through));
         this.db.exec('COMMIT');

@@ -40,7 +40,7 @@ export class SessionPrompts {
 
   /**
    * One event of session `sessionKey`, in id order. `text` is its indexed text (processLine's), `said` whether its
-   * strings are ones a later prompt repeats (processLine's `said` was not empty), `parts` its prompt (promptParts).
+   * strings are ones a later prompt repeats (processLine's `said`), `parts` its prompt (promptParts).
    */
   index(sessionKey: number, eventId: number, text: string, said: boolean, parts: readonly string[]): void {
     if (!said && parts.length === 0) return;
