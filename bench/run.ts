@@ -416,17 +416,29 @@ async function baseline(q: QueryClass, files: string[]): Promise<{ ms: number; c
   return { ms, count };
 }
 
+/** Backfills of the 0.25× corpus for its peak RSS: one run's peak moved by 10–15 MB between runs on one host. */
+const QUARTER_RUNS = 3;
+
 /**
  * The RSS bound must hold independent of corpus size: the same backfill at a quarter of the size, on a corpus
- * generated with the same seed, by a second server on another port while the first one idles.
+ * generated with the same seed, by a second server on another port while the first one idles; `QUARTER_RUNS` of
+ * them, each into a fresh database.
  */
-async function measureQuarterRss(loadPaths: string[]): Promise<{ mb: number; seconds: number; peakRss: number; atPeak: string | null }> {
+async function measureQuarterRss(loadPaths: string[]): Promise<{ mb: number; runs: { seconds: number; peakRss: number; atPeak: string | null }[] }> {
   const dir = path.resolve(values.cache as string, `corpus-${values.size}-quarter-seed${seed}`);
   const m = await ensureCorpus(dir, Math.round(size / 4));
   const probe = '/api/search?q=' + encodeURIComponent(m.notable.identifiers[0]);
-  log('backfill of the 0.25× corpus (peak RSS)');
-  const r = await backfillPeakRss({ corpusDir: dir, dbPath: `${dbPath}.quarter`, port: Number(values.port) + 1, loadPaths: [probe, ...loadPaths], loadMs: UNDER_LOAD_MS });
-  return { mb: m.bytes / 1e6, ...r };
+  const runs = [];
+  for (let i = 0; i < QUARTER_RUNS; i++) {
+    log(`backfill of the 0.25× corpus (peak RSS, ${i + 1} of ${QUARTER_RUNS})`);
+    runs.push(await backfillPeakRss({ corpusDir: dir, dbPath: `${dbPath}.quarter`, port: Number(values.port) + 1, loadPaths: [probe, ...loadPaths], loadMs: UNDER_LOAD_MS }));
+  }
+  return { mb: m.bytes / 1e6, runs };
+}
+
+/** The run whose peak RSS is the median of the runs' (the middle one of an odd count). */
+function medianPeakRun<T extends { peakRss: number }>(runs: T[]): T {
+  return [...runs].sort((a, b) => a.peakRss - b.peakRss)[Math.floor((runs.length - 1) / 2)];
 }
 
 /** Issue 19's held-out acceptance: a ~100 MB corpus of another seed, its backfill rate against a JSON.parse pass (held-out.ts). */
@@ -576,18 +588,20 @@ async function moreWeekRuns(manifest: CorpusManifest): Promise<number[]> {
 /**
  * Whole backfills of the corpus: the first (which the rows after it query) and these, each into a fresh database
  * under the same query load. One run of it moved by 10–15% within an hour on this machine (BENCHMARKS.md notes), so
- * the throughput row is the median of the runs, each listed.
+ * the throughput row is the median of the runs, each listed; so is the peak RSS row (one run's peak moved by 10–15 MB,
+ * set by when the four isolates' collections fell: in one run the ingest worker's heap grew by 15 MB for 0.2 s, the
+ * process's RSS by 23 MB, late in the backfill, where the corpus's largest lines are).
  */
 const BACKFILL_RUNS = 3;
 
-async function moreBackfillRuns(manifest: CorpusManifest): Promise<number[]> {
-  const out: number[] = [];
+async function moreBackfillRuns(manifest: CorpusManifest): Promise<{ seconds: number; peakRss: number }[]> {
+  const out: { seconds: number; peakRss: number }[] = [];
   for (let i = 1; i < BACKFILL_RUNS; i++) {
     log(`backfill again (${i + 1} of ${BACKFILL_RUNS}), fresh database`);
     const db = `${dbPath}.backfill`;
     const b = await timedBackfill(manifest, { untilWeekDone: false, db, port: Number(values.port) + 5 });
-    out.push((performance.now() - b.t0) / 1000);
-    b.rss?.stop();
+    const seconds = (performance.now() - b.t0) / 1000;
+    out.push({ seconds, peakRss: b.rss?.stop() ?? NaN });
     b.disk?.stop();
     await b.server.stop();
     removeDatabaseFiles(db);
@@ -687,7 +701,9 @@ async function main() {
   rows.push(throughputRow);
   const unavoidableRow: Row = { measurement: '', ours: '', baseline: '', ratio: '', target: '—', met: null };
   if (!memoryOnly) rows.push(unavoidableRow);
-  rows.push({ measurement: 'peak RSS of the server process tree during backfill', ours: `${round(peakRss / 2 ** 20, 0)} MB`, baseline: '—', ratio: '—', target: '≤ 300 MB', met: peakRss <= 300 * 2 ** 20 });
+  // filled in once the other whole backfills are done: the median of the runs' peaks
+  const peakRow: Row = { measurement: '', ours: '', baseline: '—', ratio: '—', target: '≤ 300 MB', met: null };
+  rows.push(peakRow);
   // measured once the server has settled (below, after the idle RSS row): what the disk holds for a user
   const sizeRow: Row = { measurement: 'database size (archive and search file, with their write-ahead logs, once the server is idle) / log size', ours: '', baseline: '', ratio: '', target: '≤ 1.5×', met: null };
   rows.push(sizeRow);
@@ -708,7 +724,7 @@ async function main() {
   log('steady-state RSS: idle, then under the query rows\' requests');
   const steady = await steadyRss({ base: server.base, pid: server.child.pid as number, paths: classes.map((q) => q.path) });
   const mib = (b: number) => `${round(b / 2 ** 20, 0)} MB`;
-  rows.push({ measurement: 'RSS of the server process tree after the backfill, idle (10 s, 5 s after it ended)', ours: `median ${mib(steady.idle.median)}, max ${mib(steady.idle.max)}`, baseline: `peak during backfill ${mib(peakRss)}`, ratio: '—', target: '≤ 300 MB', met: steady.idle.max <= 300 * 2 ** 20 });
+  rows.push({ measurement: 'RSS of the server process tree after the backfill, idle (10 s, 5 s after it ended)', ours: `median ${mib(steady.idle.median)}, max ${mib(steady.idle.max)}`, baseline: `peak during that backfill ${mib(peakRss)}`, ratio: '—', target: '≤ 300 MB', met: steady.idle.max <= 300 * 2 ** 20 });
   // the archive and its search file (server/search-index/search-db.ts), each with its write-ahead log
   const dbBytes = indexBytesOnDisk(dbPath);
   Object.assign(sizeRow, { ours: `${round(dbBytes / 1e6, 0)} MB`, baseline: `${round(corpusMb, 0)} MB of logs`, ratio: `${round(dbBytes / manifest.bytes, 2)}×`, met: dbBytes <= 1.5 * manifest.bytes });
@@ -716,18 +732,28 @@ async function main() {
   if (atLoadPeak) notes.push(`Memory at the peak under query load after the backfill (1×, MB): ${atLoadPeak}.`);
   rows.push({ measurement: `peak RSS after the backfill under query load (every query row's request in turn for 20 s, ${steady.underLoad.requests} requests)`, ours: mib(steady.underLoad.peak), baseline: `idle ${mib(steady.idle.median)}`, ratio: '—', target: '≤ 300 MB', met: steady.underLoad.peak <= 300 * 2 ** 20 });
 
-  const quarterRss = await measureQuarterRss(loadClasses.slice(1));
-  if (quarterRss.atPeak) notes.push(`Memory at the backfill's peak (0.25×, MB): ${quarterRss.atPeak}.`);
-  rows.push({
-    measurement: `peak RSS at 0.25× the corpus (${round(quarterRss.mb, 0)} MB, same query load; backfill ${round(quarterRss.seconds)} s)`,
-    ours: mib(quarterRss.peakRss),
-    baseline: `${mib(peakRss)} at 1×`,
-    ratio: `${round(peakRss / quarterRss.peakRss, 2)}× at 4× the logs`,
-    target: '≤ 300 MB, and 1× ≤ 1.15× of it',
-    met: quarterRss.peakRss <= 300 * 2 ** 20 && peakRss <= 1.15 * quarterRss.peakRss,
-  });
+  const quarter = await measureQuarterRss(loadClasses.slice(1));
+  const quarterRss = medianPeakRun(quarter.runs);
+  if (quarterRss.atPeak) notes.push(`Memory at the backfill's peak (0.25×, the run of the median peak, MB): ${quarterRss.atPeak}.`);
+  const quarterRow: Row = { measurement: '', ours: '', baseline: '', ratio: '', target: '≤ 300 MB, and 1× ≤ 1.15× of it', met: null };
+  rows.push(quarterRow);
 
-  const backfillRuns = [backfillS, ...(memoryOnly ? [] : await moreBackfillRuns(manifest))];
+  const wholeRuns = [{ seconds: backfillS, peakRss }, ...(memoryOnly ? [] : await moreBackfillRuns(manifest))];
+  const backfillRuns = wholeRuns.map((r) => r.seconds);
+  const peakMedian = medianPeakRun(wholeRuns).peakRss;
+  const eachPeak = (runs: { peakRss: number }[]) => (runs.length > 1 ? ` (median of ${runs.length} runs: ${runs.map((r) => mib(r.peakRss)).join(', ')})` : '');
+  Object.assign(peakRow, {
+    measurement: `peak RSS of the server process tree during backfill${wholeRuns.length > 1 ? ' (each whole backfill\'s own peak)' : ''}`,
+    ours: `${mib(peakMedian)}${eachPeak(wholeRuns)}`,
+    met: peakMedian <= 300 * 2 ** 20,
+  });
+  Object.assign(quarterRow, {
+    measurement: `peak RSS at 0.25× the corpus (${round(quarter.mb, 0)} MB, same query load; backfill ${quarter.runs.map((r) => `${round(r.seconds)} s`).join(', ')})`,
+    ours: `${mib(quarterRss.peakRss)}${eachPeak(quarter.runs)}`,
+    baseline: `${mib(peakMedian)} at 1×`,
+    ratio: `${round(peakMedian / quarterRss.peakRss, 2)}× at 4× the logs`,
+    met: quarterRss.peakRss <= 300 * 2 ** 20 && peakMedian <= 1.15 * quarterRss.peakRss,
+  });
   const medianS = median(backfillRuns);
   const mbps = corpusMb / medianS;
   const eachRun = backfillRuns.length > 1 ? `; median of ${backfillRuns.length} runs: ${backfillRuns.map((x) => `${round(x)} s`).join(', ')}` : '';
