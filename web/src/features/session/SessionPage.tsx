@@ -28,7 +28,7 @@ import { SpanFilters } from './SpanFilters';
 import { SpanTable } from './SpanTable';
 import { SideLineage } from './SideLineage';
 import { pagesFor, useSpanWindow, type PageSpan } from './useSpanWindow';
-import { useRequestTimeline } from './useRequestTimeline';
+import { useRequestTimeline, type RequestTimelineInput } from './useRequestTimeline';
 import { useTreeKeys } from './useTreeKeys';
 import { filterParams, hasFilters, useSessionViewState } from './url';
 import './session.css';
@@ -254,7 +254,7 @@ function SessionView({ id }: { id: string }) {
   const onZoom = useCallback((z: [number, number] | null) => setView({ zoom: z }), [setView]);
   const axis = overview.data?.axis ?? null;
   // A zoom the user asked for by name (a key, a double-click) is a step Back undoes; the wheel's many are not.
-  const setZoom = useCallback((z: [number, number] | null, opts?: { push?: boolean }) => setView({ zoom: z }, { replace: !opts?.push }), [setView]);
+  const setZoom = useCallback<RequestTimelineInput['setZoom']>((z, opts) => setView((v) => ({ zoom: typeof z === 'function' ? z(v.zoom) : z }), { replace: !opts?.push }), [setView]);
   const tl = useRequestTimeline({ sessionId: id, selectedId: selected?.id ?? null, axis, zoom: view.zoom, arrivedAt, setZoom });
   // n / N: along the critical path `p` shows, span by span, each selected and revealed (unfolded) as a link would.
   const stepCritical = (dir: 1 | -1): boolean => {

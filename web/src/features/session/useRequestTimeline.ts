@@ -16,7 +16,8 @@ export interface RequestTimelineInput {
   zoom: Zoom | null;
   /** the URL's event when the page opened or the URL's event changed from outside (a link): land zoomed on it */
   arrivedAt: number | null;
-  setZoom: (zoom: [number, number] | null, opts?: { push?: boolean }) => void;
+  /** a zoom, or a step from the zoom the changes before it asked for (the URL shows them a render later: url.ts) */
+  setZoom: (zoom: [number, number] | null | ((zoom: Zoom | null) => [number, number] | null), opts?: { push?: boolean }) => void;
 }
 
 export interface RequestTimelineView {
@@ -82,9 +83,9 @@ export function useRequestTimeline(p: RequestTimelineInput): RequestTimelineView
       setZoom(zoomToTimes(axis, e.start, e.end), { push: true });
       return true;
     }
-    const next = zoomAfter(action, p.zoom);
-    if (next === undefined) return false;
-    setZoom(next, { push: action.type === 'reset' });
+    if (zoomAfter(action, p.zoom) === undefined) return false;
+    // from the zoom the keys before it asked for, which a key pressed before their render would not see in p.zoom
+    setZoom((zoom) => zoomAfter(action, zoom) ?? null, { push: action.type === 'reset' });
     return true;
   };
   const bindings: Binding[] = TIMELINE_KEYS.map(({ keys, does, action }) => ({
@@ -99,8 +100,8 @@ export function useRequestTimeline(p: RequestTimelineInput): RequestTimelineView
   useShortcuts('Timeline', bindings);
 
   const wheel = useMemo<WheelZoomHandlers>(
-    () => ({ zoom: (factor, anchor) => setZoom(zoomBy(p.zoom, factor, anchor)), pan: (share) => setZoom(panBy(p.zoom, share)) }),
-    [p.zoom, setZoom],
+    () => ({ zoom: (factor, anchor) => setZoom((zoom) => zoomBy(zoom, factor, anchor)), pan: (share) => setZoom((zoom) => panBy(zoom, share)) }),
+    [setZoom],
   );
   // While a span of the path just selected loads its own timeline, the previous one's path is its request's too:
   // kept, so the highlight does not blink off and n / N can step on at once.
