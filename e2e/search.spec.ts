@@ -82,6 +82,25 @@ test('/ focuses the box, j/k move, filters and the window live in the URL', asyn
   await expect(box(page)).toHaveValue('Reconnect');
 });
 
+// Two choices in one task, before the router renders the first (app/url-state.ts): the second must not put the
+// first back (setSearchParams hands its function the parameters of the last render).
+test('the window and the order chosen faster than the page renders: both stay', async ({ page }) => {
+  await page.goto('/search?q=Reconnect');
+  await expect(page.getByTitle('All time')).toHaveAttribute('aria-pressed', 'true');
+  await page.evaluate(() => {
+    const button = (name: string) => [...document.querySelectorAll('button')].find((b) => b.textContent === name)!;
+    button('7d').click();
+    button('Recent').click();
+  });
+  await expect(page.getByRole('button', { name: '7d' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: 'Recent' })).toHaveAttribute('aria-pressed', 'true');
+  expect(new URL(page.url()).search).toBe('?q=Reconnect&window=7d&sort=recent');
+  // each a step of its own: Back undoes the order, then the window
+  await page.goBack();
+  await expect(page.getByRole('button', { name: 'Relevance' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByRole('button', { name: '7d' })).toHaveAttribute('aria-pressed', 'true');
+});
+
 test('nothing found suggests a wider window, a shorter word or fewer filters; a too-short word says why', async ({ page }) => {
   await page.goto('/search?q=zqxjvwzqxj%20repo%3Aacme%2Fnowhere&window=7d');
   await expect(page.getByText(/^No sessions match/)).toBeVisible();

@@ -1,5 +1,4 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlState, type SetUrlState, type UrlStateCodec } from '../../app/url-state';
 import { TimeWindow } from '../../../../shared/api';
 
 /** The search page's shareable state: the query text (filters included), the window and the order. */
@@ -49,13 +48,8 @@ export function hitPath(sessionId: string, eventId: number | null, from?: Search
  * The URL holds the state; typing replaces the history entry (one entry per search, not per keystroke),
  * changing the window or order pushes one.
  */
-export function useSearchViewState(): [SearchViewState, (next: Partial<SearchViewState>, opts?: { replace?: boolean }) => void] {
-  const [params, setParams] = useSearchParams();
-  const state = useMemo(() => parseSearchParams(params), [params]);
-  const update = useCallback(
-    (next: Partial<SearchViewState>, opts?: { replace?: boolean }) =>
-      setParams((prev) => serializeSearchParams({ ...parseSearchParams(prev), ...next }), { replace: opts?.replace ?? false }),
-    [setParams],
-  );
-  return [state, update];
+const SEARCH_VIEW_CODEC: UrlStateCodec<SearchViewState> = { parse: parseSearchParams, serialize: serializeSearchParams };
+
+export function useSearchViewState(): [SearchViewState, SetUrlState<SearchViewState>] {
+  return useUrlState(SEARCH_VIEW_CODEC, false);
 }

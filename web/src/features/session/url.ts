@@ -1,5 +1,4 @@
-import { useCallback, useMemo, useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlState, type SetUrlState, type UrlStateCodec } from '../../app/url-state';
 
 /**
  * The session page's shareable state, kept in the URL: the selected event (`event`, an events.id, which is
@@ -91,66 +90,11 @@ export function hasFilters(s: SessionViewState): boolean {
   return Object.values(filterParams(s)).some((v) => v !== undefined);
 }
 
-/** A change of the view: the fields to set, or a function of the view as the changes before it left it. */
-export type SessionViewChange = Partial<SessionViewState> | ((view: SessionViewState) => Partial<SessionViewState>);
-export type SetSessionView = (change: SessionViewChange, opts?: { replace?: boolean }) => void;
+export type SetSessionView = SetUrlState<SessionViewState>;
 
-/**
- * The view as the URL will show it once the router has rendered the changes asked for so far. The router renders a
- * navigation later (a transition), so a second key pressed before that render read the view from before the first:
- * under load, + + d ended with no zoom at all. Each change is applied to what the changes before it asked for, and
- * a URL that none of them asked for (Back, a link) replaces it.
- */
-export class PendingView {
-  private view: SessionViewState;
-  /** the searches asked for and not yet rendered, oldest first */
-  private asked: string[] = [];
-  private shown: string;
+const SESSION_VIEW_CODEC: UrlStateCodec<SessionViewState> = { parse: parseSessionSearch, serialize: serializeSessionSearch };
 
-  constructor(params: URLSearchParams) {
-    this.shown = params.toString();
-    this.view = parseSessionSearch(params);
-  }
-
-  /** The router rendered `params`: the view is theirs unless changes asked for after them are still to come. */
-  rendered(params: URLSearchParams): void {
-    const search = params.toString();
-    const at = this.asked.indexOf(search);
-    if (at >= 0) {
-      // a change asked for is shown (one asked for in between may never be: the router drops a navigation that
-      // another one overtook); those asked for after it are still to come
-      this.asked.splice(0, at + 1);
-      this.shown = search;
-      if (this.asked.length === 0) this.view = parseSessionSearch(params);
-      return;
-    }
-    if (search === this.shown) return;
-    // a URL none of the changes asked for: Back, Forward, a link
-    this.shown = search;
-    this.asked = [];
-    this.view = parseSessionSearch(params);
-  }
-
-  /** Applies `change` to the view the changes so far asked for; the search to navigate to. */
-  apply(change: SessionViewChange): URLSearchParams {
-    const next = { ...this.view, ...(typeof change === 'function' ? change(this.view) : change) };
-    const params = serializeSessionSearch(next);
-    // the view as the URL will give it back (the zoom rounded), so that a later change starts from the same
-    this.view = parseSessionSearch(params);
-    this.asked.push(params.toString());
-    return params;
-  }
-}
-
+/** The session page's state and its setter; a change replaces the history entry unless it asks to push one. */
 export function useSessionViewState(): [SessionViewState, SetSessionView] {
-  const [params, setParams] = useSearchParams();
-  const state = useMemo(() => parseSessionSearch(params), [params]);
-  const pending = useRef<PendingView | null>(null);
-  pending.current ??= new PendingView(params);
-  pending.current.rendered(params);
-  const update = useCallback<SetSessionView>(
-    (change, opts) => setParams(pending.current!.apply(change), { replace: opts?.replace ?? true }),
-    [setParams],
-  );
-  return [state, update];
+  return useUrlState(SESSION_VIEW_CODEC, true);
 }

@@ -1,5 +1,4 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlState, type SetUrlState, type UrlStateCodec } from '../../app/url-state';
 import { TimeWindow, UsageBy } from '../../../../shared/api';
 
 /** The usage page's view state, in the URL: window, repository, grouping and the chart's metric. */
@@ -33,9 +32,9 @@ export function serializeUsageSearch(s: UsageState): URLSearchParams {
   return p;
 }
 
-export function useUsageState(): [UsageState, (next: Partial<UsageState>) => void] {
-  const [params, setParams] = useSearchParams();
-  const state = useMemo(() => parseUsageSearch(params), [params]);
-  const update = useCallback((next: Partial<UsageState>) => setParams((prev) => serializeUsageSearch({ ...parseUsageSearch(prev), ...next })), [setParams]);
-  return [state, update];
+const USAGE_CODEC: UrlStateCodec<UsageState> = { parse: parseUsageSearch, serialize: serializeUsageSearch };
+
+export function useUsageState(): [UsageState, SetUrlState<UsageState>] {
+  // each choice a history entry, as before (Back steps through them)
+  return useUrlState(USAGE_CODEC, false);
 }
