@@ -6,6 +6,7 @@ import { generateCorpus } from '../corpus/generate';
 import type { SearchResponse } from '../../shared/api/search';
 import { startServer, type RunningServer } from '../serve';
 import { eventIndexedText } from './snippet';
+import { until } from '../test-support/until';
 
 // Issue 14.6, held-out check: /api/health answers within 250 ms while 2,000-character phrase searches run. On
 // a real server over a generated corpus: four such searches at once held the event loop for their ~2,000
@@ -23,6 +24,10 @@ beforeAll(async () => {
   const m = await generateCorpus({ outDir: path.join(root, 'corpus'), seed: 7, targetBytes: 32 * 2 ** 20 });
   server = await startServer({ dbPath: path.join(root, 'index.db'), roots: m.userDataDirs, port: 0, host: '127.0.0.1', token: null, demo: false, webRoot: null, version: 'test' });
   await server.backfilled;
+  // The backfill is done once the archive holds every line; search finds them once its thread has caught up, which
+  // /api/ready waits for. The phrase comes from the last events written: searched before that, it was not found
+  // (once in CI, on a busy host, with the search thread at nice 10).
+  await until(() => fetch(`${server.url}/api/ready`).then((r) => r.status), (status) => status === 200);
   // A real 1,998-character stretch of a tool call's indexed text (quoted, the longest query there is).
   const ids = server.ctx.db.prepare("SELECT id FROM events WHERE type = 'tool_call' ORDER BY id DESC LIMIT 5000").pluck().all() as number[];
   for (const id of ids) {
