@@ -48,14 +48,15 @@ export class PendingUrlState<S> {
       return;
     }
     if (search === this.shown || this.asked.has(search)) return;
-    this.popped(params);
+    this.replaceWith(params);
   }
 
   /**
-   * Back or Forward moved the address to `params` (popstate: before the page renders it, and possibly to a URL one
-   * of our changes had shown, which `seen` could not tell from that change still on its way): the state now.
+   * `params` are the state now, whatever was asked for: a link `seen`, or Back or Forward at popstate (before the
+   * page renders it, and possibly to a URL one of our changes had shown, which `seen` could not tell from that
+   * change still on its way).
    */
-  popped(params: URLSearchParams): void {
+  replaceWith(params: URLSearchParams): void {
     this.asked.clear();
     this.shown = params.toString();
     this.state = this.codec.parse(params);
@@ -84,7 +85,7 @@ export function useUrlState<S>(codec: UrlStateCodec<S>, defaultReplace: boolean)
   pending.current ??= new PendingUrlState(params, codec);
   pending.current.seen(params);
   useEffect(() => {
-    const onPop = () => pending.current?.popped(new URLSearchParams(window.location.search));
+    const onPop = () => pending.current?.replaceWith(new URLSearchParams(window.location.search));
     window.addEventListener('popstate', onPop);
     return () => window.removeEventListener('popstate', onPop);
   }, []);

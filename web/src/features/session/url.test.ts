@@ -108,7 +108,7 @@ describe('the view changes asked for before the router renders them', () => {
     v.seen(params('event=1&zoom=0.2-0.3'));
     expect(v.apply({}).toString()).toBe('event=1');
     // Back (or the change landed and then Back): the address is the zoomed one; a wheel turn now
-    v.popped(params('event=1&zoom=0.2-0.3'));
+    v.replaceWith(params('event=1&zoom=0.2-0.3'));
     expect(v.apply((s) => ({ zoom: [s.zoom![0], s.zoom![0] + 0.05] })).toString()).toBe('event=1&zoom=0.2-0.25');
   });
 });

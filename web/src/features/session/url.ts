@@ -90,11 +90,9 @@ export function hasFilters(s: SessionViewState): boolean {
   return Object.values(filterParams(s)).some((v) => v !== undefined);
 }
 
-export type SetSessionView = SetUrlState<SessionViewState>;
-
 const SESSION_VIEW_CODEC: UrlStateCodec<SessionViewState> = { parse: parseSessionSearch, serialize: serializeSessionSearch };
 
 /** The session page's state and its setter; a change replaces the history entry unless it asks to push one. */
-export function useSessionViewState(): [SessionViewState, SetSessionView] {
+export function useSessionViewState(): [SessionViewState, SetUrlState<SessionViewState>] {
   return useUrlState(SESSION_VIEW_CODEC, true);
 }

@@ -83,8 +83,8 @@ export function useRequestTimeline(p: RequestTimelineInput): RequestTimelineView
       setZoom(zoomToTimes(axis, e.start, e.end), { push: true });
       return true;
     }
-    if (zoomAfter(action, p.zoom) === undefined) return false;
-    // from the zoom the keys before it asked for, which a key pressed before their render would not see in p.zoom
+    // zoom, pan or reset (the other actions returned above), from the zoom the keys before it asked for, which a key
+    // pressed before their render would not see in p.zoom
     setZoom((zoom) => zoomAfter(action, zoom) ?? null, { push: action.type === 'reset' });
     return true;
   };
