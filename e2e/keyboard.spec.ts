@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { SESSION_VIEW_ID } from './fixtures/session-view';
 
 // Issue 18: every list answers j/k/Enter, `?` lists the page's shortcuts, and after a navigation the keys act on
 // the page's main list or tree. Driven by keyboard only.
@@ -93,4 +94,37 @@ test('the sessions list: j/k move down the list as it reads, Enter opens the ses
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL((url) => url.pathname === href);
   await expect(page.getByRole('tree', { name: 'Spans of this session' })).toBeFocused();
+});
+
+// Keys dispatched in one task, with no render between them: each must step from the row the one before chose
+// (each used to start from the rendered selection, so three presses moved one row).
+const pressInOneTask = (page: import('@playwright/test').Page, keys: string[]) =>
+  page.evaluate((ks) => {
+    const target = document.activeElement ?? window;
+    for (const key of ks) target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+  }, keys);
+
+test('the triage list: j j j faster than the page renders selects the third call', async ({ page }) => {
+  await page.goto('/triage');
+  const list = page.getByRole('list', { name: 'Slowest calls' });
+  await expect(list).toBeFocused();
+  test.skip((await list.getByRole('link').count()) < 4, 'fewer than four slow calls');
+  await pressInOneTask(page, ['j', 'j', 'j']);
+  await expect(list.getByRole('link').nth(2)).toHaveAttribute('aria-current', 'true');
+  await expect(list.getByRole('link').nth(2)).toBeFocused();
+  await pressInOneTask(page, ['k', 'k']);
+  await expect(list.getByRole('link').first()).toHaveAttribute('aria-current', 'true');
+});
+
+test('the session tree: j j j faster than the page renders selects the third row', async ({ page }) => {
+  await page.goto(`/session/${SESSION_VIEW_ID}`);
+  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  await expect(tree).toBeFocused();
+  await expect(tree.getByRole('treeitem').nth(3)).toBeVisible();
+  const ids = await tree.getByRole('treeitem').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-event-id')));
+  await pressInOneTask(page, ['j', 'j', 'j']);
+  await expect(tree.getByRole('treeitem', { selected: true })).toHaveAttribute('data-event-id', ids[2]!);
+  await expect(page).toHaveURL(new RegExp(`[?&]event=${ids[2]}(&|$)`));
+  await pressInOneTask(page, ['k', 'k']);
+  await expect(tree.getByRole('treeitem', { selected: true })).toHaveAttribute('data-event-id', ids[0]!);
 });

@@ -105,7 +105,15 @@ export function useTreeKeys(context: TreeKeyContext, enabled = true): void {
       // Enter on a focused button or link is that control's, not the tree's.
       if (e.key === 'Enter' && target && ACTIVATES.has(target.tagName)) return;
       const action = keyAction(e, 20);
-      if (action && runTreeKey(action, ref.current)) e.preventDefault();
+      if (!action) return;
+      const c = ref.current;
+      const select = (row: SpanRow, index: number) => {
+        c.select(row, index);
+        // The next key may come before the render that shows this row (two presses in one task): it steps from
+        // here, not from the rendered selection. The render puts the page's own context back.
+        ref.current = { ...ref.current, selectedIndex: index, hasSelection: true };
+      };
+      if (runTreeKey(action, { ...c, select })) e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

@@ -36,6 +36,8 @@ export function useListKeys({ title, noun, count, onOpen, opens, reveal, resetKe
   const move = (e: KeyboardEvent) => {
     if (count === 0 || !mine(e)) return false;
     const next = moveSelection(count, current.current, e.key);
+    // the next key may come before the render that shows this one: it steps from here, not from the rendered row
+    current.current = next;
     setSelected(next);
     if (next !== null) revealRef.current?.(next);
   };
