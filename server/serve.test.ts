@@ -147,4 +147,20 @@ describe('the running server', () => {
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('bad_request');
   });
+
+  it("times /api/health from its connection's accept (Server-Timing), on a connection's first request only", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const timingOf = () =>
+      new Promise<string | undefined>((resolve, reject) =>
+        http.get(server.url + '/api/health', { agent }, (res) => res.resume().on('end', () => resolve(res.headers['server-timing'] as string | undefined))).on('error', reject),
+      );
+    const first = await timingOf();
+    const second = await timingOf();
+    agent.destroy();
+    expect(first).toMatch(/^accept;dur=\d+\.\d\d$/);
+    expect(second).toBeUndefined();
+    // other routes do not time themselves
+    const sessions = await fetch(server.url + '/api/sessions');
+    expect(sessions.headers.get('server-timing')).toBeNull();
+  });
 });

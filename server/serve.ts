@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import fs from 'node:fs';
 import type { BackfillProgress } from '../shared/api';
 import { createApp } from './app';
+import { stampConnections } from './http/server-timing';
 import { createBus, type AppContext } from './app-context';
 import { LOOPBACK_HOSTS } from './config';
 import { openReadDb, openWriteDbOrRecover } from './db/open';
@@ -151,6 +152,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         resolve(s);
       });
       s.once('error', reject);
+      stampConnections(s);
     });
   } catch (err) {
     db.close();

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { openReadDb } from '../../server/db/open';
 import { eventIndexedText } from '../../server/search/snippet';
+import { acceptDuration } from '../../server/http/server-timing';
 import { timedGet } from '../lib/http';
 import { summarize, type Timing } from '../lib/stats';
 
@@ -34,25 +35,35 @@ export function longPhraseQuery(dbPath: string, maxChars = 2000): string | null 
 const HEALTH_CLIENT = `
 const http = require('node:http');
 const [base, everyMs] = JSON.parse(process.argv[1]);
-const ms = [];
+const samples = [];
 let running = true;
 process.stdin.on('data', () => (running = false));
 const get = () => new Promise((resolve, reject) => {
   const t = performance.now();
-  http.get(base + '/api/health', { agent: false }, (res) => { res.resume(); res.on('end', () => resolve(performance.now() - t)); }).on('error', reject);
+  http.get(base + '/api/health', { agent: false }, (res) => {
+    const timing = res.headers['server-timing'] ?? null;
+    res.resume();
+    res.on('end', () => resolve([performance.now() - t, timing]));
+  }).on('error', reject);
 });
 (async () => {
   while (running) {
-    ms.push(await get());
+    samples.push(await get());
     await new Promise((r) => setTimeout(r, everyMs));
   }
-  process.stdout.write(JSON.stringify(ms));
+  process.stdout.write(JSON.stringify(samples));
   process.exit(0);
 })();
 `;
 
+/** What the health client saw: each request's time, and the server's share of it (Server-Timing), when it said. */
+interface HealthSamples {
+  ms: number[];
+  inServer: number[];
+}
+
 /** Polls /api/health one request after another, 25 ms apart, until `stop()`; resolves with its latencies. */
-function sampleHealth(base: string): { stop(): Promise<number[]> } {
+function sampleHealth(base: string): { stop(): Promise<HealthSamples> } {
   const child = spawn(process.execPath, ['-e', HEALTH_CLIENT, JSON.stringify([base, HEALTH_EVERY_MS])], { stdio: ['pipe', 'pipe', 'inherit'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -61,7 +72,11 @@ function sampleHealth(base: string): { stop(): Promise<number[]> } {
     stop: async () => {
       child.stdin.end('stop\n');
       await exited;
-      return JSON.parse(out) as number[];
+      const samples = JSON.parse(out) as [number, string | null][];
+      return {
+        ms: samples.map(([ms]) => ms),
+        inServer: samples.map(([, timing]) => acceptDuration(timing)).filter((x): x is number => x !== null),
+      };
     },
   };
 }
@@ -70,7 +85,7 @@ function sampleHealth(base: string): { stop(): Promise<number[]> } {
 export async function healthAlone(base: string, seconds: number): Promise<Timing> {
   const h = sampleHealth(base);
   await new Promise((r) => setTimeout(r, seconds * 1000));
-  return summarize(await h.stop());
+  return summarize((await h.stop()).ms);
 }
 
 /**
@@ -96,14 +111,18 @@ export async function healthDuringLongSearches(base: string, query: string, o: {
       }
     }),
   );
-  return { health: summarize(await health.stop()), search: summarize(searchMs), statuses: [...statuses] };
+  return { health: summarize((await health.stop()).ms), search: summarize(searchMs), statuses: [...statuses] };
 }
 
 /**
  * Bursts of BURST requests at once, cycling through `paths`, one burst after another until `done()` (the
  * backfill is over) or `maxBursts`; /api/health sampled throughout. Every request of every burst counts.
  */
-export async function burstsDuring(base: string, paths: string[], o: { done: () => boolean; maxBursts: number }): Promise<{ queries: Timing; byPath: Map<string, Timing>; health: Timing; bursts: number; failed: number }> {
+export async function burstsDuring(
+  base: string,
+  paths: string[],
+  o: { done: () => boolean; maxBursts: number },
+): Promise<{ queries: Timing; byPath: Map<string, Timing>; health: Timing; healthInServer: Timing | null; bursts: number; failed: number }> {
   const ms: number[] = [];
   const byPath = new Map<string, number[]>(paths.map((p) => [p, []]));
   let failed = 0;
@@ -121,5 +140,6 @@ export async function burstsDuring(base: string, paths: string[], o: { done: () 
     bursts++;
   }
   const perPath = new Map([...byPath].map(([p, t]) => [p, summarize(t)]));
-  return { queries: summarize(ms), byPath: perPath, health: summarize(await health.stop()), bursts, failed };
+  const h = await health.stop();
+  return { queries: summarize(ms), byPath: perPath, health: summarize(h.ms), healthInServer: h.inServer.length > 0 ? summarize(h.inServer) : null, bursts, failed };
 }
