@@ -209,9 +209,31 @@ export function promptParts(ev: NormalizedEvent): string[] {
   for (const k of PROMPT_ATTRS) {
     const v = ev.attrs[k];
     const part = typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : '';
-    if (part !== '') (parts ??= []).push(part);
+    if (part !== '') (parts ??= []).push(indexedPromptPart(part));
   }
   return parts ?? NO_PARTS;
+}
+
+/** A prompt part longer than this, and not JSON, goes to the search thread cut (indexedPromptPart). */
+export const LONG_PROMPT_PART_CHARS = 1024 * 1024;
+
+/**
+ * A prompt part as the search thread needs it. Of a string the index keeps only its first MAX_INDEXED_CHARS
+ * characters once folded (promptText), but a `userRequest` is never truncated (FORMAT.md) and every model call of a
+ * turn repeats it: a pasted file of megabytes was copied into the search rows, cloned to the search thread and
+ * folded there whole, once per call (the 1.6 GiB bench corpus's 2.6 M-character one allocated ~11 MB on each side).
+ * So a part over LONG_PROMPT_PART_CHARS that is not JSON (whose strings valueStrings would take from inside it) is
+ * cut to the first of the prefixes of MAX_INDEXED_CHARS + 2, twice that, … characters that folds to more than
+ * MAX_INDEXED_CHARS + 1: folding a prefix gives a prefix of the whole string's folding but for its last character
+ * (a whitespace run cut in two, then trimmed), so both cap to the same text, its key and hash with it.
+ */
+export function indexedPromptPart(part: string): string {
+  if (part.length <= LONG_PROMPT_PART_CHARS || looksLikeJson(part)) return part;
+  for (let n = MAX_INDEXED_CHARS + 2; n < part.length; n *= 2) {
+    const prefix = part.slice(0, n);
+    if (foldWhitespace(prefix).length > MAX_INDEXED_CHARS + 1) return prefix;
+  }
+  return part;
 }
 
 // Frozen: shared by every event without a prompt.
