@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { SESSION_VIEW_ID } from './fixtures/session-view';
+import { pressInOneTask } from './support/keys';
 
 // Issue 18: every list answers j/k/Enter, `?` lists the page's shortcuts, and after a navigation the keys act on
 // the page's main list or tree. Driven by keyboard only.
@@ -98,11 +99,6 @@ test('the sessions list: j/k move down the list as it reads, Enter opens the ses
 
 // Keys dispatched in one task, with no render between them: each must step from the row the one before chose
 // (each used to start from the rendered selection, so three presses moved one row).
-const pressInOneTask = (page: import('@playwright/test').Page, keys: string[]) =>
-  page.evaluate((ks) => {
-    const target = document.activeElement ?? window;
-    for (const key of ks) target.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-  }, keys);
 
 test('the triage list: j j j faster than the page renders selects the third call', async ({ page }) => {
   await page.goto('/triage');

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { SpanListResponse } from '../shared/api';
 import { SESSION_VIEW_ID } from './fixtures/session-view';
+import { pressInOneTask } from './support/keys';
 import { PAN_STEP, ZOOM_STEP, panBy, zoomBy } from '../web/src/features/session/zoom';
 
 // Issue 18, the request-level timeline: landing zoomed on a linked call's request with its breakdown, zoom by
@@ -87,9 +88,7 @@ test('zoom and pan keys faster than the page renders: each one is a step from th
   await expect(tree(page).getByRole('treeitem').first()).toBeVisible();
   await expect(page.locator('.span-ruler .span-ruler-label').first()).toBeVisible();
   expect(zoomOf(page)).toBeNull();
-  await page.evaluate(() => {
-    for (const key of ['+', '+', 'd']) window.dispatchEvent(new KeyboardEvent('keydown', { key, cancelable: true }));
-  });
+  await pressInOneTask(page, ['+', '+', 'd']);
   const expected = panBy(zoomBy(zoomBy(null, 1 / ZOOM_STEP), 1 / ZOOM_STEP), PAN_STEP)!;
   await expect.poll(() => zoomOf(page)?.split('-').map(Number) ?? null).not.toBeNull();
   const [a, b] = zoomOf(page)!.split('-').map(Number);
