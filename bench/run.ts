@@ -217,7 +217,11 @@ function missNotes(rows: Row[]): string[] {
         'alternated: ingest thread 62.5 → 52.9 CPU s, search thread 39.3 → 44.1, the backfill 75.4 → 70.0 s; the ingest then ' +
         'waited ~10 s for the search thread, and the rows in flight went from 4 to 6 M characters (four alternated rounds: 69.9 → ' +
         '67.9 s on average, peak RSS +~4 MB). The three runs of this row are now within 2 s of the 68.7 s that 25 MB/s needs; the ' +
-        '20% share (~49 s) is not within reach of this design: the two cores are ~1.65 busy and the ingest thread alone is ~52 CPU s.',
+        '20% share (~49 s) is not within reach of this design: the two cores are ~1.65 busy and the ingest thread alone is ~52 CPU s. ' +
+        'Then (the stop after, docs/CONTRIBUTING.md, "What the two cores do during a backfill"): per-thread CPU every 0.5 s of a 0.25× ' +
+        'backfill read 1.8–1.95 cores busy from start to end (89% of two cores over the run): the targets need less work, not more ' +
+        'overlap. Measured and not taken: FTS5 columnsize=0 on the search file (its thread 15.2 / 15.8 / 16.5 → 15.7 / 15.4 / 16.0 CPU s ' +
+        'alternated); not built: skipping the prompt messages a call repeats from the one before (~1.7% of the process).',
     ],
     [
       /^peak RSS/,
@@ -319,7 +323,10 @@ function missNotes(rows: Row[]): string[] {
         '~4.3 CPU s of ingest thread and ~0.2 s from "idle" to /api/ready, so 15.9% (~2.9 s) needs the ingest thread\'s work per line halved. ' +
         'Then (the stop after): the prompts walked by the search thread (the backfill row\'s note). On this corpus it moved little ' +
         'of the ingest thread\'s work (memory-probe, 3 rounds alternated with the code before: ingest thread 3.6–3.8 → 3.4–3.7 CPU ' +
-        's, search thread 1.7–1.9 → 2.2–2.5) and the runs stayed within this host\'s spread (4.4 / 4.4 / 4.6 against 4.3 / 4.7 / 4.3 s).',
+        's, search thread 1.7–1.9 → 2.2–2.5) and the runs stayed within this host\'s spread (4.4 / 4.4 / 4.6 against 4.3 / 4.7 / 4.3 s). ' +
+        'Then (the stop after): each pair now starts with the files read into the page cache (bench/lib/page-cache.ts); before, the ' +
+        'first pair\'s JSON.parse pass could read them from disk while its backfill read them warm (one pair read 27.7% against 9.4% ' +
+        'and 11% in the bench before).',
     ],
     [
       /^time until every session of the newest 7 days/,
