@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { recordTriageSteps } from '../test-support/triage-steps';
 import { latencyStats } from './latency';
-import { noteChangedSessions, pageTriageModelsToDisk, STEP_IDS, TriageModel, triageModel, warmTriageModel } from './model';
+import { noteChangedSessions, pageTriageModelsToDisk, STEP_IDS, subjectOf, TriageModel, triageModel, warmTriageModel } from './model';
 import { setPageShiftForTests } from './paged-column';
 
 const S = '11111111-1111-4111-8111-111111111111';
@@ -48,6 +48,53 @@ describe('triage model columns', () => {
       setPageShiftForTests(14);
       pageTriageModelsToDisk(false);
     }
+  });
+});
+
+describe('triage model load', () => {
+  it('reads every row exactly through its JSON chunks: awkward strings, nulls, copies and rows it skips, across chunk ends', async () => {
+    const odd = ['say "hi"', 'back\\slash', 'tab\tand\nnewline', '日志落盘', 'emoji 🧪 test', '\u0001control', ''];
+    const lines: string[] = [];
+    for (let i = 0; i < 2_600; i++) {
+      const ts = T0 + i;
+      const k = i % 5;
+      if (k === 0) lines.push(line({ ts, dur: 10 + i, sid: S, type: 'llm_request', name: 'chat:gpt-4.1', spanId: `l${i}`, parentSpanId: 'R', status: 'ok', attrs: i % 2 ? { model: 'gpt-4.1', inputTokens: i, outputTokens: 3, ttft: 7 } : { model: odd[i % odd.length] } }));
+      else if (k === 1) lines.push(line({ ts, dur: 6_000 + i, sid: S, type: 'tool_call', name: odd[i % odd.length] || 'read_file', spanId: `t${i}`, parentSpanId: 'R', status: i % 3 ? 'ok' : 'error', attrs: i % 3 ? {} : { error: `failed: ${odd[i % odd.length]} at line ${i % 7}` } }));
+      else if (k === 2) lines.push(line({ ts, dur: 0, sid: S, type: 'user_message', name: 'user_message', spanId: `u${i}`, parentSpanId: 'R', status: 'ok', attrs: { content: `not a triage row ${i}` } }));
+      // the same four entries again and again: one row each, the rest repeats (dup 2) that only the raw counts see
+      else if (k === 3) lines.push(line({ ts: T0, dur: 6_000, sid: S, type: 'discovery', name: `copied ${i % 4}`, spanId: 'D', parentSpanId: 'R', status: 'ok', attrs: {} }));
+      else lines.push(line({ ts, dur: i, sid: S, type: 'hook', name: odd[i % odd.length], spanId: `h${i}`, parentSpanId: 'R', status: 'ok', attrs: {} }));
+    }
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: lines.join('') });
+    const m = triageModel(fx.db);
+    // what the driver's own rows say, one by one
+    const rows = fx.db
+      .prepare(
+        `SELECT id, type, name, model, tool, status, ts, dur, ttft, tokens_in, tokens_out, session_num, fail FROM events
+         WHERE dup = 0 AND (type IN ('llm_request', 'tool_call', 'subagent', 'hook') OR dur > 0 OR status = 1 OR fail IS NOT NULL)
+         ORDER BY id`,
+      )
+      .all() as { id: number; type: string; name: string | null; model: string | null; tool: string | null; status: number; ts: number; dur: number; ttft: number | null; tokens_in: number | null; tokens_out: number | null; session_num: number; fail: string | null }[];
+    expect(rows.length).toBe(1_564); // the calls, tool calls and hooks (3 of every 5 lines) and the 4 entries repeated
+    const slow = fx.db.prepare('SELECT sum(dur > 5000) raw, sum(dur > 5000 AND dup = 0) uniq FROM events').get() as { raw: number; uniq: number };
+    expect([m.counts.slowRaw, m.counts.slowUnique, slow.raw - slow.uniq]).toEqual([slow.raw, slow.uniq, 516]);
+    expect(m.n).toBe(rows.length);
+    const got = Array.from({ length: m.n }, (_, i) => ({
+      id: m.cId.get(i),
+      type: m.types[m.cType.get(i)],
+      subject: m.strings[m.cSubject.get(i)],
+      status: m.cStatus.get(i),
+      ts: m.cTs.get(i),
+      dur: m.cDur.get(i),
+      session: m.cSession.get(i),
+      fail: m.cFail.get(i) === -1 ? null : m.failGroups[m.cFail.get(i)].signature,
+    }));
+    expect(got).toEqual(rows.map((r) => ({ id: r.id, type: r.type, subject: subjectOf(r.type, r.name, r.model, r.tool), status: r.status, ts: r.ts, dur: r.dur, session: r.session_num, fail: r.fail })));
+    const calls = rows.filter((r) => r.type === 'llm_request');
+    expect(Array.from({ length: m.ln }, (_, i) => [m.lId.get(i), m.lTtft.get(i), m.lIn.get(i), m.lOut.get(i)])).toEqual(
+      calls.map((r) => [r.id, r.ttft ?? NaN, r.tokens_in ?? NaN, r.tokens_out ?? NaN]),
+    );
+    expect(new Set(got.map((g) => g.subject))).toEqual(new Set([...odd, 'read_file', 'gpt-4.1', 'copied 0', 'copied 1', 'copied 2', 'copied 3']));
   });
 });
 
