@@ -41,10 +41,6 @@ export const STEP_IDS = 2_000;
  */
 const READ_CHUNK_IDS = 1_024;
 
-function ascending(rows: readonly Row[]): boolean {
-  for (let i = 1; i < rows.length; i++) if (rows[i][0] < rows[i - 1][0]) return false;
-  return true;
-}
 const CHECK_EVERY_MS = 5_000;
 /** A followed model still reads every session's repository this often while commits arrive (syncSessions). */
 const FULL_READ_EVERY_MS = 60_000;
@@ -119,6 +115,12 @@ type Row = [
   fail: string | null,
   dup: number,
 ];
+
+/** Whether a load's rows came in id order (`load`). */
+function ascending(rows: readonly Row[]): boolean {
+  for (let i = 1; i < rows.length; i++) if (rows[i][0] < rows[i - 1][0]) return false;
+  return true;
+}
 
 export class TriageModel {
   /** interned subject strings (models, tools, hook types, names) */
