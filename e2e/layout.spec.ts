@@ -103,3 +103,47 @@ test('Collapse all leaves one row per top-level span (each request), Shift+E doe
   await page.keyboard.press('Shift+E');
   await expect(rows).toHaveText(`${all.toLocaleString('en-US')} rows`);
 });
+
+// The top bar while a backfill runs (the finished e2e index shows no progress, so /api/health is answered with one
+// and the stream is left connecting, which keeps the indicator on health's figures): the progress and the health
+// pill sit right of the navigation at every width the layout serves. At 1024 px "Week: done · 4%" ran over "SQL"
+// (global.css: the status is a container whose room picks the progress's form).
+const BACKFILL_STATES = {
+  'this week read, older 41%': { recent: { filesDone: 2402, filesTotal: 2402, bytesDone: 170e6, bytesTotal: 170e6 }, older: { filesDone: 10000, filesTotal: 24907, bytesDone: 637e6, bytesTotal: 1555e6 } },
+  'this week 99%': { recent: { filesDone: 2390, filesTotal: 2402, bytesDone: 169e6, bytesTotal: 170e6 }, older: { filesDone: 0, filesTotal: 24907, bytesDone: 0, bytesTotal: 1555e6 } },
+};
+
+for (const width of [901, 960, 1024, 1100, 1240, 1280, 1440]) {
+  for (const [name, split] of Object.entries(BACKFILL_STATES)) {
+    test(`during a backfill (${name}) the top bar's status stays clear of the navigation at ${width} px`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 768 });
+      await page.route('**/api/stream', () => new Promise<void>(() => {}));
+      await page.route('**/api/health', async (route) => {
+        const real = (await (await route.fetch()).json()) as Record<string, unknown>;
+        const files = split.recent.filesTotal + split.older.filesTotal;
+        const done = split.recent.filesDone + split.older.filesDone;
+        const bytes = split.recent.bytesTotal + split.older.bytesTotal;
+        const bytesDone = split.recent.bytesDone + split.older.bytesDone;
+        // the widest figures the pill shows: four characters each
+        await route.fulfill({ json: { ...real, events: 987_654, badLines: 9_876, backfill: { state: 'running', filesDone: done, filesTotal: files, bytesDone, bytesTotal: bytes, ...split } } });
+      });
+      await page.goto('/');
+      await page.getByRole('heading', { level: 1, name: 'Sessions' }).waitFor();
+      await expect(page.getByRole('status').filter({ hasText: /Week|week/ })).toBeVisible();
+      const layout = await page.evaluate(() => {
+        const navRight = Math.max(...[...document.querySelectorAll('.topnav-link')].map((a) => a.getBoundingClientRect().right));
+        // the status area's drawn content: a range's rectangles cover text that overflows its boxes too
+        const range = document.createRange();
+        range.selectNodeContents(document.querySelector('.topbar-status')!);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+        return { navRight, statusLeft: Math.min(...rects.map((r) => r.left)), statusRight: Math.max(...rects.map((r) => r.right)) };
+      });
+      expect(layout.statusLeft, JSON.stringify(layout)).toBeGreaterThanOrEqual(layout.navRight + 8);
+      // from 1024 px the week's figure is there to read (the sentence or its short form), not only the bar
+      if (width >= 1024) await expect(page.locator('.topbar-progress-label:visible, .topbar-progress-short:visible')).toHaveCount(1);
+      expect(layout.statusRight).toBeLessThanOrEqual(width);
+      expect(await overflowX(page)).toBe(0);
+      await page.unrouteAll({ behavior: 'ignoreErrors' });
+    });
+  }
+}

@@ -29,8 +29,11 @@ export function HealthIndicator() {
   return (
     <Link to="/health" className={`health-indicator is-${level}`} aria-label={label} title={label}>
       <span className={`dot dot-${level === 'ok' ? 'success' : 'warn'}`} aria-hidden="true" />
-      <span className="num">{formatCompact(data.events)}</span>&nbsp;events
-      <span className="sep" aria-hidden="true">·</span>
+      {/* the count the top bar drops first when it is short of room (global.css, the topbar-status container) */}
+      <span className="health-events">
+        <span className="num">{formatCompact(data.events)}</span>&nbsp;events
+        <span className="sep" aria-hidden="true">·</span>
+      </span>
       <span className={data.badLines > 0 ? 'health-bad' : 'muted'}>
         <span className="num">{formatCompact(data.badLines)}</span>&nbsp;bad
       </span>
