@@ -112,6 +112,23 @@ describe('responseCache: one computation per request and database state', () => 
     ]);
   });
 
+  it('computes afresh for a request that says Cache-Control: no-cache (a hard reload, the bench), and keeps that answer', async () => {
+    const a = app();
+    await a.request('/events');
+    const fresh = await Promise.all([0, 1].map(() => a.request('/events', { headers: { 'Cache-Control': 'no-cache' } })));
+    // neither reused the kept answer nor the other's computation
+    expect(fresh.map((r) => r.headers.get('X-Chronoscope-Cache'))).toEqual(['miss', 'miss']);
+    expect(computed).toBe(3);
+    expect((await body(fresh[1])).bodies).toEqual(['first']);
+    // what it computed is kept for the requests that allow it; max-age=0 and Pragma: no-cache ask the same
+    const reused = await a.request('/events');
+    expect([reused.headers.get('X-Chronoscope-Cache'), computed]).toEqual(['hit', 3]);
+    for (const headers of [{ 'Cache-Control': 'max-age=0' }, { Pragma: 'no-cache' }, { 'Cache-Control': 'private, No-Cache' }] as Record<string, string>[]) {
+      expect((await a.request('/events', { headers })).headers.get('X-Chronoscope-Cache')).toBe('miss');
+    }
+    expect(computed).toBe(6);
+  });
+
   it('keeps an answer at most maxAgeMs, since answers also depend on the clock', async () => {
     const a = app({ maxAgeMs: 1000 });
     await a.request('/events');

@@ -85,6 +85,17 @@ class AnswerCache {
   }
 }
 
+/**
+ * Whether a request asks for an answer computed now (RFC 9111 §5.2.1: `no-cache` or `max-age=0`; HTTP/1.0's
+ * `Pragma: no-cache`): a browser's hard reload, and the bench, whose query rows time the query, not a reused answer.
+ * It is computed again (not joined to one in flight either) and kept for the requests that allow reuse.
+ */
+function asksForFresh(cacheControl: string | undefined, pragma: string | undefined): boolean {
+  if (pragma !== undefined && /(?:^|,)\s*no-cache\s*(?:,|$)/i.test(pragma)) return true;
+  if (cacheControl === undefined) return false;
+  return /(?:^|,)\s*(?:no-cache|max-age\s*=\s*0+)\s*(?:,|$)/i.test(cacheControl);
+}
+
 // The header goes in with the others: reading `res.headers` back would build the fetch Response the line above avoids.
 const toResponse = (a: Answer, hit: string) => new Response(a.body, { status: a.status, headers: [...a.headers, ['X-Chronoscope-Cache', hit]] });
 
@@ -111,14 +122,15 @@ export function responseCache(db: () => Database.Database, o: Partial<Limits> & 
     const url = new URL(c.req.url);
     const key = url.pathname + url.search;
     const state = dbState(conn);
-    const hit = cache.get(key, state, clock());
+    const fresh = asksForFresh(c.req.header('cache-control'), c.req.header('pragma'));
+    const hit = fresh ? undefined : cache.get(key, state, clock());
     if (hit) {
       await handOut();
       c.res = toResponse(hit, 'hit');
       return;
     }
     const flightKey = `${state}|${key}`;
-    const running = cache.inFlight.get(flightKey);
+    const running = fresh ? undefined : cache.inFlight.get(flightKey);
     if (running) {
       const a = await running;
       await handOut();
