@@ -4,10 +4,17 @@ import http from 'node:http';
  * GET a path and return the parsed JSON body (null with `parse: false`) and the time it took (ms) to its last
  * byte, keep-alive off to time whole requests.
  */
-export function timedGet(base: string, path: string, o: { parse?: boolean } = {}): Promise<{ ms: number; status: number; body: unknown }> {
+/**
+ * Headers of a request whose answer the server must compute now (Cache-Control: no-cache,
+ * server/http/response-cache.ts): the same request again would otherwise be its reused answer (~1 ms), and a row
+ * would time that instead of the query, as the query rows did between the response cache and this header.
+ */
+export const COMPUTED: Record<string, string> = { 'Cache-Control': 'no-cache' };
+
+export function timedGet(base: string, path: string, o: { parse?: boolean; headers?: Record<string, string> } = {}): Promise<{ ms: number; status: number; body: unknown; cache: string | null }> {
   const start = performance.now();
   return new Promise((resolve, reject) => {
-    const req = http.get(base + path, { agent: false }, (res) => {
+    const req = http.get(base + path, { agent: false, headers: o.headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => {
@@ -18,7 +25,8 @@ export function timedGet(base: string, path: string, o: { parse?: boolean } = {}
         } catch {
           body = null;
         }
-        resolve({ ms, status: res.statusCode ?? 0, body });
+        const cache = res.headers['x-chronoscope-cache'];
+        resolve({ ms, status: res.statusCode ?? 0, body, cache: typeof cache === 'string' ? cache : null });
       });
     });
     req.on('error', reject);

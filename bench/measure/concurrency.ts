@@ -122,8 +122,10 @@ export async function burstsDuring(
   base: string,
   paths: string[],
   o: { done: () => boolean; maxBursts: number },
-): Promise<{ queries: Timing; byPath: Map<string, Timing>; health: Timing; healthInServer: Timing | null; bursts: number; failed: number }> {
+): Promise<{ queries: Timing; byPath: Map<string, Timing>; health: Timing; healthInServer: Timing | null; bursts: number; failed: number; computed: number }> {
   const ms: number[] = [];
+  // answers the server computed (X-Chronoscope-Cache: miss); the others joined one in flight or reused one
+  let computed = 0;
   const byPath = new Map<string, number[]>(paths.map((p) => [p, []]));
   let failed = 0;
   let bursts = 0;
@@ -136,10 +138,11 @@ export async function burstsDuring(
       byPath.get(paths[i % paths.length])!.push(r.ms);
       // a 404 is fair early in a backfill (the session of a spans request is not indexed yet); a 5xx is not
       if (r.status >= 500) failed++;
+      if (r.cache === 'miss') computed++;
     }
     bursts++;
   }
   const perPath = new Map([...byPath].map(([p, t]) => [p, summarize(t)]));
   const h = await health.stop();
-  return { queries: summarize(ms), byPath: perPath, health: summarize(h.ms), healthInServer: h.inServer.length > 0 ? summarize(h.inServer) : null, bursts, failed };
+  return { queries: summarize(ms), byPath: perPath, health: summarize(h.ms), healthInServer: h.inServer.length > 0 ? summarize(h.inServer) : null, bursts, failed, computed };
 }

@@ -13,7 +13,8 @@ async function fakeServer(notReadyPolls: number): Promise<{ base: string; asked:
   server = http.createServer((req, res) => {
     asked.set(req.url!, (asked.get(req.url!) ?? 0) + 1);
     if (req.url === '/api/ready') res.writeHead(polls++ < notReadyPolls ? 503 : 200);
-    else res.writeHead(200, { 'content-type': 'application/json' });
+    // the first answer of a path computed, the ones after it reused (server/http/response-cache.ts)
+    else res.writeHead(200, { 'content-type': 'application/json', 'x-chronoscope-cache': asked.get(req.url!) === 1 ? 'miss' : 'hit' });
     res.end('{}');
   });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
@@ -27,12 +28,21 @@ describe('awaitBackfill', () => {
     expect(Object.fromEntries(asked)).toEqual({ '/api/ready': 4, '/api/a': 3, '/api/b': 3 });
   });
 
-  it('hands each load time to onLoad when given', async () => {
+  it('hands each load time to onLoad when given, with whether the server computed the answer or reused one', async () => {
     const { base } = await fakeServer(2);
     const times: number[] = [];
-    await awaitBackfill(base, performance.now(), { loadPaths: ['/api/a'], loadMs: 60_000, onLoad: (ms) => times.push(ms) });
+    const how: (string | null)[] = [];
+    await awaitBackfill(base, performance.now(), {
+      loadPaths: ['/api/a'],
+      loadMs: 60_000,
+      onLoad: (ms, cache) => {
+        times.push(ms);
+        how.push(cache);
+      },
+    });
     expect(times.length).toBe(2);
     expect(times.every((ms) => ms >= 0)).toBe(true);
+    expect(how).toEqual(['miss', 'hit']);
   });
 
   it('polls POLL_MS apart without a load too: the run ends within a poll of the backfill (250 ms polls added 125 ms on average)', async () => {

@@ -68,12 +68,12 @@ export const POLL_MS = 50;
 /**
  * Polls /api/ready until the backfill is done and searchable (server/routes/health.ts), POLL_MS apart. During the
  * first `loadMs` after `t0`, each poll is followed by the `loadPaths` requests one after another (their times go to
- * `onLoad`). `onPoll` runs after every poll, the last one included; `until` ends the wait early.
+ * `onLoad`, with how the server answered: X-Chronoscope-Cache, `miss` when it computed the answer). `onPoll` runs after every poll, the last one included; `until` ends the wait early.
  */
 export async function awaitBackfill(
   base: string,
   t0: number,
-  o: { loadPaths: string[]; loadMs: number; onLoad?: (ms: number) => void; onPoll?: () => Promise<void>; until?: () => boolean },
+  o: { loadPaths: string[]; loadMs: number; onLoad?: (ms: number, cache: string | null) => void; onPoll?: () => Promise<void>; until?: () => boolean },
 ): Promise<void> {
   for (;;) {
     const ready = (await timedGet(base, '/api/ready')).status === 200;
@@ -84,8 +84,8 @@ export async function awaitBackfill(
     // request with it, when there was no onLoad, and so the 0.25× backfill ran without the query load its row claims.
     if (loaded)
       for (const p of o.loadPaths) {
-        const { ms } = await timedGet(base, p);
-        o.onLoad?.(ms);
+        const { ms, cache } = await timedGet(base, p);
+        o.onLoad?.(ms, cache);
       }
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
