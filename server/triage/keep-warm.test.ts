@@ -4,7 +4,9 @@ import { inOneSnapshot } from '../db/one-snapshot';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { recordTriageSteps } from '../test-support/triage-steps';
 import { listEvents } from './events';
-import { inTriageSnapshot, triageReady } from './keep-warm';
+import { EventEmitter } from 'node:events';
+import type { AppContext } from '../app-context';
+import { inTriageSnapshot, keepTriageWarm, triageReady, WARM_EVERY_MS } from './keep-warm';
 import { STEP_IDS, TriageModel, warmTriageModel } from './model';
 import { EventListQuery } from '../../shared/api';
 
@@ -63,5 +65,34 @@ describe('a triage handler (inTriageSnapshot)', () => {
     });
     expect(loaded).toEqual([2 * STEP_IDS + 300]);
     expect((answer as { total: number }).total).toBe(50 + 2 * STEP_IDS + 300);
+  });
+});
+
+describe('keepTriageWarm', () => {
+  it("starts a warm-up on a commit's notice, and at most one every WARM_EVERY_MS (then once that much time has passed)", async () => {
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: calls(5) });
+    const warms = vi.spyOn(TriageModel.prototype, 'warm').mockResolvedValue(undefined);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate'] });
+    try {
+      let now = 10_000;
+      const bus = new EventEmitter();
+      keepTriageWarm({ db: fx.db, bus } as unknown as AppContext, () => now);
+      vi.advanceTimersByTime(0);
+      expect(warms).toHaveBeenCalledTimes(1); // at start
+      now += 2_000;
+      bus.emit('indexed', { sessionIds: [S] });
+      vi.advanceTimersByTime(0);
+      // at once: it waited WARM_EVERY_MS before, while a request after the commit paid the whole group's sync
+      expect(warms).toHaveBeenCalledTimes(2);
+      now += 100;
+      bus.emit('indexed', { sessionIds: [S] });
+      bus.emit('indexed', { sessionIds: [S] });
+      vi.advanceTimersByTime(WARM_EVERY_MS - 101);
+      expect(warms).toHaveBeenCalledTimes(2);
+      vi.advanceTimersByTime(1);
+      expect(warms).toHaveBeenCalledTimes(3);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
