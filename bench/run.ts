@@ -364,7 +364,14 @@ function missNotes(rows: Row[]): string[] {
         'paths ~8 ms; a CJK query of 1–2 characters reads every session title and touched path (instr; ~9 and ~11 ms on ' +
         '59k paths and 19k sessions: trigrams cannot answer it, and a CJK index of titles and paths would be a derived-table ' +
         'rebuild for every user). Before the response cache (088d882, another host) these rows read, computed: identifier ' +
-        'fragment 25.8 / 32.4 ms, CJK 29.1 / 32.6–34.0, lineage 12.9 / 25.2.',
+        'fragment 25.8 / 32.4 ms, CJK 29.1 / 32.6–34.0, lineage 12.9 / 25.2. During the backfill the computed requests are ' +
+        'those right after a commit (a commit ends reuse), and their slowest are the slow list\'s: it waits for the triage ' +
+        'model to sync the commit group (~100,000 events, ~100 ms of CPU on a core the backfill keeps busy; scratch runs of ' +
+        'the 1.6 GiB backfill with this load: /api/events?min=5000 computed p50 4–5 ms, p95 ~135–145 ms; the search ' +
+        'p50 ~55–60 / p95 ~92–98 ms beside the backfill). The warm-up now starts on the commit\'s notice instead of 500 ms ' +
+        'after it (server/triage/keep-warm.ts: p95 145.1 / 146.8 → 134.0 / 137.0 ms, alternated); an answer that did not ' +
+        'wait would be one commit group behind its snapshot. Before the response cache every request of this load was ' +
+        'computed, most of them with the model warm: p95 78.8 ms then, on another host.',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
