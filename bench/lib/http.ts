@@ -1,16 +1,17 @@
 import http from 'node:http';
 
 /**
- * GET a path and return the parsed JSON body (null with `parse: false`) and the time it took (ms) to its last
- * byte, keep-alive off to time whole requests.
- */
-/**
  * Headers of a request whose answer the server must compute now (Cache-Control: no-cache,
  * server/http/response-cache.ts): the same request again would otherwise be its reused answer (~1 ms), and a row
  * would time that instead of the query, as the query rows did between the response cache and this header.
  */
 export const COMPUTED: Record<string, string> = { 'Cache-Control': 'no-cache' };
 
+/**
+ * GET a path and return the parsed JSON body (null with `parse: false`), the time it took (ms) to its last byte,
+ * keep-alive off to time whole requests, and how the server answered (`cache`: its X-Chronoscope-Cache, `miss` when
+ * it computed the answer, null when it did not say).
+ */
 export function timedGet(base: string, path: string, o: { parse?: boolean; headers?: Record<string, string> } = {}): Promise<{ ms: number; status: number; body: unknown; cache: string | null }> {
   const start = performance.now();
   return new Promise((resolve, reject) => {

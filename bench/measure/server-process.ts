@@ -68,7 +68,8 @@ export const POLL_MS = 50;
 /**
  * Polls /api/ready until the backfill is done and searchable (server/routes/health.ts), POLL_MS apart. During the
  * first `loadMs` after `t0`, each poll is followed by the `loadPaths` requests one after another (their times go to
- * `onLoad`, with how the server answered: X-Chronoscope-Cache, `miss` when it computed the answer). `onPoll` runs after every poll, the last one included; `until` ends the wait early.
+ * `onLoad`, with how the server answered: timedGet's `cache`). `onPoll` runs after every poll, the last one
+ * included; `until` ends the wait early.
  */
 export async function awaitBackfill(
   base: string,

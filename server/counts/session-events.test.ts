@@ -26,13 +26,12 @@ afterEach(() => {
 
 describe('sessionEventCounts', () => {
   it("counts a session's own lines and its children's, 0 for an id it does not know, and sees the next commit", async () => {
-    const child = C;
     expect(reader.prepare('SELECT parent_id FROM sessions WHERE id = ?').pluck().get(C)).toBe(P);
-    expect(sessionEventCounts(reader, [P, child, 'nope'])).toEqual(new Map([[P, 5], [child, 2], ['nope', 0]]));
+    expect(sessionEventCounts(reader, [P, C, 'nope'])).toEqual(new Map([[P, 5], [C, 2], ['nope', 0]]));
     // asked again in the same state: the same figures (kept), in the order asked, repeats once
-    expect([...sessionEventCounts(reader, [child, P, P])]).toEqual([[child, 2], [P, 5]]);
+    expect([...sessionEventCounts(reader, [C, P, P])]).toEqual([[C, 2], [P, 5]]);
     fs.appendFileSync(path.join(fx.logsDir(), P, `runSubagent-x-${C}.jsonl`), ev(3, 'tool_call', C) + ev(4, 'tool_call', C));
     await fx.reindex();
-    expect(sessionEventCounts(reader, [P, child])).toEqual(new Map([[P, 7], [child, 4]]));
+    expect(sessionEventCounts(reader, [P, C])).toEqual(new Map([[P, 7], [C, 4]]));
   });
 });
