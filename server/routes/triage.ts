@@ -6,18 +6,23 @@ import { validationHook } from '../http/errors';
 import { callTimeseries, durationHistogram, ttftScatter } from '../triage/charts';
 import { triageCounts } from '../triage/counts';
 import { errorGroups } from '../triage/error-groups';
-import { listEvents } from '../triage/events';
+import { eventListNeedsModel, listEvents } from '../triage/events';
+import { inOneSnapshot } from '../db/one-snapshot';
 import { inTriageSnapshot, keepTriageWarm } from '../triage/keep-warm';
 import { latencyStats } from '../triage/latency';
 
 // Triage (issue 5): the slowest calls, failures grouped by cause, latency statistics and their charts. Each
 // handler first waits for the triage model to catch up (it loads in steps that yield, so the other routes stay
-// responsive during a cold start and a backfill), then answers synchronously (inTriageSnapshot).
+// responsive during a cold start and a backfill), then answers synchronously (inTriageSnapshot); an event list that
+// SQL's indexes answer alone (eventListNeedsModel) does not wait.
 export function triageRoutes(ctx: AppContext) {
   keepTriageWarm(ctx);
   return new Hono()
     .get('/events', zValidator('query', EventListQuery, validationHook), async (c) => {
-      return c.json(await inTriageSnapshot(ctx, (db) => listEvents(db, c.req.valid('query'))), 200);
+      const q = c.req.valid('query');
+      // the default slow list and text searches come from SQL's indexes alone: they never wait for the model
+      if (!eventListNeedsModel(q)) return c.json(inOneSnapshot(ctx.db, (db) => listEvents(db, q)), 200);
+      return c.json(await inTriageSnapshot(ctx, (db) => listEvents(db, q)), 200);
     })
     .get('/errors/groups', zValidator('query', ErrorGroupsQuery, validationHook), async (c) => {
       return c.json(await inTriageSnapshot(ctx, (db) => errorGroups(db, c.req.valid('query'))), 200);

@@ -3,7 +3,7 @@ import { cliCallShares } from '../usage/cli-usage';
 import { SLOW_MS, type EventListParams, type EventListResponse, type TriageEvent } from '../../shared/api/triage';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { foldWhitespace } from '../search/indexed-text';
-import { cachedResult, windowStart } from './cache';
+import { cachedResult, cachedWhileUnchanged, windowStart } from './cache';
 import { triageModel } from './model';
 import { countInModel, pageInModel } from './model-filter';
 
@@ -142,6 +142,31 @@ function sqlIndexServes(q: EventListParams, where: string[]): boolean {
   return q.sort === 'ts' && (q.min >= SLOW_MS || q.status === 'error');
 }
 
+/** Terms that read nothing events_dur does not hold: dur, its key, and dup = 0 and dur > SLOW_MS, its condition. */
+const DUR_INDEX_TERMS = new Set(['e.dup = 0', 'e.dur > 0', 'e.dur > @min', `e.dur > ${SLOW_MS}`, 'e.dur <= @max']);
+
+/**
+ * How a list's total is counted when the triage model does not count it: 'text' for a text search (the model has no
+ * text: SQL up to COUNT_CAP), 'slow' for the slow calls with no other filter (events_dur covers the count: 2.4 ms for
+ * the 91,139 slow calls of the 1.6 GiB bench archive), null when the model counts it.
+ */
+function totalInSql(where: string[]): 'text' | 'slow' | null {
+  if (where.some((w) => w.includes('event_text') || w.includes('LIKE'))) return 'text';
+  if (where.includes(`e.dur > ${SLOW_MS}`) && where.every((w) => DUR_INDEX_TERMS.has(w))) return 'slow';
+  return null;
+}
+
+/**
+ * Whether a list needs the triage model: not when SQL's indexes give both its page and its total (the default slow
+ * list, and text searches). Those are answered without waiting for the model to sync the last commit, which during a
+ * backfill is a group of ~100,000 events and 100+ ms on a busy core (the slowest computed requests of the bench's
+ * queries during the backfill: /api/events?min=5000, p95 ~145 ms, issue 19).
+ */
+export function eventListNeedsModel(q: EventListParams, now = Date.now()): boolean {
+  const { where } = eventFilter(q, now);
+  return !(sqlIndexServes(q, where) && totalInSql(where) !== null);
+}
+
 /**
  * GET /api/events: canonical events across every session, by default the calls slower than 5 s, slowest
  * first; keyset-paginated on (sort value, id). The total is counted once per index version and filter set.
@@ -152,8 +177,7 @@ export function listEvents(db: Database.Database, q: EventListParams, now = Date
   const desc = q.order === 'desc';
   const total = countEvents(db, q, where, params, now);
   const after = decodeCursor(q.cursor, 2);
-  const m = triageModel(db, now);
-  const fromModel = sqlIndexServes(q, where) ? null : pageInModel(m, q, after, q.limit + 1, now);
+  const fromModel = sqlIndexServes(q, where) ? null : pageInModel(triageModel(db, now), q, after, q.limit + 1, now);
   let rows: Row[];
   if (fromModel !== null) {
     const byId = new Map<number, Row>();
@@ -190,14 +214,22 @@ export const COUNT_CAP = 10_000;
 
 function countEvents(db: Database.Database, q: EventListParams, where: string[], params: Record<string, unknown>, now: number): { n: number; capped: boolean } {
   const { cursor: _cursor, limit: _limit, order: _order, ...filters } = q;
+  // Text search and instant events of any type are not in the model: counted in SQL, up to a cap.
+  const capped = () => {
+    const n = (db.prepare(`SELECT count(*) n FROM (SELECT 1 FROM events e WHERE ${where.join(' AND ')} LIMIT ${COUNT_CAP + 1})`).get(params) as { n: number }).n;
+    return n > COUNT_CAP ? { n: COUNT_CAP, capped: true } : { n, capped: false };
+  };
+  const inSql = totalInSql(where);
+  if (inSql === 'text') return cachedWhileUnchanged(db, 'event-count', filters, now, capped);
+  if (inSql === 'slow') {
+    // every slow call, or those under a ceiling: a count of events_dur alone, never capped (the model's own figure)
+    return cachedWhileUnchanged(db, 'event-count', filters, now, () => ({ n: (db.prepare(`SELECT count(*) n FROM events e WHERE ${where.join(' AND ')}`).get(params) as { n: number }).n, capped: false }));
+  }
   // Keyed with the sort too: the ttft and ts sorts add an IS NOT NULL term, the total is of the rows the list can show.
   const m = triageModel(db, now);
   return cachedResult(m, 'event-count', filters, now, () => {
     const exact = countInModel(m, q, now);
-    if (exact !== null) return { n: exact, capped: false };
-    // Text search and instant events of any type are not in the model: count in SQL, up to a cap.
-    const n = (db.prepare(`SELECT count(*) n FROM (SELECT 1 FROM events e WHERE ${where.join(' AND ')} LIMIT ${COUNT_CAP + 1})`).get(params) as { n: number }).n;
-    return n > COUNT_CAP ? { n: COUNT_CAP, capped: true } : { n, capped: false };
+    return exact !== null ? { n: exact, capped: false } : capped();
   });
 }
 

@@ -4,11 +4,11 @@ import { createApp } from '../app';
 import { testContext } from '../test-support/test-app';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { EventListQuery } from '../../shared/api';
-import { eventFilter, listEvents } from './events';
+import { eventFilter, eventListNeedsModel, listEvents } from './events';
 import { planOf, recordStatements } from '../test-support/record-statements';
 import { clearStatements } from '../db/statements';
 import { countInModel, pageInModel } from './model-filter';
-import { triageModel } from './model';
+import { triageModel, triageModelBehind } from './model';
 
 const S1 = '11111111-1111-4111-8111-111111111111';
 const S2 = '22222222-2222-4222-8222-222222222222';
@@ -352,6 +352,38 @@ describe('chart endpoints', () => {
       [20_000, 3000],
     ]);
     expect(s.points.every((p) => p.sessionId !== '' && p.eventId > 0)).toBe(true);
+  });
+});
+
+describe('event lists that SQL answers alone', () => {
+  it('give the slow list and text searches without syncing the model, with the totals the model gives', async () => {
+    const { fx, get } = await setup();
+    const slowList = EventListQuery.parse({});
+    expect(listEvents(fx.db, slowList).total).toBe(7);
+    const fs = await import('node:fs');
+    fs.appendFileSync(`${fx.logsDir()}/${S2}/main.jsonl`, ev(S2, RECENT, 9_000, 'tool_call', 'fetch_webpage', { dur: 30_500, status: 'error', attrs: { error: 'Request timed out after 30000ms' } }));
+    await fx.reindex();
+    const behind = triageModelBehind(fx.db);
+    expect(behind).toBeGreaterThan(0);
+    // a commit later: the new call, counted down events_dur, and the model still where it was
+    const r = listEvents(fx.db, slowList);
+    expect(r.total).toBe(8);
+    expect(r.events.map((e) => e.dur)).toEqual([61_000, 30_500, 12_000, 9000, 7000, 7000, 6000, 6000]);
+    const under10s = EventListQuery.parse({ max: '10000' });
+    expect(listEvents(fx.db, under10s).total).toBe(5);
+    const text = EventListQuery.parse({ q: 'timed out', min: '-1' });
+    expect(listEvents(fx.db, text).total).toBe(2);
+    expect(triageModelBehind(fx.db)).toBe(behind);
+    expect((await get<EventListResponse>('/api/events')).total).toBe(8);
+    expect(triageModelBehind(fx.db)).toBe(behind);
+    // once synced, the model counts what SQL counted (one number everywhere)
+    const m = triageModel(fx.db);
+    expect(countInModel(m, slowList, Date.now())).toBe(8);
+    expect(countInModel(m, under10s, Date.now())).toBe(5);
+    // every other list waits for the model: a status, a time, another threshold, another order are not in events_dur
+    const needs = (q: Record<string, string>) => eventListNeedsModel(EventListQuery.parse(q));
+    expect([needs({}), needs({ max: '10000' }), needs({ q: 'timed out' }), needs({ q: 'ti' })]).toEqual([false, false, false, false]);
+    expect([needs({ status: 'error' }), needs({ window: '24h' }), needs({ min: '1000' }), needs({ sort: 'ts' }), needs({ sort: 'ttft' }), needs({ model: 'gpt-4.1' }), needs({ sig: 'x' })]).toEqual([true, true, true, true, true, true, true]);
   });
 });
 
