@@ -17,7 +17,7 @@ import { ReadPool } from './read-pool/read-pool';
 import type { WorkerMessage } from './ingest/worker';
 import type { ForwardConfig } from './forward/forward-config';
 import { reportThreadMemory } from './memory/thread-memory';
-import { pageTriageModelsToDisk, triageModelBytes } from './triage/model';
+import { offerCommitRows, pageTriageModelsToDisk, triageModelBytes } from './triage/model';
 import { responseCacheBytes } from './http/response-cache';
 
 export interface ServeOptions {
@@ -98,6 +98,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   const backfilled = new Promise<void>((resolve) => (markBackfilled = resolve));
   const onMessage = (m: WorkerMessage) => {
     switch (m.type) {
+      case 'triage-rows':
+        if (ctx.db.open) offerCommitRows(ctx.db, m.rows);
+        break;
       case 'indexed':
         ctx.status.lastIndexedAt = m.at;
         ctx.bus.emit('indexed', { sessionIds: m.sessionIds, events: m.events, at: m.at });

@@ -21,6 +21,7 @@ import { IngestStore } from './store';
 import { InlineSearchFeed, type SearchFeed } from '../search-index/search-feed';
 import type { SearchWriterStatus } from '../search-index/search-writer';
 import { tailFile, type FileIdentity } from './tail-file';
+import type { CommitRows } from '../triage/commit-rows';
 
 export interface IndexerEvents {
   indexed(sessionIds: string[], events: number): void;
@@ -32,6 +33,8 @@ export interface IndexerEvents {
   paused(reason: string | null): void;
   /** where the search file stands (its mark, the archive's, and why it is behind) */
   search(status: SearchWriterStatus): void;
+  /** the triage model's rows of a commit, as written, right after it (server/triage/commit-rows.ts) */
+  triageRows(rows: CommitRows): void;
 }
 
 export interface IndexerOptions {
@@ -105,6 +108,7 @@ export class Indexer {
     this.store = new IngestStore(db, this.search);
     this.refresh = makeSessionRefresher(db, (id) => this.store.knownTotals(id));
     this.lastLineId = db.prepare('SELECT max(id) m FROM lines');
+    this.lastEventId = db.prepare('SELECT max(id) FROM events').pluck();
     this.logRestart = new LogRestart(db);
   }
 
@@ -114,6 +118,7 @@ export class Indexer {
   private search: SearchFeed;
   private ownsSearch: boolean;
   private lastLineId: Database.Statement;
+  private lastEventId: Database.Statement;
 
   /** Discover, backfill everything, then (when watching) follow changes until stop(). */
   async start(): Promise<void> {
@@ -314,6 +319,7 @@ export class Indexer {
     if (this.group && this.db.inTransaction) return;
     this.db.exec('BEGIN');
     this.group = { files: [], started: Date.now(), bytes: 0, events: 0 };
+    if (this.events.triageRows) this.store.commitRows.begin((this.lastEventId.get() as number | null) ?? 0);
   }
 
   /** Commits the group, then tells the server: a reader notified before the commit would not see the rows. */
@@ -322,6 +328,8 @@ export class Indexer {
     let through: number | undefined;
     if (this.db.inTransaction) {
       this.db.exec('COMMIT');
+      const rows = this.store.commitRows.take((this.lastEventId.get() as number | null) ?? 0, Number(this.db.pragma('schema_version', { simple: true })));
+      if (rows) this.events.triageRows?.(rows);
       this.logRestart.afterCommit();
       through = this.committedThrough();
       this.search.committed(through);
@@ -334,7 +342,7 @@ export class Indexer {
         }
       }
       this.resumeIfPaused();
-    }
+    } else this.store.commitRows.discard();
     this.group = null;
     this.notify(through);
   }
@@ -347,6 +355,7 @@ export class Indexer {
       /* already rolled back by SQLite */
     }
     this.search.rolledBack();
+    this.store.commitRows.discard();
     if (this.group) {
       for (const f of this.group.files) this.queue.add(f);
       this.pendingEvents -= this.group.events;

@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { NormalizedEvent } from '../../shared/log-entry';
 import { failureSignature } from '../triage/signature';
+import { CommitRowsCollector } from '../triage/commit-rows';
 import { assistantText } from './assistant-text';
 import { makeCliLinker, type CliLinker } from './cli/link-cli';
 import { deflateChunksSync, lineBytesOf, type LineBytes, type PackedChunk } from './archive-chunks';
@@ -117,6 +118,8 @@ const DATED_TYPES = new Set(['user_message', 'agent_response', 'llm_request', 't
  * file's new progress commit in one transaction, so a crash or restart never writes a line twice or skips one.
  */
 export class IngestStore {
+  /** the triage model's rows of the open group, handed to the server after its commit (server/triage/commit-rows.ts) */
+  readonly commitRows = new CommitRowsCollector();
   private sessions = new Map<string, SessionState>();
   /**
    * The sums of sessions dropped from `sessions` before their refresh: a backfill's commit group writes some
@@ -425,11 +428,14 @@ export class IngestStore {
       else this.st.insertCopyKey.run(key, file.id);
     }
     const type = ev.type === 'unknown' ? ev.rawType || 'unknown' : ev.type;
+    const status = ev.status === 'error' ? 1 : 0;
+    const fail = failureSignature(ev);
     this.st.insertEvent.run(
       id, session.num, file.id, type, ev.name, ev.spanId, ev.parentSpanId,
-      ev.status === 'error' ? 1 : 0, ev.ts, ev.dur, ev.rIdx, ev.model, ev.tool, ev.ttft, ev.tokensIn, ev.tokensOut,
-      ev.tokensCached, ev.error, dup, failureSignature(ev), ev.creditsNano,
+      status, ev.ts, ev.dur, ev.rIdx, ev.model, ev.tool, ev.ttft, ev.tokensIn, ev.tokensOut,
+      ev.tokensCached, ev.error, dup, fail, ev.creditsNano,
     );
+    this.commitRows.add(id, type, ev.name, ev.model, ev.tool, status, ev.ts, ev.dur, ev.ttft, ev.tokensIn, ev.tokensOut, ev.tokensCached, session.num, fail, dup);
     // read back by this group's refresh (the CLI facts, the lineage): kept so that it is not inflated again
     if (READ_BACK_TYPES.has(type)) rememberWrittenLine(this.db, id, l.bytes);
     if (dup === 2) return; // a repeat inside one file: archived, but derived facts already have it

@@ -17,6 +17,7 @@ import { HEAP_SNAPSHOT_ENV, reportThreadMemory } from '../memory/thread-memory';
 import { restoreLaunchSemiSpace } from '../memory/young-generation';
 import { SearchThread } from '../search-index/search-thread';
 import type { SearchWriterStatus } from '../search-index/search-writer';
+import { commitRowsTransfer, type CommitRows } from '../triage/commit-rows';
 
 export interface WorkerInput {
   dbPath: string;
@@ -37,6 +38,8 @@ export type WorkerMessage =
   | { type: 'paused'; reason: string | null }
   /** the search file's progress (server/search-index/): its mark against the archive's, and why it lags */
   | { type: 'search'; status: SearchWriterStatus }
+  /** the triage model's rows of a commit, as written (server/triage/commit-rows.ts) */
+  | { type: 'triage-rows'; rows: CommitRows }
   | { type: 'fatal'; message: string };
 
 // First: the semi-space flag back to the launch value, before this worker makes its search thread (young-generation.ts).
@@ -45,7 +48,7 @@ restoreLaunchSemiSpace();
 // The ingest worker: the only writer. It owns its connection so that better-sqlite3's synchronous writes never
 // block the HTTP server's event loop (DESIGN: ingest never blocks the HTTP server).
 const input = workerData as WorkerInput;
-const post = (m: WorkerMessage) => parentPort?.postMessage(m);
+const post = (m: WorkerMessage, transfer: ArrayBuffer[] = []) => parentPort?.postMessage(m, transfer);
 
 /**
  * The ingest worker's heap and buffers are collected past what survived + a headroom, at least HEAP_FLOOR_BYTES
@@ -130,6 +133,7 @@ async function main() {
           search.settle();
         }
       },
+      triageRows: (rows) => post({ type: 'triage-rows', rows }, commitRowsTransfer(rows)),
       damaged: (cause) => post({ type: 'damaged', cause }),
       paused: (reason) => post({ type: 'paused', reason }),
       roots: (roots) => post({ type: 'roots', roots: roots.map((r) => ({ path: r.path, exists: r.exists, error: r.error })) }),

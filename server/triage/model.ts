@@ -5,6 +5,7 @@ import { CALL_TYPES, SLOW_MS } from '../../shared/triage-terms';
 import type { SessionSource } from '../../shared/api/common';
 import { dbState } from '../db/db-state';
 import { plucked } from '../db/statements';
+import { CHUNK_ROWS, INT, NUM, type CommitRows } from './commit-rows';
 import { PagedFloat64, PagedInt32, PagedUint32, PagedUint8, SpillFile, type PagedColumn } from './paged-column';
 
 /**
@@ -40,6 +41,13 @@ export const STEP_IDS = 2_000;
  * that matters), and a sync from cold (Infinity ids) never builds one text of the whole table.
  */
 const READ_CHUNK_IDS = 1_024;
+
+/**
+ * Rows of commits handed over by the ingest (commit-rows.ts) kept at most, waiting for a sync to reach them: ~90 bytes
+ * each, so ~18 MB at worst (a model still loading from cold while a backfill commits); the oldest go first, and their
+ * ids are read from SQL instead.
+ */
+const MAX_POSTED_ROWS = 200_000;
 
 const CHECK_EVERY_MS = 5_000;
 /** A followed model still reads every session's repository this often while commits arrive (syncSessions). */
@@ -189,6 +197,8 @@ export class TriageModel {
   version = '';
   private warming: Promise<void> | null = null;
   private readonly rowsStmt;
+  /** commits' rows as the ingest wrote them, in id order (`offer`), until a sync has added them */
+  private posted: CommitRows[] = [];
 
   private readonly file: SpillFile;
 
@@ -272,6 +282,20 @@ export class TriageModel {
       errors += this.rawErrors[num];
     }
     return { slow, errors };
+  }
+
+  /**
+   * A commit's rows as the ingest wrote them (commit-rows.ts): a sync adds them from here instead of reading them
+   * back through SQL. Kept until a sync reaches them; a batch that does not follow the ones kept is kept alone.
+   */
+  offer(rows: CommitRows): void {
+    if (rows.through <= this.lastId) return;
+    const last = this.posted[this.posted.length - 1];
+    if (last !== undefined && (rows.schema !== last.schema || rows.after < last.through)) this.posted = [];
+    this.posted.push(rows);
+    let kept = 0;
+    for (const b of this.posted) kept += b.n;
+    while (kept > MAX_POSTED_ROWS && this.posted.length > 0) kept -= (this.posted.shift() as CommitRows).n;
   }
 
   /** Brings the model up to the committed state of the index (synchronously: the rest of a warm-up too). */
@@ -469,18 +493,75 @@ export class TriageModel {
     return this.file.bytes;
   }
 
+  /** Adds the rows of ids (lastId, hi]: from the commits the ingest handed over where they cover them, else from SQL. */
   private load(hi: number): void {
-    for (let lo = this.lastId; lo < hi; lo += READ_CHUNK_IDS) {
+    while (this.lastId < hi) {
+      const from = this.lastId;
+      const b = this.posted.find((p) => p.schema === this.schemaCookie && p.after <= from && from < p.through);
+      if (b !== undefined) {
+        const to = Math.min(hi, b.through);
+        this.addPosted(b, from, to);
+        this.lastId = to;
+        continue;
+      }
+      let to = hi;
+      for (const p of this.posted) if (p.schema === this.schemaCookie && p.after > from && p.after < to) to = p.after;
+      this.loadFromSql(from, to);
+      this.lastId = to;
+    }
+    this.posted = this.posted.filter((p) => p.schema === this.schemaCookie && p.through > this.lastId);
+  }
+
+  private loadFromSql(from: number, hi: number): void {
+    for (let lo = from; lo < hi; lo += READ_CHUNK_IDS) {
       const rows = JSON.parse(this.rowsStmt.get(lo, Math.min(hi, lo + READ_CHUNK_IDS)) as string) as Row[];
       // a range of the rowid is scanned in id order; sorted if a plan ever did otherwise (add keeps id order)
       if (!ascending(rows)) rows.sort((a, b) => a[0] - b[0]);
-      for (const r of rows) this.add(r);
+      for (const r of rows) this.add(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14]);
     }
-    this.lastId = hi;
   }
 
-  private add(r: Row): void {
-    const [id, type, name, model, tool, status, ts, dur, ttft, tin, tout, tcached, session, fail, dup] = r;
+  /** The rows of a handed-over commit with ids in (from, to]. */
+  private addPosted(b: CommitRows, from: number, to: number): void {
+    const { strings } = b;
+    const str = (i: number) => (i < 0 ? null : strings[i]);
+    // the first row past `from`: rows are in id order
+    let lo = 0;
+    let hi = b.n;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (b.num[Math.floor(mid / CHUNK_ROWS)][(mid % CHUNK_ROWS) * NUM] <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let r = lo; r < b.n; r++) {
+      const num = b.num[Math.floor(r / CHUNK_ROWS)];
+      const int = b.int[Math.floor(r / CHUNK_ROWS)];
+      const a = (r % CHUNK_ROWS) * NUM;
+      const id = num[a];
+      if (id > to) break;
+      const c = (r % CHUNK_ROWS) * INT;
+      const type = strings[int[c + 3]];
+      this.add(id, type, str(int[c + 4]), str(int[c + 5]), str(int[c + 6]), int[c], num[a + 1], num[a + 2], num[a + 3], num[a + 4], num[a + 5], num[a + 6], int[c + 1], str(int[c + 7]), int[c + 2]);
+    }
+  }
+
+  private add(
+    id: number,
+    type: string,
+    name: string | null,
+    model: string | null,
+    tool: string | null,
+    status: number,
+    ts: number | null,
+    dur: number,
+    ttft: number | null,
+    tin: number | null,
+    tout: number | null,
+    tcached: number | null,
+    session: number,
+    fail: string | null,
+    dup: number,
+  ): void {
     const slow = dur > SLOW_MS ? 1 : 0;
     this.counts.slowRaw += slow;
     this.counts.errorsRaw += status;
@@ -591,6 +672,11 @@ export function noteChangedSessions(db: Database.Database, sessionIds: Iterable<
 /** Event ids the connection's model is behind the index as the connection sees it now (TriageModel.behind). */
 export function triageModelBehind(db: Database.Database): number {
   return modelOf(db).behind();
+}
+
+/** Hands a commit's rows, as the ingest wrote them, to the connection's model (TriageModel.offer). */
+export function offerCommitRows(db: Database.Database, rows: CommitRows): void {
+  modelOf(db).offer(rows);
 }
 
 /** Loads the model of a connection without blocking the event loop for long (server start, after each batch). */

@@ -1,12 +1,18 @@
 // The triage API's answers, pinned as a JSON file written by the model as it was before its columns were paged to
 // disk (issue 19.3): however the model holds its rows, every figure, page and order must stay byte-identical.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../app';
 import { cliTree } from '../ingest/cli/cli-fixture';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
-import { openReadDb } from '../db/open';
-import { pageTriageModelsToDisk, triageModel } from './model';
+import { openReadDb, openWriteDb } from '../db/open';
+import { ensureSchema } from '../db/schema';
+import { Indexer } from '../ingest/indexer';
+import { INT, NUM, type CommitRows } from './commit-rows';
+import { offerCommitRows, pageTriageModelsToDisk, TriageModel, triageModel } from './model';
 import { setPageShiftForTests } from './paged-column';
 
 const A = 'aaaaaaaa-1111-4111-8111-111111111111';
@@ -104,3 +110,57 @@ describe('triage API answers (golden)', () => {
     }
   });
 });
+
+describe('triage API answers from the rows the ingest handed over (commit-rows.ts)', () => {
+  /** The fixture's logs indexed again into a database of their own, with each commit's rows kept as the server gets them. */
+  async function indexedWithCommitRows(): Promise<{ dbPath: string; batches: CommitRows[]; dir: string }> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-rows-'));
+    const dbPath = path.join(dir, 'index.db');
+    const db = openWriteDb(dbPath);
+    ensureSchema(db);
+    const batches: CommitRows[] = [];
+    const indexer = new Indexer(db, { roots: [path.join(fx.root, 'Code'), path.join(fx.root, '.copilot')], watch: false, waitForSpace: false }, { triageRows: (r) => batches.push(r) });
+    await indexer.start();
+    await indexer.whenIdle();
+    await indexer.stop();
+    db.close();
+    return { dbPath, batches, dir };
+  }
+
+  /** A batch cut in two after its k-th row, as two commits would have handed it over (the fixture is one commit). */
+  function cut(b: CommitRows, k: number): [CommitRows, CommitRows] {
+    expect(b.num.length).toBe(1);
+    const at = b.num[0][(k - 1) * NUM];
+    return [
+      { ...b, through: at, n: k, num: [b.num[0].slice(0, k * NUM)], int: [b.int[0].slice(0, k * INT)] },
+      { ...b, after: at, n: b.n - k, num: [b.num[0].slice(k * NUM, b.n * NUM)], int: [b.int[0].slice(k * INT, b.n * INT)] },
+    ];
+  }
+
+  it.each([
+    ['every commit', (b: CommitRows[]) => b, []],
+    ['two commits', (b: CommitRows[]) => cut(b[0], 30), []],
+    ["the second of two (the first's ids read from SQL)", (b: CommitRows[]) => [cut(b[0], 30)[1]], ['first']],
+    ["the first of two (the second's ids read from SQL)", (b: CommitRows[]) => [cut(b[0], 30)[0]], ['second']],
+    ['a commit to tables since recreated (another schema cookie: read from SQL)', (b: CommitRows[]) => [{ ...b[0], schema: b[0].schema + 1 }], ['all']],
+  ])('are byte-identical, the model fed %s', async (_, offered, sqlReads) => {
+    const { dbPath, batches, dir } = await indexedWithCommitRows();
+    const db = openReadDb(dbPath);
+    const fromSql = vi.spyOn(TriageModel.prototype as unknown as { loadFromSql: (from: number, to: number) => void }, 'loadFromSql');
+    try {
+      // the fixture's logs are one commit; every row the model's own SQL would read is in it
+      expect(batches.map((b) => [b.after, b.n])).toEqual([[0, db.prepare("SELECT count(*) FROM events WHERE type IN ('llm_request', 'tool_call', 'subagent', 'hook') OR dur > 0 OR status = 1 OR fail IS NOT NULL OR dup > 0").pluck().get()]]);
+      const [first, second] = cut(batches[0], 30);
+      for (const b of offered(batches)) offerCommitRows(db, b);
+      const json = await answers(db);
+      await expect(json).toMatchFileSnapshot('__snapshots__/triage-golden.json');
+      const ranges = { first: [0, first.through], second: [second.after, second.through], all: [0, second.through] };
+      expect(fromSql.mock.calls).toEqual(sqlReads.map((r) => ranges[r as keyof typeof ranges]));
+    } finally {
+      fromSql.mockRestore();
+      db.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
