@@ -3,11 +3,15 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionDetail, SessionListResponse } from '../shared/api';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { EventListResponse, SessionDetail, SessionListResponse } from '../shared/api';
 import { startServer, type RunningServer } from './serve';
 import { line } from './test-support/fixture-db';
 import { until } from './test-support/until';
+import type { CommitRows } from './triage/commit-rows';
+import { TriageModel } from './triage/model';
+
+const offerRows = TriageModel.prototype.offer;
 
 let root: string;
 let server: RunningServer;
@@ -91,6 +95,24 @@ describe('the running server', () => {
     const text = await until(async () => received.join(''), (t) => notices(t).some((ids) => ids.includes('s1')));
     expect(notices(text).find((ids) => ids.includes('s1'))).toContain('s1');
     req.destroy();
+  });
+
+  it("hands each commit's triage rows to the main thread's model, which lists them", async () => {
+    const offered: CommitRows[] = [];
+    const offer = vi.spyOn(TriageModel.prototype, 'offer').mockImplementation(function (this: TriageModel, rows: CommitRows) {
+      offered.push(rows);
+      return offerRows.call(this, rows);
+    });
+    try {
+      fs.appendFileSync(path.join(logsOf('w1'), 's1', 'main.jsonl'), line({ ts: 1775000000000 + 60, dur: 42_000, sid: 's1', type: 'tool_call', name: 'run_in_terminal', spanId: 's1-60', status: 'error', attrs: { args: '{}', error: 'Command timed out' } }));
+      const list = await until(() => get<EventListResponse>('/api/events?min=1000'), (l) => l.events.some((e) => e.dur === 42_000));
+      const id = list.events.find((e) => e.dur === 42_000)?.id as number;
+      // the batch of the commit that wrote it: its one row of the model, that call
+      const batch = offered.find((b) => b.after < id && id <= b.through) as CommitRows;
+      expect([batch.n, batch.strings]).toEqual([1, ['tool_call', 'run_in_terminal', 'Command timed out']]);
+    } finally {
+      offer.mockRestore();
+    }
   });
 
   it('follows files inside a session folder: a new child log, a size-cap rewrite renamed over main.jsonl, a deleted file', async () => {
