@@ -365,13 +365,17 @@ function missNotes(rows: Row[]): string[] {
         '59k paths and 19k sessions: trigrams cannot answer it, and a CJK index of titles and paths would be a derived-table ' +
         'rebuild for every user). Before the response cache (088d882, another host) these rows read, computed: identifier ' +
         'fragment 25.8 / 32.4 ms, CJK 29.1 / 32.6–34.0, lineage 12.9 / 25.2. During the backfill the computed requests are ' +
-        'those right after a commit (a commit ends reuse), and their slowest are the slow list\'s: it waits for the triage ' +
-        'model to sync the commit group (~100,000 events, ~100 ms of CPU on a core the backfill keeps busy; scratch runs of ' +
-        'the 1.6 GiB backfill with this load: /api/events?min=5000 computed p50 4–5 ms, p95 ~135–145 ms; the search ' +
-        'p50 ~55–60 / p95 ~92–98 ms beside the backfill). The warm-up now starts on the commit\'s notice instead of 500 ms ' +
-        'after it (server/triage/keep-warm.ts: p95 145.1 / 146.8 → 134.0 / 137.0 ms, alternated); an answer that did not ' +
-        'wait would be one commit group behind its snapshot. Before the response cache every request of this load was ' +
-        'computed, most of them with the model warm: p95 78.8 ms then, on another host.',
+        'those right after a commit (a commit ends reuse). Their slowest were the triage model\'s: each waited for the model to ' +
+        'sync the commit group (~100,000 events read back through SQL and JSON and added: ~70 ms of CPU, 100–180 ms on two cores ' +
+        'the backfill keeps busy; /api/events?min=5000 computed p95 ~135–145 ms, and with it answered without the model, ' +
+        '/api/errors/groups the same). Now the default slow list and text searches come from SQL\'s indexes alone ' +
+        '(server/triage/events.ts eventListNeedsModel: the slow list\'s computed p95 ~9–15 ms), and the model adds each ' +
+        'commit\'s rows as the ingest wrote them, handed over after its COMMIT (server/triage/commit-rows.ts; the main ' +
+        'thread\'s CPU in this backfill 7.0–7.5 → 5.8–6.2 s). Scratch runs of the 1.6 GiB backfill with this load, ' +
+        'alternated (the slow list already without the model → and the rows handed over): every computed request p95 ' +
+        '117.0 / 113.4 → 78.5 / 77.5 ms, /api/errors/groups 145.1 / 126.1 → 99.1 / 83.0; the search p50 ~57 / p95 ~94–100 ms ' +
+        'beside the backfill. Before the response cache every request of this load was computed, most of them with the model ' +
+        'warm: p95 78.8 ms then, on another host.',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
