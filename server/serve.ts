@@ -17,7 +17,8 @@ import { ReadPool } from './read-pool/read-pool';
 import type { WorkerMessage } from './ingest/worker';
 import type { ForwardConfig } from './forward/forward-config';
 import { reportThreadMemory } from './memory/thread-memory';
-import { offerCommitRows, pageTriageModelsToDisk, triageModelBytes } from './triage/model';
+import { handCommitRowsBackWith, offerCommitRows, pageTriageModelsToDisk, triageModelBytes } from './triage/model';
+import { commitRowsTransfer } from './triage/commit-rows';
 import { responseCacheBytes } from './http/response-cache';
 
 export interface ServeOptions {
@@ -172,6 +173,8 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     });
   traceStartup('listening; starting the ingest worker');
   let worker = startIngest();
+  // the triage rows' chunks go back to the ingest once the model added them (commit-rows.ts), to be written again
+  handCommitRowsBackWith((rows) => worker.postMessage({ type: 'recycle-rows', num: rows.num, int: rows.int }, commitRowsTransfer(rows)));
   const recovery = new IndexRecovery({
     ctx,
     dbPath: o.dbPath,
@@ -206,6 +209,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     async close() {
       closed = true;
       await recovery.running();
+      handCommitRowsBackWith(null);
       worker.postMessage({ type: 'stop' });
       const closing = new Promise<void>((resolve) => server.close(() => resolve()));
       (server as { closeAllConnections?: () => void }).closeAllConnections?.();

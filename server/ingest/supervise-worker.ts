@@ -22,7 +22,7 @@ export const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 60_000;
 
 export interface SupervisedWorker {
-  postMessage(m: unknown): void;
+  postMessage(m: unknown, transfer?: ArrayBuffer[]): void;
   /** Stops the worker for good (no restart). */
   terminate(): Promise<void>;
 }
@@ -77,7 +77,7 @@ export function superviseIngestWorker(o: SuperviseOptions): SupervisedWorker {
   }
 
   return {
-    postMessage: (m) => current.postMessage(m),
+    postMessage: (m, transfer) => current.postMessage(m, transfer),
     async terminate() {
       stopping = true;
       await current.terminate();

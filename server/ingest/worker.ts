@@ -17,7 +17,7 @@ import { HEAP_SNAPSHOT_ENV, reportThreadMemory } from '../memory/thread-memory';
 import { restoreLaunchSemiSpace } from '../memory/young-generation';
 import { SearchThread } from '../search-index/search-thread';
 import type { SearchWriterStatus } from '../search-index/search-writer';
-import { commitRowsTransfer, type CommitRows } from '../triage/commit-rows';
+import { commitRowsTransfer, recycleCommitRowChunks, type CommitRows } from '../triage/commit-rows';
 
 export interface WorkerInput {
   dbPath: string;
@@ -139,7 +139,8 @@ async function main() {
       roots: (roots) => post({ type: 'roots', roots: roots.map((r) => ({ path: r.path, exists: r.exists, error: r.error })) }),
     },
   );
-  parentPort?.on('message', (m: { type: string }) => {
+  parentPort?.on('message', (m: { type: string; num?: Float64Array[]; int?: Int32Array[] }) => {
+    if (m.type === 'recycle-rows') recycleCommitRowChunks(m.num ?? [], m.int ?? []);
     if (m.type === 'stop') {
       forwarder?.stop();
       void indexer

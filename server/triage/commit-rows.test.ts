@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_ROWS, CommitRowsCollector, INT, NUM } from './commit-rows';
+import { CHUNK_ROWS, CommitRowsCollector, INT, NUM, recycleCommitRowChunks } from './commit-rows';
 
 const call = (c: CommitRowsCollector, id: number, o: { type?: string; dur?: number | null; status?: number; fail?: string | null; dup?: number } = {}) =>
   c.add(id, o.type ?? 'llm_request', 'chat:gpt-4.1', 'gpt-4.1', null, o.status ?? 0, 1_000 + id, o.dur === undefined ? 900 : o.dur, null, 10, null, null, 3, o.fail ?? null, o.dup ?? 0);
@@ -55,5 +55,22 @@ describe('CommitRowsCollector', () => {
     c.begin(10);
     call(c, 11);
     expect(c.take(11, 1)?.n).toBe(1);
+  });
+
+  it('writes the next groups into the chunks handed back, and sends no chunk for a group without rows', () => {
+    const c = new CommitRowsCollector();
+    c.begin(0);
+    for (let id = 1; id <= 3; id++) call(c, id);
+    const first = c.take(3, 1)!;
+    recycleCommitRowChunks(first.num, first.int);
+    c.begin(3);
+    call(c, 4);
+    const second = c.take(4, 1)!;
+    expect(second.num[0]).toBe(first.num[0]);
+    expect(second.int[0]).toBe(first.int[0]);
+    expect([second.n, second.num[0][0]]).toEqual([1, 4]);
+    c.begin(4);
+    call(c, 5, { type: 'turn_start', dur: 0 });
+    expect(c.take(5, 1)).toEqual({ schema: 1, after: 4, through: 5, n: 0, num: [], int: [], strings: [] });
   });
 });

@@ -31,6 +31,20 @@ export const CHUNK_ROWS = 8192;
 
 const CALLS = new Set<string>(CALL_TYPES);
 
+/**
+ * Chunks the server's model has added and handed back (`recycleCommitRowChunks`), reused for the next groups: a
+ * chunk per 8,192 rows allocated and freed in two threads at every commit kept ~10 MB more of the process resident
+ * once a 1.6 GiB backfill was over (glibc keeps what such frees leave). At most a group's worth is kept.
+ */
+const POOL_MAX = 8;
+const numPool: Float64Array[] = [];
+const intPool: Int32Array[] = [];
+
+export function recycleCommitRowChunks(num: Float64Array[], int: Int32Array[]): void {
+  for (const a of num) if (a.length === CHUNK_ROWS * NUM && numPool.length < POOL_MAX) numPool.push(a);
+  for (const a of int) if (a.length === CHUNK_ROWS * INT && intPool.length < POOL_MAX) intPool.push(a);
+}
+
 /** The model's filter (model.ts rowsStmt): calls, events that took time or failed, failures, and copies. */
 export function isTriageRow(type: string, dur: number, status: number, fail: string | null, dup: number): boolean {
   return CALLS.has(type) || dur > 0 || status === 1 || fail !== null || dup > 0;
@@ -69,8 +83,8 @@ export class CommitRowsCollector {
     this.last = id;
     const k = this.n % CHUNK_ROWS;
     if (k === 0) {
-      this.num.push(new Float64Array(CHUNK_ROWS * NUM));
-      this.int.push(new Int32Array(CHUNK_ROWS * INT));
+      this.num.push(numPool.pop() ?? new Float64Array(CHUNK_ROWS * NUM));
+      this.int.push(intPool.pop() ?? new Int32Array(CHUNK_ROWS * INT));
     }
     const num = this.num[this.num.length - 1];
     const int = this.int[this.int.length - 1];
@@ -103,6 +117,13 @@ export class CommitRowsCollector {
       this.discard();
       return null;
     }
+    if (this.n === 0) {
+      // nothing to hand over but the range: no chunk travels
+      const rows: CommitRows = { schema, after: this.after, through, n: 0, num: [], int: [], strings: [] };
+      this.after = -1;
+      this.reset();
+      return rows;
+    }
     const rows: CommitRows = { schema, after: this.after, through, n: this.n, num: this.num, int: this.int, strings: this.strings };
     this.after = -1;
     this.reset();
@@ -111,6 +132,7 @@ export class CommitRowsCollector {
 
   /** The group was rolled back. */
   discard(): void {
+    recycleCommitRowChunks(this.num, this.int);
     this.after = -1;
     this.reset();
   }

@@ -295,13 +295,27 @@ export class TriageModel {
    * back through SQL. Kept until a sync reaches them; a batch that does not follow the ones kept is kept alone.
    */
   offer(rows: CommitRows): void {
-    if (rows.through <= this.lastId) return;
+    if (rows.through <= this.lastId) return handBack(rows);
     const last = this.posted[this.posted.length - 1];
-    if (last !== undefined && (rows.schema !== last.schema || rows.after < last.through)) this.posted = [];
+    if (last !== undefined && (rows.schema !== last.schema || rows.after < last.through)) this.keepPosted(() => false);
     this.posted.push(rows);
     let kept = 0;
     for (const b of this.posted) kept += b.n;
-    while (kept > MAX_POSTED_ROWS && this.posted.length > 0) kept -= (this.posted.shift() as CommitRows).n;
+    while (kept > MAX_POSTED_ROWS && this.posted.length > 0) {
+      const dropped = this.posted.shift() as CommitRows;
+      kept -= dropped.n;
+      handBack(dropped);
+    }
+  }
+
+  /** Keeps the handed-over commits `keep` says, and hands the others' chunks back (`handCommitRowsBackWith`). */
+  private keepPosted(keep: (rows: CommitRows) => boolean): void {
+    const kept: CommitRows[] = [];
+    for (const b of this.posted) {
+      if (keep(b)) kept.push(b);
+      else handBack(b);
+    }
+    this.posted = kept;
   }
 
   /** Brings the model up to the committed state of the index (synchronously: the rest of a warm-up too). */
@@ -526,7 +540,7 @@ export class TriageModel {
       this.loadFromSql(from, to);
       this.lastId = to;
     }
-    this.posted = this.posted.filter((p) => p.schema === this.schemaCookie && p.through > this.lastId);
+    this.keepPosted((p) => p.schema === this.schemaCookie && p.through > this.lastId);
   }
 
   private loadFromSql(from: number, hi: number): void {
@@ -689,6 +703,15 @@ export function noteChangedSessions(db: Database.Database, sessionIds: Iterable<
 /** Event ids the connection's model is behind the index as the connection sees it now (TriageModel.behind). */
 export function triageModelBehind(db: Database.Database): number {
   return modelOf(db).behind();
+}
+
+let handBackTo: ((rows: CommitRows) => void) | null = null;
+/** Where models send the chunks of the commits they are done with (serve: back to the ingest, which reuses them). */
+export function handCommitRowsBackWith(fn: ((rows: CommitRows) => void) | null): void {
+  handBackTo = fn;
+}
+function handBack(rows: CommitRows): void {
+  if (rows.num.length > 0) handBackTo?.(rows);
 }
 
 /** Hands a commit's rows, as the ingest wrote them, to the connection's model (TriageModel.offer). */

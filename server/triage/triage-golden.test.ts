@@ -12,7 +12,7 @@ import { openReadDb, openWriteDb } from '../db/open';
 import { ensureSchema } from '../db/schema';
 import { Indexer } from '../ingest/indexer';
 import { INT, NUM, type CommitRows } from './commit-rows';
-import { offerCommitRows, pageTriageModelsToDisk, TriageModel, triageModel } from './model';
+import { handCommitRowsBackWith, offerCommitRows, pageTriageModelsToDisk, TriageModel, triageModel } from './model';
 import { setPageShiftForTests } from './paged-column';
 
 const A = 'aaaaaaaa-1111-4111-8111-111111111111';
@@ -151,8 +151,14 @@ describe('triage API answers from the rows the ingest handed over (commit-rows.t
       // the fixture's logs are one commit; every row the model's own SQL would read is in it
       expect(batches.map((b) => [b.after, b.n])).toEqual([[0, db.prepare("SELECT count(*) FROM events WHERE type IN ('llm_request', 'tool_call', 'subagent', 'hook') OR dur > 0 OR status = 1 OR fail IS NOT NULL OR dup > 0").pluck().get()]]);
       const [first, second] = cut(batches[0], 30);
-      for (const b of offered(batches)) offerCommitRows(db, b);
+      const handedBack: CommitRows[] = [];
+      handCommitRowsBackWith((b) => handedBack.push(b));
+      const offer = offered(batches);
+      for (const b of offer) offerCommitRows(db, b);
       const json = await answers(db);
+      // every batch, once added (or of other tables), goes back for its chunks to be reused
+      expect(handedBack).toEqual(offer);
+      handCommitRowsBackWith(null);
       await expect(json).toMatchFileSnapshot('__snapshots__/triage-golden.json');
       const ranges = { first: [0, first.through], second: [second.after, second.through], all: [0, second.through] };
       expect(fromSql.mock.calls).toEqual(sqlReads.map((r) => ranges[r as keyof typeof ranges]));
