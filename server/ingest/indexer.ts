@@ -218,6 +218,10 @@ export class Indexer {
     return (this.lastLineId.get() as { m: number | null }).m ?? 0;
   }
 
+  private maxEventId(): number {
+    return (this.lastEventId.get() as number | null) ?? 0;
+  }
+
   /** Resolves when the queue is empty and every dirty session is refreshed (tests, `index`). */
   whenIdle(): Promise<void> {
     if (!this.running && this.queue.size === 0) return Promise.resolve();
@@ -319,7 +323,7 @@ export class Indexer {
     if (this.group && this.db.inTransaction) return;
     this.db.exec('BEGIN');
     this.group = { files: [], started: Date.now(), bytes: 0, events: 0 };
-    if (this.events.triageRows) this.store.commitRows.begin((this.lastEventId.get() as number | null) ?? 0);
+    if (this.events.triageRows) this.store.commitRows.begin(this.maxEventId());
   }
 
   /** Commits the group, then tells the server: a reader notified before the commit would not see the rows. */
@@ -328,8 +332,10 @@ export class Indexer {
     let through: number | undefined;
     if (this.db.inTransaction) {
       this.db.exec('COMMIT');
-      const rows = this.store.commitRows.take((this.lastEventId.get() as number | null) ?? 0, Number(this.db.pragma('schema_version', { simple: true })));
-      if (rows) this.events.triageRows?.(rows);
+      if (this.store.commitRows.active) {
+        const rows = this.store.commitRows.take(this.maxEventId(), Number(this.db.pragma('schema_version', { simple: true })));
+        if (rows) this.events.triageRows?.(rows);
+      }
       this.logRestart.afterCommit();
       through = this.committedThrough();
       this.search.committed(through);

@@ -64,6 +64,7 @@ export class CommitRowsCollector {
   private strings: string[] = [];
   private stringIds = new Map<string, number>();
 
+  /** Whether a group is open (`begin` was called, and neither `take` nor `discard` since). */
   get active(): boolean {
     return this.after >= 0;
   }
@@ -116,13 +117,6 @@ export class CommitRowsCollector {
     if (this.after < 0 || this.broken || this.last > through) {
       this.discard();
       return null;
-    }
-    if (this.n === 0) {
-      // nothing to hand over but the range: no chunk travels
-      const rows: CommitRows = { schema, after: this.after, through, n: 0, num: [], int: [], strings: [] };
-      this.after = -1;
-      this.reset();
-      return rows;
     }
     const rows: CommitRows = { schema, after: this.after, through, n: this.n, num: this.num, int: this.int, strings: this.strings };
     this.after = -1;
