@@ -122,6 +122,11 @@ export function eventFilter(q: EventListParams, now: number): { where: string[];
 const ROW_COLUMNS = `e.id, e.type, e.name, e.model, e.tool, e.status, e.ts, e.dur, e.ttft, e.tokens_in, e.tokens_out, e.tokens_cached,
   substr(e.error, 1, 500) error, e.fail, s.id session_id, s.title, s.repository, s.source`;
 
+/** Whether a filter has eventFilter's text term (trigram MATCH, or LIKE for fewer than 3 characters). */
+function searchesText(where: string[]): boolean {
+  return where.some((w) => w.includes('event_text') || w.includes('LIKE'));
+}
+
 /**
  * Whether a partial index drives this list in SQL with LIMIT stopping the scan early: a signature (events_fail),
  * or no column filter with a threshold of at least the slow one (events_dur, or events_slow_ts newest first),
@@ -132,7 +137,7 @@ const ROW_COLUMNS = `e.id, e.type, e.name, e.model, e.tool, e.status, e.ts, e.du
  * insert at 1.6 GiB, and 232 ms for the first page at the default threshold, which the model answers in 34.)
  */
 function sqlIndexServes(q: EventListParams, where: string[]): boolean {
-  if (q.q !== undefined && where.some((w) => w.includes('event_text') || w.includes('LIKE'))) return true;
+  if (q.q !== undefined && searchesText(where)) return true;
   if (q.sig !== undefined) return true;
   const columns = q.model !== undefined || q.tool !== undefined || q.name !== undefined || q.repo !== undefined || q.source !== undefined || q.session !== undefined || (q.type !== undefined && q.type.length > 0) || q.status === 'ok';
   const timed = q.window !== 'all' || q.from !== undefined || q.to !== undefined;
@@ -151,7 +156,7 @@ const DUR_INDEX_TERMS = new Set(['e.dup = 0', 'e.dur > 0', 'e.dur > @min', `e.du
  * the 91,139 slow calls of the 1.6 GiB bench archive), null when the model counts it.
  */
 function totalInSql(where: string[]): 'text' | 'slow' | null {
-  if (where.some((w) => w.includes('event_text') || w.includes('LIKE'))) return 'text';
+  if (searchesText(where)) return 'text';
   if (where.includes(`e.dur > ${SLOW_MS}`) && where.every((w) => DUR_INDEX_TERMS.has(w))) return 'slow';
   return null;
 }
