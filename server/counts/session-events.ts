@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { dbState } from '../db/db-state';
+import { KeptWhileUnchanged } from '../db/db-state';
 import { statement } from '../db/statements';
 
 /**
@@ -22,15 +22,12 @@ export function sessionEventCounts(db: Database.Database, ids: readonly string[]
  * of the list names the same large families again and again: the bench's largest, 1,400 sessions, took ~6 ms to sum,
  * and a search whose first page held it spent a quarter of its ~45 ms here (issue 19, the query rows computed).
  */
-const kept = new WeakMap<Database.Database, { state: string; counts: Map<string, number> }>();
+const kept = new KeptWhileUnchanged(() => new Map<string, number>());
 /** Sessions' figures kept per connection at most: a few MB, whatever is asked between two commits. */
 const MAX_KEPT = 50_000;
 
 function keptCounts(db: Database.Database): Map<string, number> {
-  const state = dbState(db);
-  let k = kept.get(db);
-  if (!k || k.state !== state || k.counts.size > MAX_KEPT) kept.set(db, (k = { state, counts: new Map() }));
-  return k.counts;
+  return kept.get(db, (counts) => counts.size > MAX_KEPT);
 }
 
 function summedCounts(db: Database.Database, ids: readonly string[]): Map<string, number> {

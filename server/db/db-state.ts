@@ -10,3 +10,22 @@ export function dbState(db: Database.Database): string {
   // prepared once (db.pragma() prepares on every call): this runs on every cached GET answer
   return `${plucked(db, 'PRAGMA data_version').get()}:${plucked(db, 'SELECT total_changes()').get()}`;
 }
+
+/**
+ * Something derived from the database, kept per connection while nothing is committed (dbState): `make` builds it
+ * again after a commit, or when `outgrown` says the kept one grew past its bound.
+ */
+export class KeptWhileUnchanged<T> {
+  private readonly kept = new WeakMap<Database.Database, { state: string; value: T }>();
+
+  constructor(private readonly make: (db: Database.Database) => T) {}
+
+  get(db: Database.Database, outgrown: (value: T) => boolean = () => false): T {
+    const state = dbState(db);
+    const k = this.kept.get(db);
+    if (k !== undefined && k.state === state && !outgrown(k.value)) return k.value;
+    const value = this.make(db);
+    this.kept.set(db, { state, value });
+    return value;
+  }
+}

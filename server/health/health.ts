@@ -3,7 +3,7 @@ import type { Health, Problem } from '../../shared/api';
 import type { AppContext } from '../app-context';
 import { indexTotals, type IndexTotals } from '../counts/index-totals';
 import { recordedRecovery } from '../db/damaged-index';
-import { dbState } from '../db/db-state';
+import { KeptWhileUnchanged } from '../db/db-state';
 import { SCHEMA_VERSION } from '../db/schema';
 import { statement } from '../db/statements';
 import { attachSearch } from '../search-index/search-db';
@@ -51,24 +51,21 @@ interface StoredFacts {
   problems: Problem[];
 }
 
-const factsByConnection = new WeakMap<Database.Database, { state: string; facts: StoredFacts }>();
-
 /**
  * What health reads from the database, read again only after a commit (dbState): the totals cost 2–4 ms a call
  * on the 256 MB corpus, and health is what must answer at once while 200 other requests wait.
  */
-function storedFacts(db: Database.Database): StoredFacts {
-  const state = dbState(db);
-  const known = factsByConnection.get(db);
-  if (known?.state === state) return known.facts;
-  const facts = {
+const factsByConnection = new KeptWhileUnchanged(
+  (db): StoredFacts => ({
     // The no-workspace roots have a row too (kind 'none'), but they are not workspaces.
     workspaces: (statement(db, "SELECT count(*) n FROM workspaces WHERE coalesce(kind, '') != 'none'").get() as { n: number }).n,
     totals: indexTotals(db),
     problems: [...recoveryProblems(db), ...recentProblems(db)],
-  };
-  factsByConnection.set(db, { state, facts });
-  return facts;
+  }),
+);
+
+function storedFacts(db: Database.Database): StoredFacts {
+  return factsByConnection.get(db);
 }
 
 /** How far the search file lags the archive: counted from its mark, which the reader sees in the attached file. */

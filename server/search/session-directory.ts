@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { dbState } from '../db/db-state';
+import { KeptWhileUnchanged } from '../db/db-state';
 import { statement } from '../db/statements';
 
 export interface SessionInfo {
@@ -99,7 +99,7 @@ export class SessionDirectory {
   }
 }
 
-const directories = new WeakMap<Database.Database, { state: string; dir: SessionDirectory }>();
+const directories = new KeptWhileUnchanged((db) => new SessionDirectory(db));
 
 /**
  * Past this many sessions the next search starts a new directory: on an idle server nothing is committed, and
@@ -114,10 +114,5 @@ export const MAX_DIRECTORY_SESSIONS = 5_000;
  * A commit by the indexer, or more than `maxSessions` held, starts a new one.
  */
 export function sessionDirectory(db: Database.Database, maxSessions = MAX_DIRECTORY_SESSIONS): SessionDirectory {
-  const state = dbState(db);
-  const hit = directories.get(db);
-  if (hit && hit.state === state && hit.dir.size <= maxSessions) return hit.dir;
-  const dir = new SessionDirectory(db);
-  directories.set(db, { state, dir });
-  return dir;
+  return directories.get(db, (dir) => dir.size > maxSessions);
 }

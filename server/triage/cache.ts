@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { WINDOW_MS, type TimeWindow } from '../../shared/time-window';
-import { dbState } from '../db/db-state';
+import { KeptWhileUnchanged } from '../db/db-state';
 import type { TriageModel } from './model';
 
 const MAX_ENTRIES = 64;
@@ -26,17 +26,14 @@ export function cachedResult<T>(model: TriageModel, name: string, params: object
   return kept(map, `${name}|${model.version}`, params, now, compute);
 }
 
-const sqlResults = new WeakMap<Database.Database, { state: string; map: Map<string, unknown> }>();
+const sqlResults = new KeptWhileUnchanged(() => new Map<string, unknown>());
 
 /**
  * The same for a result SQL computes without the model: reused while nothing was committed (dbState), so that it
  * never waits for the model to sync a commit.
  */
 export function cachedWhileUnchanged<T>(db: Database.Database, name: string, params: object & { window?: TimeWindow }, now: number, compute: () => T): T {
-  const state = dbState(db);
-  let k = sqlResults.get(db);
-  if (!k || k.state !== state) sqlResults.set(db, (k = { state, map: new Map() }));
-  return kept(k.map, name, params, now, compute);
+  return kept(sqlResults.get(db), name, params, now, compute);
 }
 
 function kept<T>(map: Map<string, unknown>, name: string, params: object & { window?: TimeWindow }, now: number, compute: () => T): T {
