@@ -29,6 +29,15 @@ function checkpointWaiting(db: Database.Database, mode: 'RESTART' | 'TRUNCATE', 
   }
 }
 
+/**
+ * Lets the log restart at the next write if it can without waiting: every frame copied and no reader left in the
+ * log (a RESTART checkpoint that does not wait); false when a reader's snapshot keeps it, or any failure.
+ */
+export function logRestartsNow(db: Database.Database): boolean {
+  if (!db.open || db.inTransaction) return false;
+  return checkpointWaiting(db, 'RESTART', 0) === 'done';
+}
+
 /** Folds the log into the database file and truncates it; false when a reader's snapshot kept it (try later). */
 export function foldWriteAheadLog(db: Database.Database): boolean {
   if (!db.open || db.inTransaction) return false;
@@ -73,7 +82,7 @@ export const WRITER_AUTOCHECKPOINT_BYTES = 125 * 1024 * 1024;
 export const LONG_LOG_BYTES = 2 * WRITER_AUTOCHECKPOINT_BYTES;
 
 /** The size of a database's write-ahead log file (0 when there is none). */
-function logBytes(file: string): number {
+export function logBytes(file: string): number {
   try {
     return fs.statSync(`${file}-wal`).size;
   } catch {
