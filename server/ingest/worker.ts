@@ -18,6 +18,8 @@ import { restoreLaunchSemiSpace } from '../memory/young-generation';
 import { SearchThread } from '../search-index/search-thread';
 import type { SearchWriterStatus } from '../search-index/search-writer';
 import { commitRowsTransfer, recycleCommitRowChunks, type CommitRows } from '../triage/commit-rows';
+import { compactArchiveText } from './archive-text-compaction';
+import type { FtsCompaction } from '../db/fts-compaction';
 
 export interface WorkerInput {
   dbPath: string;
@@ -70,6 +72,7 @@ const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, headroomBytes, i
 setInterval(() => heapWatch.check(), HEAP_CHECK_MS).unref();
 reportThreadMemory('ingest', () => ({ heapLimit: heapWatch.limit, liveAfterCollect: heapWatch.liveAfterCollect }));
 let settled = false;
+let archiveCompaction: FtsCompaction | null = null;
 
 /** Opens the database and rebuilds derived tables if needed; on a full disk waits and tries again (no crash loop). */
 async function openIndex() {
@@ -131,6 +134,8 @@ async function main() {
           collectGarbage();
           db.pragma('shrink_memory');
           search.settle();
+          // the merges of the archive's FTS5 tables the backfill put off, between the live groups from now on
+          archiveCompaction = compactArchiveText(db, { damaged: (cause) => post({ type: 'damaged', cause }) });
         }
       },
       triageRows: (rows) => post({ type: 'triage-rows', rows }, commitRowsTransfer(rows)),
@@ -142,6 +147,7 @@ async function main() {
   parentPort?.on('message', (m: { type: string; num?: Float64Array[]; int?: Int32Array[] }) => {
     if (m.type === 'recycle-rows') recycleCommitRowChunks(m.num ?? [], m.int ?? []);
     if (m.type === 'stop') {
+      archiveCompaction?.stop();
       forwarder?.stop();
       void indexer
         .stop()

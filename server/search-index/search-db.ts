@@ -81,8 +81,8 @@ const HASH_BYTES = 8 * 1024 * 1024;
  */
 export const FTS_MERGE_CONFIG = { automerge: 16, crisismerge: 64 } as const;
 
-/** The search file's FTS5 tables (their merge policy is FTS_MERGE_CONFIG). */
-const FTS_TABLES = ['event_text', 'event_cjk', 'prompt_text', 'prompt_cjk'] as const;
+/** The search file's FTS5 tables (their merge policy is FTS_MERGE_CONFIG; merged whole after a backfill, search-writer.ts compact). */
+export const SEARCH_FTS_TABLES = ['event_text', 'event_cjk', 'prompt_text', 'prompt_cjk'] as const;
 
 /**
  * Page cache of the search thread's connection, in KiB. FTS5 inserts go through its pending-terms hash, not the
@@ -126,7 +126,7 @@ export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Da
 /** FTS_MERGE_CONFIG on every FTS5 table of the file, and event_text's HASH_BYTES (literals: bound, they would be REALs). */
 function setMergePolicy(db: Database.Database): void {
   db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`);
-  for (const t of FTS_TABLES) {
+  for (const t of SEARCH_FTS_TABLES) {
     for (const [key, value] of Object.entries(FTS_MERGE_CONFIG)) db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('${key}', ${value})`);
   }
 }

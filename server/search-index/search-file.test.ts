@@ -17,7 +17,7 @@ import { IngestStore } from '../ingest/store';
 import { line } from '../test-support/fixture-db';
 import { damageMiddlePage } from '../test-support/damage-page';
 import { isCorruption } from '../db/damaged-index';
-import { attachSearch, indexedThrough, openSearchWriteDb, removeSearchFiles, searchDbPath, SEARCH_SCHEMA, SEARCH_VERSION, searchMetaValue, setSearchMeta } from './search-db';
+import { attachSearch, indexedThrough, openSearchWriteDb, removeSearchFiles, searchDbPath, SEARCH_FTS_TABLES, SEARCH_SCHEMA, SEARCH_VERSION, searchMetaValue, setSearchMeta } from './search-db';
 import { InlineSearchFeed, type SearchFeed, type SearchRow } from './search-feed';
 import { SearchThread } from './search-thread';
 import { SearchWriter, type SearchWriterStatus } from './search-writer';
@@ -170,6 +170,72 @@ describe('the search file', () => {
     expect(fs.statSync(dbPath).size - schemaOnly).toBeGreaterThanOrEqual(4 << 20);
     db.close();
   });
+
+  it('merged into one segment a table once a backfill settles, with the same rows, and not again until it grew', async () => {
+    // The corpus's sessions arriving in three runs, as days of use do: each run's commit leaves its segments.
+    const grown = path.join(dir, 'grown-corpus');
+    const sessionDirs = (fs.readdirSync(corpus, { recursive: true, withFileTypes: true }) as fs.Dirent[])
+      .filter((d) => d.isDirectory() && d.name !== 'debug-logs' && path.basename(d.parentPath) === 'debug-logs')
+      .map((d) => path.relative(corpus, path.join(d.parentPath, d.name)))
+      .sort();
+    expect(sessionDirs.length).toBeGreaterThan(6);
+    const dbPath = await indexed('merged.db', async (db) => {
+      for (let part = 0; part < 3; part++) {
+        for (const d of sessionDirs.filter((_, i) => i % 3 === part)) fs.cpSync(path.join(corpus, d), path.join(grown, d), { recursive: true });
+        await indexOnce(db, [grown]);
+      }
+    });
+    const segments = () => {
+      const db = new Database(searchDbPath(dbPath), { readonly: true });
+      const n = SEARCH_FTS_TABLES.map((t) => db.prepare(`SELECT count(DISTINCT segid) FROM ${t}_idx`).pluck().get() as number);
+      const merged = searchMetaValue(db, 'merged_through');
+      db.close();
+      return { n, merged };
+    };
+    const before = segments();
+    expect(before.merged).toBe(null);
+    expect(before.n[0]).toBeGreaterThanOrEqual(3); // event_text: a segment per commit group
+    const rows = searchRows(dbPath);
+    expect(rows.text.docs).toBeGreaterThan(1000);
+    const writer = new SearchWriter(dbPath);
+    writer.catchUp({ trustLiveRows: true });
+    await new Promise<void>((done) => writer.compact(done, { minGrowth: 1 }));
+    expect(writer.compacting).toBe(false);
+    writer.compact(() => expect.unreachable(), { minGrowth: 1 }); // merged through the mark: not due again
+    expect(writer.compacting).toBe(false);
+    writer.close();
+    expect(segments()).toEqual({ n: [1, 1, 1, 1], merged: String(rows.mark) });
+    expect(searchRows(dbPath)).toEqual(rows);
+  }, 120_000);
+
+  it('a merge step that meets a full disk: search says so, loses nothing, catches up by itself, and merges at the next settle', async () => {
+    const dbPath = await indexed('merge-full.db', async (db) => {
+      for (let run = 0; run < 2; run++) await indexOnce(db, [corpus]); // the second run adds nothing: one segment a run at most
+    });
+    const rows = searchRows(dbPath);
+    const writer = new SearchWriter(dbPath);
+    writer.catchUp({ trustLiveRows: true });
+    const exec = Database.prototype.exec;
+    vi.spyOn(Database.prototype, 'exec').mockImplementation(function (this: Database.Database, sql: string) {
+      if (sql.includes("'merge'")) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      return exec.call(this, sql);
+    });
+    writer.compact(() => expect.unreachable(), { minGrowth: 1 });
+    const until = Date.now() + WAIT_MS;
+    while (writer.status.problem === null && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(writer.status.problem?.kind).toBe('disk_full');
+    expect(writer.behind).toBe(true);
+    expect(writer.compacting).toBe(false);
+    vi.restoreAllMocks();
+    expect(writer.catchUp()).toBe(true); // what CatchUpRetry does after its delay
+    expect(writer.status.problem).toBe(null);
+    await new Promise<void>((done) => writer.compact(done, { minGrowth: 1 }));
+    writer.close();
+    expect(searchRows(dbPath)).toEqual(rows);
+    const db = new Database(searchDbPath(dbPath), { readonly: true });
+    expect(searchMetaValue(db, 'merged_through')).toBe(String(rows.mark));
+    db.close();
+  }, 120_000);
 
   it('deleted between runs: refilled from the archive with exactly the rows a live ingest gave', async () => {
     const dbPath = await indexed('deleted.db');

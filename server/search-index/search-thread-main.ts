@@ -36,13 +36,19 @@ port.on('message', (m: SearchThreadRequest) => {
     case 'rollback':
       writer.rollback();
       break;
-    case 'settle':
+    case 'settle': {
       collectGarbage();
       writer.settle();
       // a query holding the log: fold it once the reader is done (an idle server commits nothing after this)
-      cancelFold();
-      cancelFold = keepTrying(() => writer.foldLog());
+      const fold = () => {
+        cancelFold();
+        cancelFold = keepTrying(() => writer.foldLog());
+      };
+      fold();
+      // the merges the backfill put off (FTS_MERGE_CONFIG), now that it is over; their log folded after them
+      writer.compact(fold);
       break;
+    }
     case 'crash':
       throw new Error('search thread crashed (test)');
     case 'stop':

@@ -3,11 +3,12 @@ import fs from 'node:fs';
 import { isCorruption, moveAside } from '../db/damaged-index';
 import { openReadDb } from '../db/open';
 import { foldWriteAheadLog } from '../db/write-ahead-log';
+import { compactionDue, FtsCompaction } from '../db/fts-compaction';
 import { derivedNeedRebuild } from '../db/schema';
 import { rawLines, type RawLineReader } from '../db/raw-lines';
 import { diskFullMessage, isDiskFull } from '../ingest/disk-full';
 import { lineFormatOf, LINE_EVENT, processLine } from '../ingest/process-line';
-import { archiveIdOf, indexedThrough, openSearchWriteDb, searchDbPath, setSearchMeta } from './search-db';
+import { archiveIdOf, indexedThrough, openSearchWriteDb, SEARCH_FTS_TABLES, searchDbPath, searchMetaValue, setSearchMeta } from './search-db';
 import type { SearchRow } from './search-feed';
 import { sessionKeyOf, SessionPrompts } from './session-prompts';
 
@@ -26,6 +27,8 @@ import { sessionKeyOf, SessionPrompts } from './session-prompts';
  *    store.ts writeEvent). Until it has caught up, live rows are dropped (the archive has them once committed).
  * 4. Prompt strings get their rows (prompt_docs, prompt_text, prompt_cjk) here, from live rows and catch-up alike,
  *    event by event in id order (session-prompts.ts), committed with the event rows under the same mark.
+ * 5. Once a backfill has settled, the FTS5 tables are merged into one segment each (`compact`, fts-compaction.ts)
+ *    when they grew enough since the last merge (`merged_through`), a step at a time between live groups.
  */
 export interface SearchWriterStatus {
   /** events.id through which search is complete */
@@ -90,6 +93,7 @@ export class SearchWriter {
   private problem: SearchWriterStatus['problem'] = null;
   private archiveDamage: string | null = null;
   private readonly eventsToIndex: Database.Statement;
+  private compaction: FtsCompaction | null = null;
 
   constructor(
     private readonly archivePath: string,
@@ -231,6 +235,36 @@ export class SearchWriter {
     this.archive.pragma('shrink_memory');
   }
 
+  /**
+   * After the backfill: the FTS5 tables merged into one segment each (fts-compaction.ts), when the index grew
+   * enough since their last merge; `onDone` once they are (the owner folds the log the merge wrote). Its steps run
+   * between live groups, never inside one; a failed step is any write's failure (guard), and the merge is tried
+   * again at the next settle, `merged_through` being unchanged.
+   */
+  compact(onDone: () => void = () => {}, o: { minGrowth?: number } = {}): void {
+    if (this.compaction?.active || this.failed) return;
+    const through = this.mark;
+    if (!compactionDue(through, Number(searchMetaValue(this.db, 'merged_through') ?? '0'), o.minGrowth)) return;
+    const db = this.db;
+    this.compaction = new FtsCompaction(db, SEARCH_FTS_TABLES, {
+      canStep: () => this.db === db && !db.inTransaction && !this.failed,
+      onDone: () => {
+        if (this.guard(() => setSearchMeta(db, 'merged_through', String(through)))) db.pragma('shrink_memory');
+        onDone();
+      },
+      onError: (err) =>
+        this.guard(() => {
+          throw err;
+        }),
+    });
+    this.compaction.start();
+  }
+
+  /** Whether a merge of the FTS5 tables is under way (compact). */
+  get compacting(): boolean {
+    return this.compaction?.active ?? false;
+  }
+
   /** Folds the write-ahead log into the search file; false when a reader or a live group was in the way. */
   foldLog(): boolean {
     return foldWriteAheadLog(this.db);
@@ -242,6 +276,7 @@ export class SearchWriter {
   }
 
   close(): void {
+    this.compaction?.stop();
     try {
       if (this.db.inTransaction) this.db.exec('ROLLBACK');
       this.db.close();
@@ -267,6 +302,7 @@ export class SearchWriter {
 
   /** Starts a new search file (the old one moved aside when damaged), to be filled by catch-up. */
   private reopen(damage: string | null): void {
+    this.compaction?.stop();
     try {
       this.db?.close();
     } catch {
