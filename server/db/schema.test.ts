@@ -23,6 +23,18 @@ describe('schema', () => {
     expect(getMeta(db, 'archive_id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('adds the indexes made after SCHEMA_VERSION to an archive that lacks them, without a rebuild', () => {
+    const db = new Database(':memory:');
+    expect(ensureSchema(db)).toBe(true); // a new archive: its derived tables created
+    const later = () => (db.prepare("SELECT name FROM sqlite_master WHERE name IN ('sessions_non_ascii', 'session_files_non_ascii') ORDER BY name").pluck().all() as string[]);
+    expect(later()).toEqual(['session_files_non_ascii', 'sessions_non_ascii']);
+    db.exec('DROP INDEX sessions_non_ascii; DROP INDEX session_files_non_ascii'); // an archive written before them
+    db.prepare("INSERT INTO sessions (id, num, title) VALUES ('s', 1, '落盘')").run();
+    expect(ensureSchema(db)).toBe(false); // no rebuild …
+    expect(later()).toEqual(['session_files_non_ascii', 'sessions_non_ascii']); // … and the indexes are there
+    expect(db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(1);
+  });
+
   it('writes no partial index whose condition is an IN list', () => {
     // SQLite evaluates such a list through a temporary table built again at every INSERT, even of two values:
     // events_cli_spans' four types cost ~1 µs per event of a backfill, the session_start/shutdown index's two ~0.7 µs

@@ -8,8 +8,8 @@ import { clearStatements } from '../db/statements';
 // The measured shape of every statement a search runs (issue 3: "it must come from an index, not a scan of
 // every row"). Each statement is recorded with its parameters while a search runs, then EXPLAIN QUERY PLAN'd:
 // the FTS tables are used through MATCH, events and lines are reached by primary key only, never scanned.
-// (A 1–2 character CJK query also reads sessions and session_files, one row per session / per path, for
-// titles and paths: trigrams cannot answer it and those tables have no per-character index.)
+// (A 1–2 character CJK query also reads the titles and paths that hold a character beyond ASCII, through their
+// partial indexes: trigrams cannot answer it and those tables have no per-character index; side-hits.test.ts.)
 
 const S = 'aaaaaaaa-1111-4111-8111-111111111111';
 let fx: FixtureDb;

@@ -3,6 +3,7 @@ import { matchExpression, textMatches, trigramPhrase } from './fts-match';
 import { foldWhitespace } from './indexed-text';
 import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
 import { statement } from '../db/statements';
+import { NON_ASCII_PATH, NON_ASCII_TITLE } from '../db/schema';
 
 /**
  * Matches that are not events: a session's id/title/label (`meta`), the paths it touched (`file`) and the
@@ -53,9 +54,10 @@ function firstRequired(terms: QueryTerm[]): string {
 
 const META_BY_TRIGRAM = `SELECT s.num, s.id, s.title, s.label
   FROM (SELECT rowid AS num FROM session_text WHERE session_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN sessions s ON s.num = t.num`;
-// Only 1–2 character CJK terms: sessions are few (one row each); instr over titles and labels.
+// Only 1–2 character terms, which are CJK ones (query-parser.ts refuses shorter words in other scripts): instr over
+// the titles and labels that hold a character beyond ASCII, through their partial index (schema.ts NON_ASCII_TITLE).
 const META_BY_INSTR = `SELECT num, id, title, label FROM sessions
-  WHERE instr(coalesce(title, '') || ' ' || coalesce(label, ''), ?) > 0 LIMIT ${SIDE_CAP + 1}`;
+  WHERE ${NON_ASCII_TITLE} AND instr(coalesce(title, '') || ' ' || coalesce(label, ''), ?) > 0 LIMIT ${SIDE_CAP + 1}`;
 
 export function metaHits(db: Database.Database, q: ParsedQuery): Capped<MetaHit> {
   const match = matchExpression(q.terms, 'trigram');
@@ -72,7 +74,8 @@ export function metaHits(db: Database.Database, q: ParsedQuery): Capped<MetaHit>
 const FILE_COLUMNS = 'f.id, f.session_id AS sessionId, f.file_path AS path, f.event_id AS eventId';
 const FILES_BY_TRIGRAM = `SELECT ${FILE_COLUMNS}
   FROM (SELECT rowid AS id FROM file_text WHERE file_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN session_files f ON f.id = t.id`;
-const FILES_BY_INSTR = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE instr(f.file_path, ?) > 0 LIMIT ${SIDE_CAP + 1}`;
+// a 1–2 character (CJK) term: the paths with a character beyond ASCII, through their partial index (NON_ASCII_PATH)
+const FILES_BY_INSTR = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE f.${NON_ASCII_PATH} AND instr(f.file_path, ?) > 0 LIMIT ${SIDE_CAP + 1}`;
 const FILES_BY_LIKE = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE f.file_path LIKE ? ESCAPE '\\' LIMIT ${SIDE_CAP + 1}`;
 
 export function fileHits(db: Database.Database, q: ParsedQuery): Capped<FileHit> {
