@@ -293,7 +293,10 @@ function missNotes(rows: Row[]): string[] {
         '446 / 410 → 340 / 341 MB alternated. What is left over 300 MB there: the tree itself (~28 MB of columns, kept for the next ' +
         'window), the build\'s transient typed arrays, and glibc\'s arena, which keeps what the threads freed. ' +
         'MALLOC_MMAP_THRESHOLD_=131072 at launch was tried for that arena and taken out (docs/CONTRIBUTING.md: 10–30 MB less under ' +
-        'load in alternated probes, 7–12 MB more idle, and three whole benches could not tell it apart: 352 MB with it, 332 and 353 without).',
+        'load in alternated probes, 7–12 MB more idle, and three whole benches could not tell it apart: 352 MB with it, 332 and 353 without). ' +
+        'Since the FTS5 merge after a backfill (server/db/fts-compaction.ts), the row under query load runs while the search thread ' +
+        'merges its file (~16 s of its 30): 348 MB in the bench at ec8910e against 325 at 4e8fbd8, within the spread above; a ' +
+        'scratch probe of the merge without query load saw the server\'s RSS at 216–217 MB throughout it.',
     ],
     [
       /^held-out corpus/,
@@ -375,7 +378,16 @@ function missNotes(rows: Row[]): string[] {
         'alternated (the slow list already without the model → and the rows handed over): every computed request p95 ' +
         '117.0 / 113.4 → 78.5 / 77.5 ms, /api/errors/groups 145.1 / 126.1 → 99.1 / 83.0; the search p50 ~57 / p95 ~94–100 ms ' +
         'beside the backfill. Before the response cache every request of this load was computed, most of them with the model ' +
-        'warm: p95 78.8 ms then, on another host.',
+        'warm: p95 78.8 ms then, on another host. Then (the stop after): every FTS5 table is merged into one segment once a ' +
+        'backfill settles (server/db/fts-compaction.ts; the backfill, merging only 16 segments a level, leaves event_text in ' +
+        '44): on the bench archive, in process, 40 runs each, the phrase 27.5 → 14.8 ms, the identifier fragment 30.4 → 25.2, ' +
+        'the rare word 1.4 → 0.4; over HTTP, computed, 20 each: phrase p50 / p95 36.4 / 48.2 → 18.6 / 24.6 ms, identifier ' +
+        'fragment 35.1 / 48.6 → 30.1 / 39.1 (the bench at ec8910e: phrase 18.9 / 21.1, identifier fragment 29.7 / 41.4, ' +
+        'identifier + type:tool 38.7 / 40.5). The merge of the search file is ~16 s of the search thread after the 1.6 GiB ' +
+        'backfill (run during the steady-state RSS row; serve\'s quick_check of the search file pauses it: a reader keeps ' +
+        'the log from restarting, and the merge waits rather than grow it past 64 MB). And a 1–2 character CJK term reads ' +
+        'only the titles and paths that hold a character beyond ASCII, through two partial indexes (server/db/schema.ts ' +
+        'NON_ASCII_TITLE; in process 盘 26.9 → 19.2 ms).',
     ],
     [
       /^(\/api\/health while|\d+ concurrent mixed queries|\/api\/health during those bursts)/,
