@@ -73,6 +73,7 @@ setInterval(() => heapWatch.check(), HEAP_CHECK_MS).unref();
 reportThreadMemory('ingest', () => ({ heapLimit: heapWatch.limit, liveAfterCollect: heapWatch.liveAfterCollect }));
 let settled = false;
 let archiveCompaction: FtsCompaction | null = null;
+let stopping = false;
 
 /** Opens the database and rebuilds derived tables if needed; on a full disk waits and tries again (no crash loop). */
 async function openIndex() {
@@ -134,8 +135,11 @@ async function main() {
           collectGarbage();
           db.pragma('shrink_memory');
           search.settle();
-          // the merges of the archive's FTS5 tables the backfill put off, between the live groups from now on
-          archiveCompaction = compactArchiveText(db, { damaged: (cause) => post({ type: 'damaged', cause }) });
+          // the merges of the archive's FTS5 tables the backfill put off, between the live groups from now on, once
+          // search has caught up (not beside the last of the backfill's search rows, for the disk and the memory)
+          void indexer.whenSearchCaughtUp().then(() => {
+            if (!stopping) archiveCompaction = compactArchiveText(db, { damaged: (cause) => post({ type: 'damaged', cause }) });
+          });
         }
       },
       triageRows: (rows) => post({ type: 'triage-rows', rows }, commitRowsTransfer(rows)),
@@ -147,6 +151,7 @@ async function main() {
   parentPort?.on('message', (m: { type: string; num?: Float64Array[]; int?: Int32Array[] }) => {
     if (m.type === 'recycle-rows') recycleCommitRowChunks(m.num ?? [], m.int ?? []);
     if (m.type === 'stop') {
+      stopping = true;
       archiveCompaction?.stop();
       forwarder?.stop();
       void indexer
