@@ -107,10 +107,8 @@ export class FtsCompaction {
       const before = this.totalChanges.get() as number;
       // literals: a bound JS number is a REAL, which FTS5 does not take as a page count
       this.db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('merge', ${this.started ? this.pagesPerStep : -this.pagesPerStep})`);
-      const worked = (this.totalChanges.get() as number) - before >= 2;
-      if (worked && this.started) return true;
-      if (worked) {
-        this.started = true;
+      if ((this.totalChanges.get() as number) - before >= 2) {
+        this.started = true; // the next steps of this table continue the merge this one started
         return true;
       }
       this.table++;
