@@ -88,6 +88,7 @@ describe('the running server', () => {
       res.on('data', (chunk: string) => received.push(chunk));
     });
     await until(async () => received.join(''), (t) => t.includes('event: progress'));
+    const before = (await get<SessionDetail>('/api/sessions/s1')).eventCount;
     fs.appendFileSync(path.join(logsOf('w1'), 's1', 'main.jsonl'), ev('s1', 50));
     // The backfill's last notices may still arrive (a notice waits for the search thread's commit): the append's is
     // the one naming s1.
@@ -95,6 +96,9 @@ describe('the running server', () => {
     const text = await until(async () => received.join(''), (t) => notices(t).some((ids) => ids.includes('s1')));
     expect(notices(text).find((ids) => ids.includes('s1'))).toContain('s1');
     req.destroy();
+    // A late notice of an earlier commit can name s1 before this append is committed: the append is indexed before
+    // this test ends, or its line lands in the next test's commit (which counts the rows of its own commit).
+    await until(() => get<SessionDetail>('/api/sessions/s1'), (d) => d.eventCount === before + 1);
   });
 
   it("hands each commit's triage rows to the main thread's model, which lists them", async () => {
