@@ -81,6 +81,17 @@ const HASH_BYTES = 8 * 1024 * 1024;
  */
 export const FTS_MERGE_CONFIG = { automerge: 16, crisismerge: 64 } as const;
 
+/**
+ * The policy once a backfill has settled (SearchWriter.settle), until the file is opened again: FTS5's own defaults.
+ * Live commits come every 200 ms with a few rows each, so each writes a small segment, and at 16 a level they piled
+ * up beside the one the merge after the backfill left (fts-compaction.ts): 23 segments in event_text after the bench's
+ * 200 appended lines, read by every query. FTS5 merges only once 64 leaf pages were written since its last merge,
+ * so a level fills past its policy before a merge runs: 200 one-page commits reached 65 segments at 16 a level, 24 at
+ * 4 (search-file.test.ts). The small ones are merged among themselves, at a cost of their own size: the merged
+ * segment keeps a level of its own (FTS5 promotes a segment only to a level whose newest segment is no larger).
+ */
+export const LIVE_MERGE_CONFIG = { automerge: 4, crisismerge: 16 } as const;
+
 /** The search file's FTS5 tables (their merge policy is FTS_MERGE_CONFIG; merged whole after a backfill, search-writer.ts compact). */
 export const SEARCH_FTS_TABLES = ['event_text', 'event_cjk', 'prompt_text', 'prompt_cjk'] as const;
 
@@ -111,11 +122,11 @@ export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Da
   db.transaction(() => {
     db.exec(PROMPT_DDL);
     if (hasSearchMeta(db) && searchMetaValue(db, 'archive_id') !== null) {
-      setMergePolicy(db);
+      setBackfillPolicy(db);
       return;
     }
     db.exec(SEARCH_DDL);
-    setMergePolicy(db);
+    setBackfillPolicy(db);
     setSearchMeta(db, 'archive_id', id.archiveId);
     setSearchMeta(db, 'schema_version', String(SEARCH_VERSION));
     setSearchMeta(db, 'indexed_through', '0');
@@ -124,10 +135,15 @@ export function openSearchWriteDb(archivePath: string, id: SearchDbIdentity): Da
 }
 
 /** FTS_MERGE_CONFIG on every FTS5 table of the file, and event_text's HASH_BYTES (literals: bound, they would be REALs). */
-function setMergePolicy(db: Database.Database): void {
+function setBackfillPolicy(db: Database.Database): void {
   db.exec(`INSERT INTO event_text (event_text, rank) VALUES ('hashsize', ${HASH_BYTES})`);
+  setMergePolicy(db, FTS_MERGE_CONFIG);
+}
+
+/** `policy` on every FTS5 table of the search file open as `db` (a write: inside a group, it commits with it). */
+export function setMergePolicy(db: Database.Database, policy: { automerge: number; crisismerge: number }): void {
   for (const t of SEARCH_FTS_TABLES) {
-    for (const [key, value] of Object.entries(FTS_MERGE_CONFIG)) db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('${key}', ${value})`);
+    for (const [key, value] of Object.entries(policy)) db.exec(`INSERT INTO ${t} (${t}, rank) VALUES ('${key}', ${value})`);
   }
 }
 

@@ -503,6 +503,49 @@ describe('the search file', () => {
     reopened.close();
   });
 
+  it("once the backfill settles, live commits merge at FTS5's own policy: their small segments do not pile up beside the merged one", async () => {
+    const dbPath = await indexed('live-merge.db');
+    const writer = new SearchWriter(dbPath);
+    writer.catchUp({ trustLiveRows: true });
+    await new Promise<void>((done) => writer.compact(done, { minGrowth: 1 }));
+    const segments = () => {
+      const db = new Database(searchDbPath(dbPath), { readonly: true });
+      const n = db.prepare('SELECT count(DISTINCT segid) FROM event_text_idx').pluck().get() as number;
+      db.close();
+      return n;
+    };
+    let next = lastLineId(dbPath) + 1;
+    /** `n` live groups of one event each, each committed on its own as live appends are */
+    const liveCommits = (n: number) => {
+      for (let i = 0; i < n; i++, next++) {
+        writer.add([textRow(next, `live append ${next} of the wombatquill session`)]);
+        writer.commit(next);
+      }
+    };
+    expect(segments()).toBe(1);
+    liveCommits(12);
+    expect(segments()).toBe(13); // the backfill's policy, 16 a level: each commit's segment stays
+    writer.settle();
+    // 200 more, as a day of an agent's appends. FTS5 merges only once 64 leaf pages were written since its last
+    // merge, whatever the policy, so a level fills up before it runs: at 16 a level these reached 65 segments (every
+    // query reads each of them), at FTS5's 4 they stay at 24 or fewer
+    let most = 0;
+    for (let i = 0; i < 200; i++) {
+      liveCommits(1);
+      most = Math.max(most, segments());
+    }
+    expect(most).toBe(24);
+    writer.close();
+    const db = openReadDb(dbPath);
+    expect(db.prepare(`SELECT count(*) n FROM event_text WHERE event_text MATCH 'wombatquill'`).get()).toEqual({ n: 212 });
+    db.close();
+    // opened again (a restart, whose backfill comes first): the backfill's policy again
+    new SearchWriter(dbPath).close();
+    const reopened = new Database(searchDbPath(dbPath), { readonly: true });
+    expect(reopened.prepare("SELECT v FROM event_text_config WHERE k = 'automerge'").pluck().get()).toBe(16);
+    reopened.close();
+  }, 120_000);
+
   it('a commit of a group the catch-up has already read past leaves the mark where it is: it never moves back', async () => {
     // A thread started late (a loaded machine, a restart) catches up from the archive through groups whose
     // "commit" messages are still queued; writing their mark took it back (health said events behind, and a

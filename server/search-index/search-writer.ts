@@ -8,7 +8,7 @@ import { derivedNeedRebuild } from '../db/schema';
 import { rawLines, type RawLineReader } from '../db/raw-lines';
 import { diskFullMessage, isDiskFull } from '../ingest/disk-full';
 import { lineFormatOf, LINE_EVENT, processLine } from '../ingest/process-line';
-import { archiveIdOf, indexedThrough, openSearchWriteDb, SEARCH_FTS_TABLES, searchDbPath, searchMetaValue, setSearchMeta } from './search-db';
+import { archiveIdOf, indexedThrough, LIVE_MERGE_CONFIG, openSearchWriteDb, SEARCH_FTS_TABLES, searchDbPath, searchMetaValue, setMergePolicy, setSearchMeta } from './search-db';
 import type { SearchRow } from './search-feed';
 import { sessionKeyOf, SessionPrompts } from './session-prompts';
 
@@ -229,8 +229,12 @@ export class SearchWriter {
     this.catchUp();
   }
 
-  /** After the backfill: SQLite's spare memory returned (the owner folds the write-ahead log, `foldLog`). */
+  /**
+   * After the backfill: live commits merged at FTS5's own policy from now on (LIVE_MERGE_CONFIG; the next open sets
+   * the backfill's again), and SQLite's spare memory returned (the owner folds the write-ahead log, `foldLog`).
+   */
   settle(): void {
+    this.guard(() => setMergePolicy(this.db, LIVE_MERGE_CONFIG));
     this.db.pragma('shrink_memory');
     this.archive.pragma('shrink_memory');
   }
