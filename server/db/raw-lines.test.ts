@@ -5,7 +5,7 @@ import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { cliLines, uuid } from '../ingest/cli/cli-fixture';
 import { lineFormatOf, processLine } from '../ingest/process-line';
 import { IngestStore } from '../ingest/store';
-import { forgetArchiveReads, forgetWrittenLines, rawLines, rememberWrittenLine } from './raw-lines';
+import { forgetArchiveReads, forgetWrittenLines, lastLineId, rawLines, rememberWrittenLine } from './raw-lines';
 
 let db: Database.Database | null = null;
 let fx: FixtureDb | null = null;
@@ -21,6 +21,21 @@ function archive(d: Database.Database, text: string): void {
   const { lastInsertRowid: chunk } = d.prepare('INSERT INTO chunks (file_id, data) VALUES (1, ?)').run(zlib.deflateRawSync(Buffer.from(text)));
   d.prepare('INSERT INTO lines (file_id, generation, line_no, byte_offset, kind, chunk_id, chunk_pos, length) VALUES (1, 0, 1, 0, 0, ?, 0, ?)').run(chunk, Buffer.byteLength(text));
 }
+
+describe('lastLineId', () => {
+  it('is 0 for an archive with no lines, then the last line id, through the same statement after each write', () => {
+    db = new Database(':memory:');
+    db.exec(`CREATE TABLE chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);
+      CREATE TABLE lines (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, generation INTEGER NOT NULL, line_no INTEGER NOT NULL,
+        byte_offset INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT, chunk_id INTEGER NOT NULL, chunk_pos INTEGER NOT NULL, length INTEGER NOT NULL)`);
+    expect(lastLineId(db)).toBe(0);
+    archive(db, '{"v":1}');
+    archive(db, '{"v":2}');
+    expect(lastLineId(db)).toBe(2);
+    db.exec('DELETE FROM lines WHERE id = 2');
+    expect(lastLineId(db)).toBe(1);
+  });
+});
 
 describe('rawLines after a rolled-back write', () => {
   it('reads the lines written since, not the rolled-back ones whose chunk ids they took again', () => {

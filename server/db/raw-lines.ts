@@ -44,6 +44,21 @@ export function rawLines(db: Database.Database): RawLineReader {
   return readsOf(db).reader;
 }
 
+const lastLineStatements = new WeakMap<Database.Database, Database.Statement>();
+
+/**
+ * The archive's last line id, 0 when it has none: how far it holds lines, the mark the search file is indexed
+ * through and the FTS5 merges count in (the indexer's commits, the search thread, archive-text-compaction.ts).
+ */
+export function lastLineId(db: Database.Database): number {
+  let st = lastLineStatements.get(db);
+  if (!st) {
+    st = db.prepare('SELECT max(id) FROM lines').pluck();
+    lastLineStatements.set(db, st);
+  }
+  return (st.get() as number | null) ?? 0;
+}
+
 /**
  * A line the writer has just archived and its session refresh reads back (a session's start line and a Copilot
  * CLI session.shutdown: the CLI facts and the lineage): kept as written, so that reading it back inflates no chunk

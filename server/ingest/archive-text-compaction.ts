@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { isCorruption } from '../db/damaged-index';
 import { compactionDue, FtsCompaction } from '../db/fts-compaction';
+import { lastLineId } from '../db/raw-lines';
 import { getMeta, setMeta } from '../db/schema';
 
 /**
@@ -23,7 +24,7 @@ export function compactArchiveText(
   db: Database.Database,
   o: { damaged: (cause: string) => void; onDone?: () => void; minGrowth?: number },
 ): FtsCompaction | null {
-  const through = (db.prepare('SELECT max(id) FROM lines').pluck().get() as number | null) ?? 0;
+  const through = lastLineId(db);
   if (!compactionDue(through, Number(getMeta(db, MERGED_THROUGH) ?? '0'), o.minGrowth)) return null;
   const compaction = new FtsCompaction(db, ARCHIVE_FTS_TABLES, {
     canStep: () => !db.inTransaction,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BackfillProgress, BackfillShare } from '../../shared/api';
 import { isCorruption } from '../db/damaged-index';
-import { forgetWrittenLines } from '../db/raw-lines';
+import { forgetWrittenLines, lastLineId } from '../db/raw-lines';
 import { planBackfill } from './backfill-order';
 import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
@@ -107,7 +107,6 @@ export class Indexer {
     this.search = opts.search ?? new InlineSearchFeed(db.name, (s) => this.events.search?.(s));
     this.store = new IngestStore(db, this.search);
     this.refresh = makeSessionRefresher(db, (id) => this.store.knownTotals(id));
-    this.lastLineId = db.prepare('SELECT max(id) m FROM lines');
     this.lastEventId = db.prepare('SELECT max(id) FROM events').pluck();
     this.logRestart = new LogRestart(db);
   }
@@ -117,7 +116,6 @@ export class Indexer {
 
   private search: SearchFeed;
   private ownsSearch: boolean;
-  private lastLineId: Database.Statement;
   private lastEventId: Database.Statement;
 
   /** Discover, backfill everything, then (when watching) follow changes until stop(). */
@@ -215,7 +213,7 @@ export class Indexer {
   }
 
   private committedThrough(): number {
-    return (this.lastLineId.get() as { m: number | null }).m ?? 0;
+    return lastLineId(this.db);
   }
 
   private maxEventId(): number {

@@ -5,7 +5,7 @@ import { openReadDb } from '../db/open';
 import { foldWriteAheadLog } from '../db/write-ahead-log';
 import { compactionDue, FtsCompaction } from '../db/fts-compaction';
 import { derivedNeedRebuild } from '../db/schema';
-import { rawLines, type RawLineReader } from '../db/raw-lines';
+import { lastLineId, rawLines, type RawLineReader } from '../db/raw-lines';
 import { diskFullMessage, isDiskFull } from '../ingest/disk-full';
 import { lineFormatOf, LINE_EVENT, processLine } from '../ingest/process-line';
 import { archiveIdOf, indexedThrough, LIVE_MERGE_CONFIG, openSearchWriteDb, SEARCH_FTS_TABLES, searchDbPath, searchMetaValue, setMergePolicy, setSearchMeta } from './search-db';
@@ -372,7 +372,7 @@ export class SearchWriter {
   }
 
   private archiveMax(): number {
-    return this.fromArchive(() => (this.archive.prepare('SELECT max(id) m FROM lines').get() as { m: number | null }).m ?? 0);
+    return this.fromArchive(() => lastLineId(this.archive));
   }
 
   private report(): void {
