@@ -221,7 +221,13 @@ function missNotes(rows: Row[]): string[] {
         'Then (the stop after, docs/CONTRIBUTING.md, "What the two cores do during a backfill"): per-thread CPU every 0.5 s of a 0.25× ' +
         'backfill read 1.8–1.95 cores busy from start to end (89% of two cores over the run): the targets need less work, not more ' +
         'overlap. Measured and not taken: FTS5 columnsize=0 on the search file (its thread 15.2 / 15.8 / 16.5 → 15.7 / 15.4 / 16.0 CPU s ' +
-        'alternated); not built: skipping the prompt messages a call repeats from the one before (~1.7% of the process).',
+        'alternated); not built: skipping the prompt messages a call repeats from the one before (~1.7% of the process). Then (the ' +
+        'stop after, on another new host, nothing tried for this row): per thread, /proc, the 1.6 GiB corpus without load 100.1 s wall ' +
+        '(ingest thread 83.1 CPU s, search thread 68.8); memory-probe with this row\'s load 104.9 s, 178 CPU s (ingest 84.0, running ' +
+        '80% of the wall, waiting for a core 9.5 s, blocked 11.3 s; search 71.3; main 6.8; read worker 4.3). Under that load both threads cost ' +
+        '~1.6× the CPU seconds they did on the host three stops before (52.9 / 44.1), whose JSON.parse ceiling read ~200 MB/s against ' +
+        '~165 here (113 in the last stop\'s bench, whose backfill took 105.4 s as here): even ' +
+        'with the two cores overlapped perfectly (155 CPU s / 2 = 78 s) 25 MB/s (68.7 s) needs an eighth of the work gone here.',
     ],
     [
       /^peak RSS/,
@@ -329,7 +335,12 @@ function missNotes(rows: Row[]): string[] {
         's, search thread 1.7–1.9 → 2.2–2.5) and the runs stayed within this host\'s spread (4.4 / 4.4 / 4.6 against 4.3 / 4.7 / 4.3 s). ' +
         'Then (the stop after): each pair now starts with the files read into the page cache (bench/lib/page-cache.ts); before, the ' +
         'first pair\'s JSON.parse pass could read them from disk while its backfill read them warm (one pair read 27.7% against 9.4% ' +
-        'and 11% in the bench before).',
+        'and 11% in the bench before). Then (the stop after, another new host, nothing tried for this row): 9.4% in three pairs of ' +
+        'scratch runs of this measurement (7.48 / 7.03 / 6.05 s against 0.70 / 0.56 / 0.58 s); per thread at /api/ready: ingest 5.76 ' +
+        'CPU s, search 4.67, ~12.5 CPU s of process in a ~7 s run (~89% of two cores): 15.9% needs the two threads\' work halved, not ' +
+        'more overlap. V8 profile of the ingest thread there: the events insert (writeEvent) 1.38 s, JSON.parse (parseLine) 0.73, the ' +
+        'lines insert 0.59, deriveFromEvent 0.55, the session refreshes 0.53, deflate ~0.5 (most files are one batch, deflated on the ' +
+        'thread); of the search thread: the trigram inserts ~5.7 s of its 8.9 under the profiler, the prompt walk ~2.',
     ],
     [
       /^time until every session of the newest 7 days/,
