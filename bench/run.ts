@@ -225,7 +225,7 @@ function missNotes(rows: Row[]): string[] {
         'stop after, on another new host, nothing tried for this row): per thread, /proc, the 1.6 GiB corpus without load 100.1 s wall ' +
         '(ingest thread 83.1 CPU s, search thread 68.8); memory-probe with this row\'s load 104.9 s, 178 CPU s (ingest 84.0, running ' +
         '80% of the wall, waiting for a core 9.5 s, blocked 11.3 s; search 71.3; main 6.8; read worker 4.3). Under that load both threads cost ' +
-        '~1.6× the CPU seconds they did on the host three stops before (52.9 / 44.1), whose JSON.parse ceiling read ~200 MB/s against ' +
+        '~1.6× the CPU seconds they did on the host of the prompts\' stop above (52.9 / 44.1), whose JSON.parse ceiling read ~200 MB/s against ' +
         '~165 here (113 in the last stop\'s bench, whose backfill took 105.4 s as here): even ' +
         'with the two cores overlapped perfectly (155 CPU s / 2 = 78 s) 25 MB/s (68.7 s) needs an eighth of the work gone here.',
     ],
