@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearStatements } from '../db/statements';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
@@ -48,5 +49,34 @@ describe('titles and paths for a 1–2 character term', () => {
       fileHits(fx.db, parseQuery('盘'));
     });
     expect(recorded.map((r) => planOf(fx.db, r))).toEqual([['SCAN sessions USING INDEX sessions_non_ascii'], ['SCAN f USING INDEX session_files_non_ascii']]);
+  });
+});
+
+describe("a title match's sessions", () => {
+  it('are read through the covering index of their titles, not their rows', () => {
+    clearStatements(fx.db);
+    let texts: string[] = [];
+    const recorded = recordStatements(fx.db, () => (texts = metaHits(fx.db, parseQuery('cccccccc')).rows.map((h) => h.text)));
+    expect(texts).toEqual([`${ids[2]} about caching`]);
+    expect(recorded.map((r) => planOf(fx.db, r).at(-1))).toEqual(['SEARCH s USING COVERING INDEX sessions_titles (num=?)']);
+  });
+
+  it('an archive written before that index: the same sessions, through the unique index on num', () => {
+    const old = new Database(fx.dbPath);
+    old.exec('DROP INDEX sessions_titles');
+    try {
+      const recorded = recordStatements(old, () => {
+        expect(metaHits(old, parseQuery('dddddddd')).rows.map((h) => h.text)).toEqual([`${ids[3]} naïve résumé`]);
+        expect(metaHits(old, parseQuery('盘')).rows.length).toBe(2);
+      });
+      // (its first search looked for the index in sqlite_master: not one of the statements compared)
+      expect(recorded.filter((r) => !r.sql.includes('sqlite_master')).map((r) => planOf(old, r).at(-1))).toEqual([
+        'SEARCH s USING INDEX sqlite_autoindex_sessions_2 (num=?)',
+        'SCAN sessions USING INDEX sessions_non_ascii',
+      ]);
+    } finally {
+      old.exec('CREATE INDEX sessions_titles ON sessions (num, id, title, label)');
+      old.close();
+    }
   });
 });

@@ -3,7 +3,7 @@ import { matchExpression, textMatches, trigramPhrase } from './fts-match';
 import { foldWhitespace } from './indexed-text';
 import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
 import { statement } from '../db/statements';
-import { NON_ASCII_PATH, NON_ASCII_TITLE } from '../db/schema';
+import { NON_ASCII_PATH, NON_ASCII_TITLE, SESSION_TITLES_INDEX } from '../db/schema';
 
 /**
  * Matches that are not events: a session's id/title/label (`meta`), the paths it touched (`file`) and the
@@ -52,16 +52,41 @@ function firstRequired(terms: QueryTerm[]): string {
   return positiveTerms({ terms } as ParsedQuery)[0]?.text ?? '';
 }
 
-const META_BY_TRIGRAM = `SELECT s.num, s.id, s.title, s.label
-  FROM (SELECT rowid AS num FROM session_text WHERE session_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN sessions s ON s.num = t.num`;
+const metaByTrigram = (covered: boolean) => `SELECT s.num, s.id, s.title, s.label
+  FROM (SELECT rowid AS num FROM session_text WHERE session_text MATCH ? LIMIT ${SIDE_CAP + 1}) t
+  JOIN sessions s${covered ? ` INDEXED BY ${SESSION_TITLES_INDEX}` : ''} ON s.num = t.num`;
+const META_BY_TRIGRAM = metaByTrigram(true);
+const META_BY_TRIGRAM_UNCOVERED = metaByTrigram(false);
+
+/**
+ * Whether the connection's archive has the titles' covering index (one written before it has not, until its writer
+ * opens it); an archive that has it has sessions_non_ascii too (both are schema.ts's later indexes, created together).
+ */
+const hasTitlesIndex = new WeakMap<Database.Database, boolean>();
+function titlesCovered(db: Database.Database): boolean {
+  let has = hasTitlesIndex.get(db);
+  if (has === undefined) {
+    has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(SESSION_TITLES_INDEX) !== undefined;
+    hasTitlesIndex.set(db, has);
+  }
+  return has;
+}
 // Only 1–2 character terms, which are CJK ones (query-parser.ts refuses shorter words in other scripts): instr over
 // the titles and labels that hold a character beyond ASCII, through their partial index (schema.ts NON_ASCII_TITLE).
-const META_BY_INSTR = `SELECT num, id, title, label FROM sessions
+// Named: beside the titles' covering index, the planner would rather scan that one whole (it holds every column read).
+const metaByInstr = (named: boolean) => `SELECT num, id, title, label FROM sessions${named ? ' INDEXED BY sessions_non_ascii' : ''}
   WHERE ${NON_ASCII_TITLE} AND instr(coalesce(title, '') || ' ' || coalesce(label, ''), ?) > 0 LIMIT ${SIDE_CAP + 1}`;
+const META_BY_INSTR = metaByInstr(true);
+const META_BY_INSTR_UNNAMED = metaByInstr(false);
 
 export function metaHits(db: Database.Database, q: ParsedQuery): Capped<MetaHit> {
   const match = matchExpression(q.terms, 'trigram');
-  const rows = (match !== null ? statement(db, META_BY_TRIGRAM).all(match) : statement(db, META_BY_INSTR).all(firstRequired(q.terms))) as {
+  const covered = titlesCovered(db);
+  const rows = (
+    match !== null
+      ? statement(db, covered ? META_BY_TRIGRAM : META_BY_TRIGRAM_UNCOVERED).all(match)
+      : statement(db, covered ? META_BY_INSTR : META_BY_INSTR_UNNAMED).all(firstRequired(q.terms))
+  ) as {
     num: number;
     id: string;
     title: string | null;
