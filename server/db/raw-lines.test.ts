@@ -16,6 +16,15 @@ afterEach(() => {
   fx = null;
 });
 
+/** An in-memory database with the archive's two tables of lines (schema.ts: lines and chunks), empty. */
+function emptyArchive(): Database.Database {
+  const d = new Database(':memory:');
+  d.exec(`CREATE TABLE chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);
+    CREATE TABLE lines (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, generation INTEGER NOT NULL, line_no INTEGER NOT NULL,
+      byte_offset INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT, chunk_id INTEGER NOT NULL, chunk_pos INTEGER NOT NULL, length INTEGER NOT NULL)`);
+  return d;
+}
+
 /** One line in one chunk, as the archive stores them (schema.ts: lines and chunks), in the open transaction. */
 function archive(d: Database.Database, text: string): void {
   const { lastInsertRowid: chunk } = d.prepare('INSERT INTO chunks (file_id, data) VALUES (1, ?)').run(zlib.deflateRawSync(Buffer.from(text)));
@@ -24,10 +33,7 @@ function archive(d: Database.Database, text: string): void {
 
 describe('lastLineId', () => {
   it('is 0 for an archive with no lines, then the last line id, through the same statement after each write', () => {
-    db = new Database(':memory:');
-    db.exec(`CREATE TABLE chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);
-      CREATE TABLE lines (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, generation INTEGER NOT NULL, line_no INTEGER NOT NULL,
-        byte_offset INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT, chunk_id INTEGER NOT NULL, chunk_pos INTEGER NOT NULL, length INTEGER NOT NULL)`);
+    db = emptyArchive();
     expect(lastLineId(db)).toBe(0);
     archive(db, '{"v":1}');
     archive(db, '{"v":2}');
@@ -39,10 +45,7 @@ describe('lastLineId', () => {
 
 describe('rawLines after a rolled-back write', () => {
   it('reads the lines written since, not the rolled-back ones whose chunk ids they took again', () => {
-    db = new Database(':memory:');
-    db.exec(`CREATE TABLE chunks (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, data BLOB NOT NULL);
-      CREATE TABLE lines (id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, generation INTEGER NOT NULL, line_no INTEGER NOT NULL,
-        byte_offset INTEGER NOT NULL, kind INTEGER NOT NULL, reason TEXT, chunk_id INTEGER NOT NULL, chunk_pos INTEGER NOT NULL, length INTEGER NOT NULL)`);
+    db = emptyArchive();
     db.exec('BEGIN');
     archive(db, '{"v":"rolled back"}');
     expect(rawLines(db).json(1)).toEqual({ v: 'rolled back' }); // the group's refresh read it: its chunk is cached
