@@ -239,9 +239,13 @@ export function getMeta(db: Database.Database, key: string): string | null {
   return row?.value ?? null;
 }
 
+/** Whether the connection's main database has a table or index of this name. */
+export function schemaHas(db: Database.Database, name: string): boolean {
+  return db.prepare('SELECT 1 FROM main.sqlite_master WHERE name = ?').get(name) !== undefined;
+}
+
 function getMetaIfAny(db: Database.Database, key: string): string | null {
-  const hasMeta = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'meta'").get() !== undefined;
-  return hasMeta ? getMeta(db, key) : null;
+  return schemaHas(db, 'meta') ? getMeta(db, key) : null;
 }
 
 export function setMeta(db: Database.Database, key: string, value: string): void {
@@ -293,7 +297,7 @@ function addArchiveColumns(db: Database.Database): void {
 
 export function ensureSchema(db: Database.Database): boolean {
   const archive = Number(getMetaIfAny(db, 'archive_version') ?? '0');
-  const hasArchive = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'lines'").get() !== undefined;
+  const hasArchive = schemaHas(db, 'lines');
   if (hasArchive && archive !== ARCHIVE_VERSION) {
     db.transaction(() => {
       for (const t of [...DERIVED_TABLES, 'lines', 'chunks', 'files', 'companions', 'workspaces', 'meta']) db.exec(`DROP TABLE IF EXISTS main.${t}`);
@@ -306,7 +310,7 @@ export function ensureSchema(db: Database.Database): boolean {
   // moved aside as damaged and created again) is discarded (server/search-index/search-db.ts).
   if (getMeta(db, 'archive_id') === null) setMeta(db, 'archive_id', randomUUID());
   const version = Number(getMeta(db, 'schema_version') ?? '0');
-  const hasSessions = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sessions'").get() !== undefined;
+  const hasSessions = schemaHas(db, 'sessions');
   if (version === SCHEMA_VERSION && hasSessions) {
     db.exec(LATER_INDEXES_DDL);
     return false;

@@ -3,7 +3,7 @@ import { matchExpression, textMatches, trigramPhrase } from './fts-match';
 import { foldWhitespace } from './indexed-text';
 import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
 import { statement } from '../db/statements';
-import { NON_ASCII_PATH, NON_ASCII_TITLE, SESSION_TITLES_INDEX } from '../db/schema';
+import { NON_ASCII_PATH, NON_ASCII_TITLE, schemaHas, SESSION_TITLES_INDEX } from '../db/schema';
 
 /**
  * Matches that are not events: a session's id/title/label (`meta`), the paths it touched (`file`) and the
@@ -66,7 +66,7 @@ const hasTitlesIndex = new WeakMap<Database.Database, boolean>();
 function titlesCovered(db: Database.Database): boolean {
   let has = hasTitlesIndex.get(db);
   if (has === undefined) {
-    has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(SESSION_TITLES_INDEX) !== undefined;
+    has = schemaHas(db, SESSION_TITLES_INDEX);
     hasTitlesIndex.set(db, has);
   }
   return has;
