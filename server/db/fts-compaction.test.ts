@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { compactionDue, FtsCompaction, GROWTH_SHARE, MIN_GROWTH } from './fts-compaction';
 import { logBytes } from './write-ahead-log';
 import { until } from '../test-support/until';
+import { ftsSegments } from '../test-support/fts-merging';
 
 const open: Database.Database[] = [];
 let dir: string | null = null;
@@ -15,8 +16,6 @@ afterEach(() => {
   dir = null;
 });
 
-/** Distinct segments of an FTS5 table: its %_idx holds a row per leaf page range of each segment. */
-const segments = (db: Database.Database, t: string) => (db.prepare(`SELECT count(DISTINCT segid) FROM ${t}_idx`).pluck().get() as number);
 const matches = (db: Database.Database, t: string, q: string) => db.prepare(`SELECT rowid FROM ${t} WHERE ${t} MATCH ? ORDER BY rowid`).pluck().all(q) as number[];
 
 /** Words that make many distinct trigrams, so that each commit's segment is more than one leaf page. */
@@ -67,9 +66,9 @@ describe('FtsCompaction', () => {
     db.exec(`INSERT INTO other (other, rank) VALUES ('automerge', 0)`);
     db.exec(`INSERT INTO other (other, rank) VALUES ('crisismerge', 1000)`);
     for (let c = 0; c < 20; c++) db.prepare('INSERT INTO other (rowid, text) VALUES (?, ?)').run(c + 1, text(c));
-    const before = segments(db, 'docs');
+    const before = ftsSegments(db, 'docs');
     expect(before).toBe(60);
-    expect(segments(db, 'other')).toBe(20);
+    expect(ftsSegments(db, 'other')).toBe(20);
     const queries = ['"reconnect"', '"retry with backoff"', '"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"', '"row 1"', '"落盘 7"'];
     const found = queries.map((q) => matches(db, 'docs', q));
     expect(found[0]).toHaveLength(2400);
@@ -79,8 +78,8 @@ describe('FtsCompaction', () => {
     let steps = 0;
     while (c.step()) steps++;
     expect(steps).toBeGreaterThan(2); // bounded steps, not one 'optimize'
-    expect(segments(db, 'docs')).toBe(1);
-    expect(segments(db, 'other')).toBe(1);
+    expect(ftsSegments(db, 'docs')).toBe(1);
+    expect(ftsSegments(db, 'other')).toBe(1);
     expect(queries.map((q) => matches(db, 'docs', q))).toEqual(found);
     expect(matches(db, 'other', '"reconnect"')).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(c.step()).toBe(false); // done stays done
@@ -100,7 +99,7 @@ describe('FtsCompaction', () => {
     expect(id).toBeGreaterThan(50 * 40 + 10);
     // the merged one and the last few live ones: once its merge is done, a step merges the live segments too,
     // whenever FTS5's usermerge (4) of them are on a level
-    expect(segments(db, 'docs')).toBeLessThanOrEqual(4);
+    expect(ftsSegments(db, 'docs')).toBeLessThanOrEqual(4);
     expect(matches(db, 'docs', '"reconnect"')).toEqual(Array.from({ length: id }, (_, i) => i + 1));
   });
 
@@ -112,11 +111,11 @@ describe('FtsCompaction', () => {
     c.start();
     expect(c.active).toBe(true);
     await new Promise((r) => setTimeout(r, 150));
-    expect(segments(db, 'docs')).toBeGreaterThan(1); // no step while the group is open
+    expect(ftsSegments(db, 'docs')).toBeGreaterThan(1); // no step while the group is open
     groupOpen = false;
     await until(() => done, (n) => n === 1);
     expect(c.active).toBe(false);
-    expect(segments(db, 'docs')).toBe(1);
+    expect(ftsSegments(db, 'docs')).toBe(1);
   });
 
   it('stops after a failed step, says why, and leaves every row findable', async () => {
@@ -143,7 +142,7 @@ describe('FtsCompaction', () => {
     const after = steps;
     await new Promise((r) => setTimeout(r, 50));
     expect(steps).toBe(after);
-    expect(segments(db, 'docs')).toBe(1);
+    expect(ftsSegments(db, 'docs')).toBe(1);
     expect(matches(db, 'docs', '"reconnect"')).toEqual(rows);
   });
 
@@ -173,7 +172,7 @@ describe('FtsCompaction', () => {
     c.start();
     await new Promise((r) => setTimeout(r, 700));
     expect(done).toBe(false); // paused: the reader holds the log
-    expect(segments(db, 'docs')).toBeGreaterThan(1);
+    expect(ftsSegments(db, 'docs')).toBeGreaterThan(1);
     // steps ran until the log passed the bound, and none after: the log grew no further while the reader held it
     expect(whileRead.length).toBeGreaterThan(0);
     expect(whileRead.at(-1)).toBeGreaterThan(limit);
@@ -182,7 +181,7 @@ describe('FtsCompaction', () => {
     reading = false;
     reader.exec('COMMIT');
     await until(() => done, (d) => d);
-    expect(segments(db, 'docs')).toBe(1);
+    expect(ftsSegments(db, 'docs')).toBe(1);
     expect(matches(db, 'docs', '"reconnect"')).toEqual(rows);
   });
 
@@ -192,9 +191,9 @@ describe('FtsCompaction', () => {
     c.start();
     await new Promise((r) => setImmediate(r));
     c.stop();
-    const left = segments(db, 'docs');
+    const left = ftsSegments(db, 'docs');
     await new Promise((r) => setTimeout(r, 50));
-    expect(segments(db, 'docs')).toBe(left);
+    expect(ftsSegments(db, 'docs')).toBe(left);
     expect(left).toBeGreaterThan(1);
   });
 });

@@ -7,7 +7,7 @@ import { generateCorpus } from '../corpus/generate';
 import { openWriteDb } from '../db/open';
 import { ensureSchema, getMeta } from '../db/schema';
 import { ARCHIVE_FTS_TABLES, compactArchiveText } from './archive-text-compaction';
-import { indexOnce } from './index-once';
+import { ftsSegments, indexInRuns } from '../test-support/fts-merging';
 
 let dir: string;
 let corpus: string;
@@ -19,7 +19,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const segments = (db: Database.Database) => ARCHIVE_FTS_TABLES.map((t) => db.prepare(`SELECT count(DISTINCT segid) FROM ${t}_idx`).pluck().get() as number);
+const segments = (db: Database.Database) => ARCHIVE_FTS_TABLES.map((t) => ftsSegments(db, t));
 /** What the searches of the archive's FTS5 tables answer: the rowids of a title word, a path and a Chronicle query. */
 const answers = (db: Database.Database) => ({
   titles: db.prepare(`SELECT rowid FROM session_text WHERE session_text MATCH '"fix"' ORDER BY rowid`).pluck().all(),
@@ -27,19 +27,11 @@ const answers = (db: Database.Database) => ({
   chronicle: db.prepare(`SELECT rowid FROM search_index WHERE search_index MATCH 'test' ORDER BY rowid`).pluck().all(),
 });
 
-/** The corpus's sessions arriving in three runs, as days of use do: each run's commits leave their segments. */
+/** An archive of the corpus indexed in three runs (indexInRuns), each leaving segments of its own. */
 async function archiveGrownInThreeRuns(name: string): Promise<Database.Database> {
-  const grown = path.join(dir, `${name}-corpus`);
-  const sessionDirs = (fs.readdirSync(corpus, { recursive: true, withFileTypes: true }) as fs.Dirent[])
-    .filter((d) => d.isDirectory() && path.basename(d.parentPath) === 'debug-logs')
-    .map((d) => path.relative(corpus, path.join(d.parentPath, d.name)))
-    .sort();
   const db = openWriteDb(path.join(dir, `${name}.db`));
   ensureSchema(db);
-  for (let part = 0; part < 3; part++) {
-    for (const d of sessionDirs.filter((_, i) => i % 3 === part)) fs.cpSync(path.join(corpus, d), path.join(grown, d), { recursive: true });
-    await indexOnce(db, [grown]);
-  }
+  await indexInRuns(db, corpus, path.join(dir, `${name}-corpus`));
   return db;
 }
 

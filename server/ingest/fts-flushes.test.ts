@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { ftsSegments } from '../test-support/fts-merging';
 
 let fx: FixtureDb | null = null;
 afterEach(() => {
@@ -43,7 +44,7 @@ describe('the trigram index during a backfill', () => {
     expect((db.prepare('SELECT count(*) n FROM events').get() as { n: number }).n).toBe(165);
     expect(db.prepare("SELECT parent_id FROM session_edges WHERE child_id = 'k9'").get()).toEqual({ parent_id: 'b2' });
     // the fixture's files are all of this week: one group, committed when the week's part is done
-    expect((db.prepare('SELECT count(DISTINCT segid) n FROM event_text_idx').get() as { n: number }).n).toBe(1);
+    expect(ftsSegments(db, 'event_text')).toBe(1);
     expect((db.prepare("SELECT count(*) n FROM event_text WHERE event_text MATCH '\"bravo line 7\"'").get() as { n: number }).n).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import { generateCorpus } from '../corpus/generate';
 import { ARCHIVE_FTS_TABLES } from '../ingest/archive-text-compaction';
 import { startServer, type RunningServer } from '../serve';
 import { until } from '../test-support/until';
+import { ftsSegments } from '../test-support/fts-merging';
 import { SEARCH_FTS_TABLES, searchDbPath } from './search-db';
 
 // The wiring of fts-compaction.ts: once serve's backfill settles, the search thread merges the search file and
@@ -35,7 +36,7 @@ function merged(file: string, tables: readonly string[], mark: string) {
   try {
     const table = file.endsWith('.search.db') ? 'search_meta' : 'meta';
     const through = db.prepare(`SELECT value FROM ${table} WHERE key = ?`).pluck().get(mark) as string | undefined;
-    return { through: through ?? null, segments: tables.map((t) => db.prepare(`SELECT count(DISTINCT segid) FROM ${t}_idx`).pluck().get() as number) };
+    return { through: through ?? null, segments: tables.map((t) => ftsSegments(db, t)) };
   } finally {
     db.close();
   }

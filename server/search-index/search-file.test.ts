@@ -22,6 +22,7 @@ import { InlineSearchFeed, type SearchFeed, type SearchRow } from './search-feed
 import { SearchThread } from './search-thread';
 import { SearchWriter, type SearchWriterStatus } from './search-writer';
 import { WAIT_MS } from '../test-support/until';
+import { ftsSegments, indexInRuns } from '../test-support/fts-merging';
 
 // The search file (event_text, event_cjk) is written apart from the archive, by the search thread, and refilled
 // from the archive after a crash or a loss: these tests check that every path gives exactly the rows a live
@@ -172,22 +173,12 @@ describe('the search file', () => {
   });
 
   it('merged into one segment a table once a backfill settles, with the same rows, and not again until it grew', async () => {
-    // The corpus's sessions arriving in three runs, as days of use do: each run's commit leaves its segments.
-    const grown = path.join(dir, 'grown-corpus');
-    const sessionDirs = (fs.readdirSync(corpus, { recursive: true, withFileTypes: true }) as fs.Dirent[])
-      .filter((d) => d.isDirectory() && d.name !== 'debug-logs' && path.basename(d.parentPath) === 'debug-logs')
-      .map((d) => path.relative(corpus, path.join(d.parentPath, d.name)))
-      .sort();
-    expect(sessionDirs.length).toBeGreaterThan(6);
-    const dbPath = await indexed('merged.db', async (db) => {
-      for (let part = 0; part < 3; part++) {
-        for (const d of sessionDirs.filter((_, i) => i % 3 === part)) fs.cpSync(path.join(corpus, d), path.join(grown, d), { recursive: true });
-        await indexOnce(db, [grown]);
-      }
-    });
+    let sessionFolders = 0;
+    const dbPath = await indexed('merged.db', async (db) => (sessionFolders = await indexInRuns(db, corpus, path.join(dir, 'grown-corpus'))));
+    expect(sessionFolders).toBeGreaterThan(6);
     const segments = () => {
       const db = new Database(searchDbPath(dbPath), { readonly: true });
-      const n = SEARCH_FTS_TABLES.map((t) => db.prepare(`SELECT count(DISTINCT segid) FROM ${t}_idx`).pluck().get() as number);
+      const n = SEARCH_FTS_TABLES.map((t) => ftsSegments(db, t));
       const merged = searchMetaValue(db, 'merged_through');
       db.close();
       return { n, merged };
@@ -510,7 +501,7 @@ describe('the search file', () => {
     await new Promise<void>((done) => writer.compact(done, { minGrowth: 1 }));
     const segments = () => {
       const db = new Database(searchDbPath(dbPath), { readonly: true });
-      const n = db.prepare('SELECT count(DISTINCT segid) FROM event_text_idx').pluck().get() as number;
+      const n = ftsSegments(db, 'event_text');
       db.close();
       return n;
     };
