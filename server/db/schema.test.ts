@@ -26,12 +26,13 @@ describe('schema', () => {
   it('adds the indexes made after SCHEMA_VERSION to an archive that lacks them, without a rebuild', () => {
     const db = new Database(':memory:');
     expect(ensureSchema(db)).toBe(true); // a new archive: its derived tables created
-    const later = () => (db.prepare("SELECT name FROM sqlite_master WHERE name IN ('sessions_non_ascii', 'session_files_non_ascii') ORDER BY name").pluck().all() as string[]);
-    expect(later()).toEqual(['session_files_non_ascii', 'sessions_non_ascii']);
-    db.exec('DROP INDEX sessions_non_ascii; DROP INDEX session_files_non_ascii'); // an archive written before them
+    const later = () =>
+      db.prepare("SELECT name FROM sqlite_master WHERE name IN ('sessions_non_ascii', 'session_files_non_ascii', 'sessions_titles') ORDER BY name").pluck().all() as string[];
+    expect(later()).toEqual(['session_files_non_ascii', 'sessions_non_ascii', 'sessions_titles']);
+    db.exec('DROP INDEX sessions_non_ascii; DROP INDEX session_files_non_ascii; DROP INDEX sessions_titles'); // an archive written before them
     db.prepare("INSERT INTO sessions (id, num, title) VALUES ('s', 1, '落盘')").run();
     expect(ensureSchema(db)).toBe(false); // no rebuild …
-    expect(later()).toEqual(['session_files_non_ascii', 'sessions_non_ascii']); // … and the indexes are there
+    expect(later()).toEqual(['session_files_non_ascii', 'sessions_non_ascii', 'sessions_titles']); // … and the indexes are there
     expect(db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(1);
   });
 
