@@ -48,6 +48,9 @@ CREATE TABLE IF NOT EXISTS lines (
 );
 CREATE INDEX IF NOT EXISTS lines_file ON lines (file_id);
 CREATE INDEX IF NOT EXISTS lines_problems ON lines (file_id, line_no) WHERE kind > 0;
+-- The line ids each backfill gave, whole sessions newest first (every other id follows time): the order a budgeted
+-- read takes to see the newest lines first (server/db/id-order.ts). Part of the archive, as the ids are.
+CREATE TABLE IF NOT EXISTS backfill_runs (lo INTEGER PRIMARY KEY, hi INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS companions (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, name TEXT NOT NULL,
   kind TEXT NOT NULL, n INTEGER, content TEXT, size INTEGER, mtime INTEGER, deleted_at INTEGER
@@ -300,7 +303,7 @@ export function ensureSchema(db: Database.Database): boolean {
   const hasArchive = schemaHas(db, 'lines');
   if (hasArchive && archive !== ARCHIVE_VERSION) {
     db.transaction(() => {
-      for (const t of [...DERIVED_TABLES, 'lines', 'chunks', 'files', 'companions', 'workspaces', 'meta']) db.exec(`DROP TABLE IF EXISTS main.${t}`);
+      for (const t of [...DERIVED_TABLES, 'backfill_runs', 'lines', 'chunks', 'files', 'companions', 'workspaces', 'meta']) db.exec(`DROP TABLE IF EXISTS main.${t}`);
     })();
   }
   db.exec(ARCHIVE_DDL);

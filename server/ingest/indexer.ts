@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { BackfillProgress, BackfillShare } from '../../shared/api';
 import { isCorruption } from '../db/damaged-index';
 import { forgetWrittenLines, lastLineId } from '../db/raw-lines';
+import { recordBackfillRun } from '../db/id-order';
 import { planBackfill } from './backfill-order';
 import { markCompanionDeleted, storeCompanion } from './companions';
 import { readWorkspaceInfo, resolveRoot, watchTargets, workspaceOfDebugLogs, type LogRoot, type WorkspaceLogs } from './discover';
@@ -139,6 +140,7 @@ export class Indexer {
     await drained;
     traceStartup('backfill done');
     this.progress.state = 'idle';
+    this.backfillRunLo = null;
     for (const p of [this.progress, this.progress.recent, this.progress.older]) {
       if (!p) continue;
       p.filesDone = p.filesTotal;
@@ -294,7 +296,9 @@ export class Indexer {
    * Files processed since the open transaction began. Files are committed together (see groupMs and
    * GROUP_MAX_BYTES) instead of one commit per file: commits, not parsing, dominated a backfill of many small sessions.
    */
-  private group: { files: string[]; started: number; bytes: number; events: number } | null = null;
+  private group: { files: string[]; started: number; bytes: number; events: number; firstLine: number } | null = null;
+  /** The first line id this backfill gave (its run in backfill_runs), null before its first group and after it. */
+  private backfillRunLo: number | null = null;
   /** The backfill's files not yet finished: the part of the progress ("this week" or older) each counts in, its listed size and the bytes counted so far. */
   private shareOf = new Map<string, { share: BackfillShare; size: number; counted: number }>();
   private backfillCommits = 0;
@@ -320,7 +324,7 @@ export class Indexer {
   private beginGroup(): void {
     if (this.group && this.db.inTransaction) return;
     this.db.exec('BEGIN');
-    this.group = { files: [], started: Date.now(), bytes: 0, events: 0 };
+    this.group = { files: [], started: Date.now(), bytes: 0, events: 0, firstLine: lastLineId(this.db) + 1 };
     if (this.events.triageRows) this.store.commitRows.begin(this.maxEventId());
   }
 
@@ -329,6 +333,15 @@ export class Indexer {
     this.refreshDirty();
     let through: number | undefined;
     if (this.db.inTransaction) {
+      if (this.group && this.progress.state === 'running') {
+        // Whole sessions newest first: the search reads this run's ids upwards (server/db/id-order.ts).
+        const lo = this.backfillRunLo ?? this.group.firstLine;
+        const hi = lastLineId(this.db);
+        if (hi >= lo) {
+          recordBackfillRun(this.db, lo, hi);
+          this.backfillRunLo = lo;
+        }
+      }
       this.db.exec('COMMIT');
       if (this.store.commitRows.active) {
         const rows = this.store.commitRows.take(this.maxEventId(), Number(this.db.pragma('schema_version', { simple: true })));

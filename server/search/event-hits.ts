@@ -3,6 +3,7 @@ import { exclusionExpression, matchExpression, needsVerification, requiredExpres
 import { TYPE_FILTERS, positiveTerms, type ParsedQuery } from './query-parser';
 import { plucked, statement } from '../db/statements';
 import { verifyCandidates } from './verify-candidates';
+import { segmentsNewestFirst, type IdSegment } from '../db/id-order';
 
 /** Matching events of one session with one type and status: how many, and the earliest of them. */
 export interface HitGroup {
@@ -25,8 +26,8 @@ export interface ScanLimits {
    * that cuts early under load would rank fewer; process CPU time would count the ingest worker's too).
    */
   maxMs: number;
-  /** read exactly down to this rowid (a later page repeats the first page's scan); overrides the three above */
-  floor?: number;
+  /** read exactly these ids (a later page repeats the first page's read, ScanResult.read); overrides the three above */
+  ranges?: IdSegment[];
   /** matches per chunk after the first (tests use small chunks to exercise the budget) */
   chunk?: number;
 }
@@ -39,8 +40,8 @@ export interface ScanResult {
   exhausted: boolean;
   /** index matches read (before filters) */
   scanned: number;
-  /** the lowest rowid read; a later page scans down to it again (0 when exhausted) */
-  floor: number;
+  /** the ids read, newest first; a later page reads exactly these again (empty when exhausted: it reads all) */
+  read: IdSegment[];
 }
 
 /**
@@ -133,15 +134,16 @@ export function planScan(q: ParsedQuery, tables: TextTables = EVENT_TABLES, exac
 }
 
 /**
- * The matching rowids below `before`, newest first, as many as the budget allows (+1 to know whether more
+ * The matching rowids of one segment from `from` on, in the segment's order (server/db/id-order.ts: descending
+ * where ids follow time, ascending in a backfill's run), as many as the budget allows (+1 to know whether more
  * exist): one FTS5 call, rowids only, well under a µs each. Few calls matter: each opens the doclists of every
  * trigram of the phrase again. The bounds are CAST in SQL: better-sqlite3 binds JS numbers as REAL, and FTS5
  * ignores a rowid constraint whose value is not an INTEGER, silently turning a seek into a scan of every match.
  */
-export function matchIdsSql(plan: Plan, withFloor: boolean): string {
-  return `SELECT rowid FROM ${plan.driver} WHERE ${plan.driver} MATCH @match AND rowid < CAST(@before AS INTEGER)${
-    withFloor ? ' AND rowid >= CAST(@floor AS INTEGER)' : ''
-  } ORDER BY rowid DESC LIMIT @limit`;
+export function matchIdsSql(plan: Plan, newestFirst: boolean): string {
+  return `SELECT rowid FROM ${plan.driver} WHERE ${plan.driver} MATCH @match AND rowid >= CAST(@lo AS INTEGER) AND rowid <= CAST(@hi AS INTEGER) ORDER BY rowid ${
+    newestFirst ? 'ASC' : 'DESC'
+  } LIMIT @limit`;
 }
 
 const inRange = (table: string, param: string) =>
@@ -166,15 +168,14 @@ GROUP BY e.session_num, e.type, e.status`;
 const NO_TS = Number.MAX_SAFE_INTEGER;
 
 /**
- * Reads the matching events newest rowid first until the limits say stop or the matches run out. Cost is
- * bounded by the limits whatever the word: a word in 100k events reads a bounded slice of them.
+ * Reads the matching events newest first (server/db/id-order.ts) until the limits say stop or the matches run
+ * out. Cost is bounded by the limits whatever the word: a word in 100k events reads a bounded slice of them.
  */
 export function scanEventHits(db: Database.Database, q: ParsedQuery, since: number | null, limits: ScanLimits): ScanResult {
   const plan = planScan(q);
-  if (plan === null || positiveTerms(q).length === 0) return { groups: [], events: 0, exhausted: true, scanned: 0, floor: 0 };
+  if (plan === null || positiveTerms(q).length === 0) return { groups: [], events: 0, exhausted: true, scanned: 0, read: [] };
   const filter = eventFilterSql(q, since);
-  const floor = limits.floor;
-  const idsStmt = plucked(db, matchIdsSql(plan, floor !== undefined));
+  const given = limits.ranges;
   const groupsStmt = statement(db, chunkGroupsSql(plan, filter.sql));
   const extra: Record<string, unknown> = { ...filter.params };
   if (plan.alsoRequired) extra.required = plan.alsoRequired.match;
@@ -186,14 +187,21 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
   const chunk = limits.chunk ?? (verify ? VERIFY_CHUNK : CHUNK);
   let events = 0;
   let scanned = 0;
-  let lowest = 0;
+  /** the last id read, in the segment's order */
+  let last = 0;
 
   const addChunk = (candidates: number[]) => {
     scanned += candidates.length;
-    lowest = candidates[candidates.length - 1];
+    last = candidates[candidates.length - 1];
     const ids = verify ? verifyCandidates(db, candidates, q.terms) : candidates;
     if (ids.length === 0) return;
-    const rows = groupsStmt.all({ ...extra, ids: JSON.stringify(ids), lo: ids[ids.length - 1], hi: ids[0] }) as HitGroup[];
+    let lo = ids[0];
+    let hi = ids[0];
+    for (const id of ids) {
+      if (id < lo) lo = id;
+      else if (id > hi) hi = id;
+    }
+    const rows = groupsStmt.all({ ...extra, ids: JSON.stringify(ids), lo, hi }) as HitGroup[];
     for (const r of rows) {
       if (r.firstTs === NO_TS) r.firstTs = null;
       events += r.n;
@@ -209,34 +217,51 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
       }
     }
   };
-  const overBudget = () => events >= limits.maxHits || scanned >= limits.maxScanned || performance.now() - started >= limits.maxMs;
+  const overBudget = () => given === undefined && (events >= limits.maxHits || scanned >= limits.maxScanned || performance.now() - started >= limits.maxMs);
 
-  let before = Number.MAX_SAFE_INTEGER;
-  let exhausted = false;
-  for (;;) {
-    // Budgeted: ask for what the budget still allows (the filters may reject some, hence the loop).
-    const want = floor !== undefined ? -1 : Math.max(chunk, Math.min(limits.maxHits - events, limits.maxScanned - scanned));
-    const ids = idsStmt.all({ match: plan.match, before, limit: want === -1 || !Number.isFinite(want) ? -1 : want + 1, ...(floor !== undefined ? { floor } : {}) }) as number[];
-    const more = want !== -1 && Number.isFinite(want) && ids.length > want;
-    if (more) ids.pop();
-    // ids already read are all joined: at most the budget's worth, ~1 µs each
-    let cut = false;
-    for (let i = 0; i < ids.length; i += chunk) {
-      addChunk(ids.slice(i, i + chunk));
-      // Verification is the costly part: its chunks are where the budget is checked (one FTS5 read is cheap,
-      // and each read again costs its trigram lookups again).
-      if (verify && floor === undefined && i + chunk < ids.length && overBudget()) {
-        cut = true;
+  const segments = given ?? segmentsNewestFirst(db);
+  const read: IdSegment[] = [];
+  let stopped = false;
+  for (const seg of segments) {
+    const idsStmt = plucked(db, matchIdsSql(plan, seg.newestFirst));
+    let { lo, hi } = seg;
+    for (;;) {
+      // Budgeted: ask for what the budget still allows (the filters may reject some, hence the loop).
+      const want = given !== undefined ? -1 : Math.max(chunk, Math.min(limits.maxHits - events, limits.maxScanned - scanned));
+      const ids = idsStmt.all({ match: plan.match, lo, hi, limit: want === -1 || !Number.isFinite(want) ? -1 : want + 1 }) as number[];
+      const more = want !== -1 && Number.isFinite(want) && ids.length > want;
+      if (more) ids.pop();
+      // ids already read are all joined: at most the budget's worth, ~1 µs each
+      let cut = false;
+      for (let i = 0; i < ids.length; i += chunk) {
+        addChunk(ids.slice(i, i + chunk));
+        // Verification is the costly part: its chunks are where the budget is checked (one FTS5 read is cheap,
+        // and each read again costs its trigram lookups again).
+        if (verify && i + chunk < ids.length && overBudget()) {
+          cut = true;
+          break;
+        }
+      }
+      if (cut || (more && overBudget())) {
+        // stopped inside the segment: a later page reads it up to the last id read
+        read.push(seg.newestFirst ? { lo: seg.lo, hi: last, newestFirst: true } : { lo: last, hi: seg.hi, newestFirst: false });
+        stopped = true;
         break;
       }
+      if (!more) {
+        read.push(seg);
+        break;
+      }
+      if (seg.newestFirst) lo = last + 1;
+      else hi = last - 1;
     }
-    if (cut) break;
-    if (!more) {
-      exhausted = floor === undefined || floor <= 0;
+    if (stopped) break;
+    // the next segment only within the budget: a whole segment read is where a later page can stop too
+    if (seg !== segments[segments.length - 1] && overBudget()) {
+      stopped = true;
       break;
     }
-    before = lowest;
-    if (overBudget()) break;
   }
-  return { groups: [...merged.values()], events, exhausted, scanned, floor: exhausted ? 0 : (floor ?? lowest) };
+  const exhausted = given === undefined && !stopped;
+  return { groups: [...merged.values()], events, exhausted, scanned, read: exhausted ? [] : read };
 }

@@ -231,21 +231,24 @@ describe('ranking, paging and budgets', () => {
     expect(second.totals).toEqual(first.totals);
   });
 
-  it('the scan reads only up to its budget of matches, newest rowid first', () => {
+  it('the scan reads only up to its budget of matches, newest first: a backfill gave the newest the lowest ids', () => {
     const q = parseQuery('reconnect');
     const r = scanEventHits(fx.db, q, null, { maxHits: 1, maxScanned: 1, maxMs: Infinity, chunk: 1 });
     expect([r.scanned, r.exhausted]).toEqual([1, false]);
-    const maxId = fx.db.prepare("SELECT max(rowid) FROM event_text WHERE event_text MATCH '\"reconnect\"'").pluck().get();
-    expect(r.groups[0].firstId).toBe(maxId);
-    expect(r.floor).toBe(maxId);
+    const minId = fx.db.prepare("SELECT min(rowid) FROM event_text WHERE event_text MATCH '\"reconnect\"'").pluck().get() as number;
+    expect(r.groups[0].firstId).toBe(minId);
+    expect(r.read).toEqual([{ lo: 1, hi: minId, newestFirst: true }]);
   });
 
-  it('the rowid bounds of a batch select exactly the slice below the previous one and above the floor', () => {
+  it('the rowid bounds of a batch select exactly the slice after the previous one, in the segment order', () => {
     const plan = planScan(parseQuery('reconnect'))!;
-    const all = fx.db.prepare(matchIdsSql(plan, false)).pluck().all({ match: plan.match, before: Number.MAX_SAFE_INTEGER, limit: -1 }) as number[];
-    expect(all.length).toBeGreaterThan(2);
-    const below = fx.db.prepare(matchIdsSql(plan, true)).pluck().all({ match: plan.match, before: all[0], floor: all[all.length - 1] + 1, limit: -1 }) as number[];
-    expect(below).toEqual(all.slice(1, -1));
+    const read = (newestFirst: boolean, lo: number, hi: number) =>
+      fx.db.prepare(matchIdsSql(plan, newestFirst)).pluck().all({ match: plan.match, lo, hi, limit: -1 }) as number[];
+    const down = read(false, 1, Number.MAX_SAFE_INTEGER);
+    expect(down.length).toBeGreaterThan(2);
+    expect(read(true, 1, Number.MAX_SAFE_INTEGER)).toEqual([...down].reverse());
+    expect(read(false, down[down.length - 1] + 1, down[0] - 1)).toEqual(down.slice(1, -1));
+    expect(read(true, down[down.length - 1] + 1, down[0] - 1)).toEqual(down.slice(1, -1).reverse());
   });
 });
 

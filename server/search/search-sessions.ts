@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from '../http/cursor';
 import { ApiError } from '../http/errors';
 import { searchLag } from '../search-index/search-lag';
 import { FIRST_PAGE_LIMITS, UNLIMITED, scanEventHits, type HitGroup, type ScanLimits } from './event-hits';
+import type { IdSegment } from '../db/id-order';
 import { foldWhitespace } from './indexed-text';
 import {
   FILTER_KEYS,
@@ -79,6 +80,22 @@ export function parseSearch(text: string): ParsedQuery {
 }
 
 /** Ties a cursor to the query it was made for. */
+/** The ids a first page read, in a cursor: `lo-hi-a` (a backfill's run, read upwards) or `lo-hi-d`, comma-separated. */
+function encodeRanges(read: IdSegment[]): string {
+  return read.map((r) => `${r.lo}-${r.hi}-${r.newestFirst ? 'a' : 'd'}`).join(',');
+}
+
+function decodeRanges(v: string | number | null): IdSegment[] {
+  if (v === '' || v === 0) return [];
+  const out: IdSegment[] = [];
+  for (const part of String(v).split(',')) {
+    const m = /^(\d+)-(\d+)-([ad])$/.exec(part);
+    if (!m) throw new ApiError(400, 'bad_cursor', 'the cursor is not one this server issued; start again without it');
+    out.push({ lo: Number(m[1]), hi: Number(m[2]), newestFirst: m[3] === 'a' });
+  }
+  return out;
+}
+
 function queryKey(input: SearchQuery): string {
   const text = `${input.q}\u0000${input.window}\u0000${input.sort}\u0000${input.depth}`;
   let h = 0;
@@ -100,17 +117,18 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   const key = queryKey(input);
   const cursor = decodeCursor(input.cursor, 4);
   if (cursor && cursor[0] !== key) throw new ApiError(400, 'bad_cursor', 'this cursor belongs to another query: start again without it');
-  const floor = cursor ? Number(cursor[1]) : null;
+  // A later page: the ids the first page read ('' when it read every match).
+  const readBefore = cursor ? decodeRanges(cursor[1]) : null;
   const offset = cursor ? Number(cursor[3]) : 0;
   const span = WINDOW_MS[input.window];
   const since = span === null ? null : now - span;
 
   // A later page reads exactly the range the first page read, so that pages neither overlap nor skip.
   let limits: ScanLimits = input.depth === 'all' ? UNLIMITED : firstPage;
-  if (floor !== null) limits = floor > 0 ? { ...UNLIMITED, floor, chunk: firstPage.chunk } : { ...UNLIMITED, chunk: firstPage.chunk };
+  if (readBefore !== null) limits = readBefore.length > 0 ? { ...UNLIMITED, ranges: readBefore, chunk: firstPage.chunk } : { ...UNLIMITED, chunk: firstPage.chunk };
 
   const dir = sessionDirectory(db);
-  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits) : { groups: [], events: 0, exhausted: true, scanned: 0, floor: 0 };
+  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits) : { groups: [], events: 0, exhausted: true, scanned: 0, read: [] };
   dir.loadNums(scan.groups.map((h) => h.sessionNum));
 
   // Session-level filters apply to the top-level session (a subagent's own row has no repository).
@@ -229,8 +247,8 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
       // Prompts and companion files: not events either (a prompt string is kept once for all the calls that sent
       // it). When the events alone filled the first page's budget (a common word), the page is a lower bound
       // already: they are left to depth=all and later pages, which read everything.
-      const skipSide = !scan.exhausted && floor === null && input.depth !== 'all';
-      const promptCap = input.depth === 'all' || floor !== null ? Infinity : PROMPT_CAP;
+      const skipSide = !scan.exhausted && readBefore === null && input.depth !== 'all';
+      const promptCap = input.depth === 'all' || readBefore !== null ? Infinity : PROMPT_CAP;
       const none = { rows: [], capped: true };
       const prompts = skipSide ? none : promptHits(db, q, since, promptCap);
       const companions = skipSide ? none : companionHits(db, q, promptCap);
@@ -270,7 +288,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   const ranked = [...matches.values()].sort(compareSessions(input.sort));
   const groups = groupByRepository(ranked);
   const snippetTerms = snippetTermsOf(q);
-  const cursorAt = (at: number) => encodeCursor([key, scan.exhausted ? 0 : scan.floor, scan.exhausted ? 1 : 0, at]);
+  const cursorAt = (at: number) => encodeCursor([key, scan.exhausted ? '' : encodeRanges(scan.read), scan.exhausted ? 1 : 0, at]);
 
   // The page's groups with their sessions' matches first: the event counts of every session shown come from one
   // statement (one per session cost a sixth of a common word's search).

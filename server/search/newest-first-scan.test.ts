@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchQuery, type SearchResponse } from '../../shared/api/search';
+import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { searchSessions } from './search-sessions';
+
+// A backfill gives ids to whole sessions newest first (server/ingest/backfill-order.ts): the newest session has
+// the lowest ids. The first page of a search reads a budget of matches; read by descending id it read the oldest
+// sessions, and a window of the last week found nothing in them (server/db/id-order.ts).
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const NOW = Date.now();
+const SESSIONS = [
+  { id: '0a0a0a0a-0000-4000-8000-000000000001', at: NOW - 40 * DAY },
+  { id: '0b0b0b0b-0000-4000-8000-000000000002', at: NOW - 20 * DAY },
+  { id: '0c0c0c0c-0000-4000-8000-000000000003', at: NOW - 2 * HOUR },
+];
+const [OLDEST, OLDER, NEWEST] = SESSIONS.map((s) => s.id);
+
+let n = 0;
+const toolCalls = (sid: string, at: number, count: number) =>
+  Array.from({ length: count }, (_, i) =>
+    line({ ts: at + i, dur: 0, sid, type: 'tool_call', name: 'read_file', spanId: `${(++n).toString(16).padStart(16, '0')}`, status: 'ok', attrs: { args: '{}', result: `wsReconnectLoop step ${i}` } }),
+  ).join('');
+
+let fx: FixtureDb;
+beforeAll(async () => {
+  fx = await fixtureDb({});
+  // written oldest first, dated as written: the backfill reads them the other way round
+  for (const s of SESSIONS) {
+    const file = path.join(fx.logsDir(), s.id, 'main.jsonl');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, toolCalls(s.id, s.at, 4));
+    fs.utimesSync(file, (s.at + 10) / 1000, (s.at + 10) / 1000);
+  }
+  await fx.reindex();
+});
+afterAll(() => fx.cleanup());
+
+/** A first page whose budget is four matches: one session's worth. */
+const BUDGET = { maxHits: 4, maxScanned: 4, maxMs: Infinity, chunk: 4 };
+const firstPage = (q: string, window: '7d' | 'all' = 'all', cursor?: string): SearchResponse =>
+  searchSessions(fx.db, SearchQuery.parse({ q, window, ...(cursor ? { cursor } : {}) }), NOW, BUDGET);
+const ids = (r: SearchResponse) => r.groups.flatMap((g) => g.sessions.map((s) => s.id));
+
+describe('a budgeted first page reads the newest matches first', () => {
+  it('the backfill gave the newest session the lowest ids', () => {
+    const first = (sid: string) => fx.db.prepare('SELECT min(e.id) FROM events e JOIN sessions s ON s.num = e.session_num WHERE s.id = ?').pluck().get(sid) as number;
+    expect(first(NEWEST)).toBeLessThan(first(OLDER));
+    expect(first(OLDER)).toBeLessThan(first(OLDEST));
+  });
+
+  it("this week's matches are found within the budget", () => {
+    const r = firstPage('Reconnect type:tool', '7d');
+    expect(ids(r)).toEqual([NEWEST]);
+    expect(r.totals).toEqual({ sessions: 1, events: 4, exact: false, scannedEvents: 4 });
+  });
+
+  it('without a window, the newest session is the one read', () => {
+    const r = firstPage('Reconnect');
+    expect(ids(r)).toEqual([NEWEST]);
+    expect(r.totals.exact).toBe(false);
+  });
+
+  it('lines appended after the backfill are newer still, and read before it', async () => {
+    const file = path.join(fx.logsDir(), OLDEST, 'main.jsonl');
+    fs.appendFileSync(file, toolCalls(OLDEST, NOW - HOUR, 4));
+    await fx.reindex();
+    expect(ids(firstPage('Reconnect type:tool', '7d'))).toEqual([OLDEST]);
+    const all = searchSessions(fx.db, SearchQuery.parse({ q: 'Reconnect', depth: 'all' }), NOW);
+    expect(all.totals).toEqual({ sessions: 3, events: 16, exact: true, scannedEvents: 16 });
+  });
+});
