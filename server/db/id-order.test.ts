@@ -50,3 +50,11 @@ describe('the order of line ids, newest first', () => {
     ]);
   });
 });
+
+describe('an archive from before backfill_runs', () => {
+  it('opened read-only without the table: every id follows time', () => {
+    const db = archive(5);
+    db.exec('DROP TABLE backfill_runs');
+    expect(segmentsNewestFirst(db)).toEqual([{ lo: 1, hi: 5, newestFirst: false }]);
+  });
+});

@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { lastLineId } from './raw-lines';
+import { schemaHas } from './schema';
 import { statement } from './statements';
 
 // Which line ids are the newest: what a budgeted read (the search's first page) must read first. Live, ids follow
@@ -26,13 +27,23 @@ export function recordBackfillRun(db: Database.Database, lo: number, hi: number)
   statement(db, 'INSERT INTO main.backfill_runs (lo, hi) VALUES (?, ?) ON CONFLICT (lo) DO UPDATE SET hi = max(hi, excluded.hi)').run(lo, hi);
 }
 
+const runsTable = new WeakSet<Database.Database>();
+
+/** An archive written before backfill_runs, opened read-only (`--no-index`): all its ids follow time as far as known. */
+function hasRuns(db: Database.Database): boolean {
+  if (runsTable.has(db)) return true;
+  if (!schemaHas(db, 'backfill_runs')) return false;
+  runsTable.add(db);
+  return true;
+}
+
 /**
  * Every line id the archive has given, in segments, newest first: the later of two segments holds the older
  * lines (a backfill after a restart reads what was written while the server was down, newer than all before it).
  * Up to the last id now, so that a later page that reads the same segments reads the same lines.
  */
 export function segmentsNewestFirst(db: Database.Database): IdSegment[] {
-  const runs = statement(db, 'SELECT lo, hi FROM main.backfill_runs ORDER BY lo DESC').all() as { lo: number; hi: number }[];
+  const runs = hasRuns(db) ? (statement(db, 'SELECT lo, hi FROM main.backfill_runs ORDER BY lo DESC').all() as { lo: number; hi: number }[]) : [];
   const out: IdSegment[] = [];
   let top = lastLineId(db);
   for (const r of runs) {

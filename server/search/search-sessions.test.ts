@@ -240,6 +240,14 @@ describe('ranking, paging and budgets', () => {
     expect(r.read).toEqual([{ lo: 1, hi: minId, newestFirst: true }]);
   });
 
+  it('the time budget is checked between the chunks of one read, not only after it', () => {
+    const r = scanEventHits(fx.db, parseQuery('reconnect'), null, { maxHits: 6000, maxScanned: 30000, maxMs: 0, chunk: 1 });
+    expect([r.scanned, r.exhausted]).toEqual([1, false]);
+    const all = scanEventHits(fx.db, parseQuery('reconnect'), null, { maxHits: 6000, maxScanned: 30000, maxMs: Infinity, chunk: 1 });
+    expect(all.scanned).toBeGreaterThan(1);
+    expect(all.exhausted).toBe(true);
+  });
+
   it('the rowid bounds of a batch select exactly the slice after the previous one, in the segment order', () => {
     const plan = planScan(parseQuery('reconnect'))!;
     const read = (newestFirst: boolean, lo: number, hi: number) =>
