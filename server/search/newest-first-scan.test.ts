@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchQuery, type SearchResponse } from '../../shared/api/search';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { FIRST_PAGE_LIMITS } from './event-hits';
 import { searchSessions } from './search-sessions';
 
 // A backfill gives ids to whole sessions newest first (server/ingest/backfill-order.ts): the newest session has
@@ -71,5 +72,12 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(ids(firstPage('Reconnect type:tool', '7d'))).toEqual([OLDEST]);
     const all = searchSessions(fx.db, SearchQuery.parse({ q: 'Reconnect', depth: 'all' }), NOW);
     expect(all.totals).toEqual({ sessions: 3, events: 16, exact: true, scannedEvents: 16 });
+  });
+
+  it('the first page is bounded by counts, not the clock: the same query shows the same sessions', () => {
+    expect(FIRST_PAGE_LIMITS.maxScanned).toBeLessThan(10_000);
+    const q = SearchQuery.parse({ q: 'Reconnect type:tool' });
+    const runs = [1, 2, 3].map(() => searchSessions(fx.db, q, NOW).totals);
+    expect(runs).toEqual([runs[0], runs[0], runs[0]]);
   });
 });
