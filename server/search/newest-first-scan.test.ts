@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchQuery, type SearchResponse } from '../../shared/api/search';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { FIRST_PAGE_LIMITS } from './event-hits';
-import { searchSessions } from './search-sessions';
+import { promptHits } from './prompt-hits';
+import { parseSearch, searchSessions } from './search-sessions';
 
 // A backfill gives ids to whole sessions newest first (server/ingest/backfill-order.ts): the newest session has
 // the lowest ids. The first page of a search reads a budget of matches; read by descending id it read the oldest
@@ -26,6 +27,10 @@ const toolCalls = (sid: string, at: number, count: number) =>
     line({ ts: at + i, dur: 0, sid, type: 'tool_call', name: 'read_file', spanId: `${(++n).toString(16).padStart(16, '0')}`, status: 'ok', attrs: { args: '{}', result: `wsReconnectLoop step ${i}` } }),
   ).join('');
 
+/** A model call sent a prompt of its own: a prompt_docs row per session, numbered in the backfill's order too. */
+const modelCall = (sid: string, at: number) =>
+  line({ ts: at, dur: 5, sid, type: 'llm_request', name: 'chat:gpt-4.1', spanId: `${(++n).toString(16).padStart(16, '0')}`, status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `quillmarrow in ${sid}` }] }]) } });
+
 let fx: FixtureDb;
 beforeAll(async () => {
   fx = await fixtureDb({});
@@ -33,7 +38,7 @@ beforeAll(async () => {
   for (const s of SESSIONS) {
     const file = path.join(fx.logsDir(), s.id, 'main.jsonl');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, toolCalls(s.id, s.at, 4));
+    fs.writeFileSync(file, toolCalls(s.id, s.at, 4) + modelCall(s.id, s.at + 100));
     fs.utimesSync(file, (s.at + 10) / 1000, (s.at + 10) / 1000);
   }
   await fx.reindex();
@@ -63,6 +68,15 @@ describe('a budgeted first page reads the newest matches first', () => {
     const r = firstPage('Reconnect');
     expect(ids(r)).toEqual([NEWEST]);
     expect(r.totals.exact).toBe(false);
+  });
+
+  it('a capped read of the prompts reads the newest session first too', () => {
+    const nums = promptHits(fx.db, parseSearch('quillmarrow'), null, 1);
+    const num = (sid: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(sid);
+    expect(nums.capped).toBe(true);
+    expect(nums.rows.map((r) => r.sessionNum)).toEqual([num(NEWEST)]);
+    expect(promptHits(fx.db, parseSearch('quillmarrow'), null, 2).rows.map((r) => r.sessionNum).sort()).toEqual([num(NEWEST), num(OLDER)].sort());
+    expect(promptHits(fx.db, parseSearch('quillmarrow'), null, Infinity).rows.length).toBe(3);
   });
 
   it('lines appended after the backfill are newer still, and read before it', async () => {

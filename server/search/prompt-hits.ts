@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { planScan, type Plan, type TextTables } from './event-hits';
 import type { ParsedQuery } from './query-parser';
 import { plucked, statement } from '../db/statements';
+import { segmentsNewestFirst, type IdSegment } from '../db/id-order';
 
 /**
  * Matches in text that is not an event's own: the prompts a session's model calls were sent (prompt_docs, each
@@ -37,17 +38,57 @@ export interface Capped<T> {
   capped: boolean;
 }
 
-/** The rowids of a plan's matches, newest first, at most `cap` (+1 to know that more exist). */
-function matchingIds(db: Database.Database, plan: Plan, cap: number): { ids: number[]; capped: boolean } {
+/**
+ * The prompt_docs ids of the model calls in event ids lo..hi: prompt_docs is numbered in the order of the events
+ * that first sent each text (the search thread walks them in id order, session-prompts.ts), so its event_id
+ * never decreases with its id, and each bound is a binary search of its primary key (~20 seeks).
+ */
+function promptDocRange(db: Database.Database, seg: IdSegment, last: number): { lo: number; hi: number } {
+  const docAt = statement(db, 'SELECT id, event_id AS eventId FROM search.prompt_docs WHERE id >= ? ORDER BY id LIMIT 1');
+  /** the first doc id whose event id is at least `eventId` (any id past the last doc when none is) */
+  const firstFrom = (eventId: number): number => {
+    let lo = 1;
+    let hi = last + 1;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const doc = docAt.get(mid) as { id: number; eventId: number } | undefined;
+      if (doc === undefined || doc.eventId >= eventId) hi = mid;
+      else lo = doc.id + 1;
+    }
+    return lo;
+  };
+  return { lo: firstFrom(seg.lo), hi: firstFrom(seg.hi + 1) - 1 };
+}
+
+/**
+ * The rowids of a plan's matches, newest first, at most `cap` (+1 to know that more exist). Capped (the first
+ * page), prompt rows are read segment by segment in the order of their events (server/db/id-order.ts: a backfill
+ * numbered the newest sessions first); uncapped, and companion files (one row per file), in one call.
+ */
+function matchingIds(db: Database.Database, plan: Plan, cap: number, byEvents: boolean): { ids: number[]; capped: boolean } {
   const also = plan.alsoRequired ? ` AND rowid IN (SELECT rowid FROM ${plan.alsoRequired.table} WHERE ${plan.alsoRequired.table} MATCH @required)` : '';
   const not = plan.excluded ? ` AND rowid NOT IN (SELECT rowid FROM ${plan.excluded.table} WHERE ${plan.excluded.table} MATCH @excluded)` : '';
-  const sql = `SELECT rowid FROM ${plan.driver} WHERE ${plan.driver} MATCH @match${also}${not} ORDER BY rowid DESC LIMIT @limit`;
-  const params: Record<string, unknown> = { match: plan.match, limit: Number.isFinite(cap) ? cap + 1 : -1 };
+  const params: Record<string, unknown> = { match: plan.match };
   if (plan.alsoRequired) params.required = plan.alsoRequired.match;
   if (plan.excluded) params.excluded = plan.excluded.match;
-  const ids = plucked(db, sql).all(params) as number[];
+  const head = `SELECT rowid FROM ${plan.driver} WHERE ${plan.driver} MATCH @match${also}${not}`;
+  if (!Number.isFinite(cap) || !byEvents) {
+    const ids = plucked(db, `${head} ORDER BY rowid DESC LIMIT @limit`).all({ ...params, limit: Number.isFinite(cap) ? cap + 1 : -1 }) as number[];
+    const capped = ids.length > cap;
+    if (capped) ids.pop();
+    return { ids, capped };
+  }
+  const last = (plucked(db, 'SELECT max(id) FROM search.prompt_docs').get() as number | null) ?? 0;
+  const ids: number[] = [];
+  for (const seg of segmentsNewestFirst(db)) {
+    const docs = promptDocRange(db, seg, last);
+    if (docs.hi < docs.lo) continue;
+    const sql = `${head} AND rowid >= CAST(@lo AS INTEGER) AND rowid <= CAST(@hi AS INTEGER) ORDER BY rowid ${seg.newestFirst ? 'ASC' : 'DESC'} LIMIT @limit`;
+    ids.push(...(plucked(db, sql).all({ ...params, ...docs, limit: cap + 1 - ids.length }) as number[]));
+    if (ids.length > cap) break;
+  }
   const capped = ids.length > cap;
-  if (capped) ids.pop();
+  if (capped) ids.length = cap;
   return { ids, capped };
 }
 
@@ -63,7 +104,7 @@ export function promptHits(db: Database.Database, q: ParsedQuery, since: number 
   // Long terms whole (no pieces): a prompt row cannot be verified against its text afterwards, as events are.
   const plan = planScan(q, PROMPT_TABLES, true);
   if (plan === null) return { rows: [], capped: false };
-  const { ids, capped } = matchingIds(db, plan, cap);
+  const { ids, capped } = matchingIds(db, plan, cap, true);
   if (ids.length === 0) return { rows: [], capped };
   const rows = statement(db, PROMPT_GROUPS).all({ ids: JSON.stringify(ids), since }) as PromptHit[];
   for (const r of rows) if (r.firstTs === NO_TS) r.firstTs = null;
@@ -77,7 +118,7 @@ FROM json_each(@ids) j CROSS JOIN companions c ON c.id = j.value ORDER BY c.sess
 export function companionHits(db: Database.Database, q: ParsedQuery, cap = PROMPT_CAP): Capped<CompanionHit> {
   const plan = planScan(q, COMPANION_TABLES, true);
   if (plan === null) return { rows: [], capped: false };
-  const { ids, capped } = matchingIds(db, plan, cap);
+  const { ids, capped } = matchingIds(db, plan, cap, false);
   if (ids.length === 0) return { rows: [], capped };
   return { rows: statement(db, COMPANION_ROWS).all({ ids: JSON.stringify(ids) }) as CompanionHit[], capped };
 }
