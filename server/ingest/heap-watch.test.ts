@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { budgetedHeadroom, oldGenerationAndBuffersInUse, HeapWatch } from './heap-watch';
+import { budgetedHeadroom, oldGenerationAndBuffersInUse, HeapWatch, scheduleChecks } from './heap-watch';
 
 const MB = 2 ** 20;
 
@@ -97,5 +97,48 @@ describe('HeapWatch', () => {
     rss = 245 * MB; // near the budget: the same heap is collected at 40 + 16
     expect([at(50), at(57)]).toEqual([false, true]);
     expect(collections).toEqual([97, 137, 57]);
+  });
+});
+
+describe('scheduleChecks', () => {
+  /** Runs the schedule on a fake clock against a memory figure the test moves; returns the gaps between checks. */
+  function run(figures: number[]): number[] {
+    let pending: { fn: () => void; ms: number } | null = null;
+    const gaps: number[] = [];
+    let i = 0;
+    const watch = {
+      lastInUse: 0,
+      check() {
+        this.lastInUse = figures[Math.min(i++, figures.length - 1)];
+        return false;
+      },
+    };
+    scheduleChecks(watch, { busyMs: 100, quietMs: 1000, quietAfter: 3, quietBytes: 10 }, { set: (fn, ms) => (pending = { fn, ms }), clear: () => (pending = null) });
+    for (let n = 0; n < figures.length && pending; n++) {
+      const p: { fn: () => void; ms: number } = pending;
+      gaps.push(p.ms);
+      p.fn();
+    }
+    return gaps;
+  }
+
+  it('checks ten times a second while the memory in use moves, once a second after it stood still, and fast again at the first move', () => {
+    // 100 → 200 moves; then four checks within 10 bytes (three in a row make it quiet); then a move of 1,000
+    expect(run([100, 200, 205, 200, 208, 204, 1204, 1300, 1300, 1300, 1300])).toEqual([100, 100, 100, 100, 100, 1000, 1000, 100, 100, 100, 100]);
+  });
+
+  it('a collection is not quiet, whatever the figure after it', () => {
+    let pending: (() => void) | null = null;
+    const gaps: number[] = [];
+    const watch = { lastInUse: 50, check: () => true };
+    scheduleChecks(watch, { busyMs: 100, quietMs: 1000, quietAfter: 1, quietBytes: 10 }, {
+      set: (fn, ms) => {
+        gaps.push(ms);
+        pending = fn;
+      },
+      clear: () => {},
+    });
+    for (let n = 0; n < 4; n++) (pending as unknown as () => void)();
+    expect(gaps).toEqual([100, 100, 100, 100, 100]);
   });
 });

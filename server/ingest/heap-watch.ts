@@ -43,9 +43,13 @@ export class HeapWatch {
     this.limit = o.floorBytes;
   }
 
+  /** the memory in use at the last check */
+  lastInUse = 0;
+
   /** Collects when the memory in use is past the limit; returns true when it did. */
   check(): boolean {
     const inUse = this.o.inUse();
+    this.lastInUse = inUse;
     if (this.settling) {
       // An array buffer's memory is freed by a sweeper task after the collection returns: what survived is known
       // only now (a limit set from the figure right after it stood tens of MB too high, and nothing was collected
@@ -79,4 +83,33 @@ export class HeapWatch {
  */
 export function budgetedHeadroom(o: { rss: () => number; budget: number; min: number; max: number }): () => number {
   return () => Math.min(o.max, Math.max(o.min, o.budget - o.rss()));
+}
+
+/**
+ * Checks `watch` every `busyMs` while the memory in use moves, every `quietMs` once it has stayed within
+ * `quietBytes` for `quietAfter` checks in a row (an idle server: no batch read, nothing allocated). Ten checks a
+ * second cost an idle server's ingest worker ~0.3 s of CPU a minute (each reads the heap's spaces and the
+ * allocator's counts, and wakes the thread), about half of the server's idle CPU; a backfill or a burst of appends
+ * moves the figure at once and is checked ten times a second again from its first second on. Returns a stop.
+ */
+export function scheduleChecks(
+  watch: Pick<HeapWatch, 'check' | 'lastInUse'>,
+  o: { busyMs: number; quietMs: number; quietAfter: number; quietBytes: number },
+  timers: { set: (fn: () => void, ms: number) => unknown; clear: (t: unknown) => void } = {
+    set: (fn, ms) => setTimeout(fn, ms).unref(),
+    clear: (t) => clearTimeout(t as NodeJS.Timeout),
+  },
+): () => void {
+  let quiet = 0;
+  let previous: number | null = null;
+  let timer: unknown = null;
+  const tick = () => {
+    const collected = watch.check();
+    const now = watch.lastInUse;
+    quiet = !collected && previous !== null && Math.abs(now - previous) <= o.quietBytes ? quiet + 1 : 0;
+    previous = now;
+    timer = timers.set(tick, quiet >= o.quietAfter ? o.quietMs : o.busyMs);
+  };
+  timer = timers.set(tick, o.busyMs);
+  return () => timers.clear(timer);
 }

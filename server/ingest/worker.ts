@@ -11,7 +11,7 @@ import { diskFullMessage, isDiskFull, RetryBackoff, Sleeper } from './disk-full'
 import { Indexer } from './indexer';
 import { IngestStore } from './store';
 import { traceStartup } from './startup-trace';
-import { budgetedHeadroom, oldGenerationAndBuffersInUse, HeapWatch } from './heap-watch';
+import { budgetedHeadroom, oldGenerationAndBuffersInUse, HeapWatch, scheduleChecks } from './heap-watch';
 import { fullCollection } from '../memory/full-collection';
 import { HEAP_SNAPSHOT_ENV, reportThreadMemory } from '../memory/thread-memory';
 import { restoreLaunchSemiSpace } from '../memory/young-generation';
@@ -66,10 +66,12 @@ const HEAP_HEADROOM_MIN = 16 * 2 ** 20;
 const HEAP_HEADROOM_MAX = 96 * 2 ** 20;
 const RSS_BUDGET_BYTES = 256 * 2 ** 20;
 const HEAP_CHECK_MS = 100;
+/** once the memory in use has stood still for a second (scheduleChecks) */
+const HEAP_QUIET_CHECK_MS = 1000;
 const collectGarbage = fullCollection();
 const headroomBytes = budgetedHeadroom({ rss: () => process.memoryUsage.rss(), budget: RSS_BUDGET_BYTES, min: HEAP_HEADROOM_MIN, max: HEAP_HEADROOM_MAX });
 const heapWatch = new HeapWatch({ floorBytes: HEAP_FLOOR_BYTES, headroomBytes, inUse: oldGenerationAndBuffersInUse, collect: collectGarbage });
-setInterval(() => heapWatch.check(), HEAP_CHECK_MS).unref();
+scheduleChecks(heapWatch, { busyMs: HEAP_CHECK_MS, quietMs: HEAP_QUIET_CHECK_MS, quietAfter: 10, quietBytes: 2 ** 20 });
 reportThreadMemory('ingest', () => ({ heapLimit: heapWatch.limit, liveAfterCollect: heapWatch.liveAfterCollect }));
 let settled = false;
 let archiveCompaction: FtsCompaction | null = null;
