@@ -51,6 +51,24 @@ describe('the order of line ids, newest first', () => {
   });
 });
 
+describe('small runs', () => {
+  it("a run under 1% of the archive's ids (a restart's catch-up) reads as if its ids followed time, in one segment with its neighbours", () => {
+    const db = archive(1010);
+    recordBackfillRun(db, 1, 900);
+    recordBackfillRun(db, 996, 1005); // 10 ids of 1,010
+    expect(segmentsNewestFirst(db)).toEqual([
+      { lo: 901, hi: 1010, newestFirst: false },
+      { lo: 1, hi: 900, newestFirst: true },
+    ]);
+    recordBackfillRun(db, 996, 1010); // the same catch-up grown to 15 ids: kept
+    expect(segmentsNewestFirst(db)).toEqual([
+      { lo: 996, hi: 1010, newestFirst: true },
+      { lo: 901, hi: 995, newestFirst: false },
+      { lo: 1, hi: 900, newestFirst: true },
+    ]);
+  });
+});
+
 describe('an archive from before backfill_runs', () => {
   it('opened read-only without the table: every id follows time', () => {
     const db = archive(5);
