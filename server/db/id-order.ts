@@ -17,7 +17,6 @@ export interface IdSegment {
   newestFirst: boolean;
 }
 
-
 /**
  * Records that ids lo..hi were given by one backfill (a commit group of it; later groups of the same backfill
  * pass the same lo and a higher hi). Runs inside the writer's transaction, so it is rolled back with the lines.
@@ -56,6 +55,7 @@ export function segmentsNewestFirst(db: Database.Database): IdSegment[] {
   let top = lastLineId(db);
   const smallest = top * MIN_RUN_SHARE;
   for (const r of runs) {
+    // a small run leaves `top` where it was: its ids join the gap around it, one segment read downwards
     if (r.hi - r.lo + 1 < smallest) continue;
     // past the last id (its lines deleted since) or overlapping a newer run (never written so): cut to what is left
     const hi = Math.min(r.hi, top);
@@ -65,12 +65,5 @@ export function segmentsNewestFirst(db: Database.Database): IdSegment[] {
     top = r.lo - 1;
   }
   if (top >= 1) out.push({ lo: 1, hi: top, newestFirst: false });
-  // the gaps around a small run skipped above are one segment
-  const merged: IdSegment[] = [];
-  for (const seg of out) {
-    const prev = merged[merged.length - 1];
-    if (prev && !prev.newestFirst && !seg.newestFirst && seg.hi + 1 === prev.lo) prev.lo = seg.lo;
-    else merged.push({ ...seg });
-  }
-  return merged;
+  return out;
 }

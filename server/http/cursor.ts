@@ -5,6 +5,11 @@ export function encodeCursor(values: (string | number | null)[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
 
+/** A cursor this server did not issue (or one it no longer reads). */
+export function foreignCursor(): ApiError {
+  return new ApiError(400, 'bad_cursor', 'the cursor is not one this server issued; start again without it');
+}
+
 export function decodeCursor(cursor: string | undefined, arity: number): (string | number | null)[] | null {
   if (cursor === undefined || cursor === '') return null;
   try {
@@ -13,5 +18,5 @@ export function decodeCursor(cursor: string | undefined, arity: number): (string
   } catch {
     /* fall through */
   }
-  throw new ApiError(400, 'bad_cursor', 'the cursor is not one this server issued; start again without it');
+  throw foreignCursor();
 }

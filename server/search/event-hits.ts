@@ -138,7 +138,7 @@ export function planScan(q: ParsedQuery, tables: TextTables = EVENT_TABLES, exac
 }
 
 /**
- * The matching rowids of one segment from `from` on, in the segment's order (server/db/id-order.ts: descending
+ * The matching rowids between @lo and @hi of one segment, in the segment's order (server/db/id-order.ts: descending
  * where ids follow time, ascending in a backfill's run), as many as the budget allows (+1 to know whether more
  * exist): one FTS5 call, rowids only, well under a µs each. Few calls matter: each opens the doclists of every
  * trigram of the phrase again. The bounds are CAST in SQL: better-sqlite3 binds JS numbers as REAL, and FTS5
@@ -199,12 +199,8 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
     last = candidates[candidates.length - 1];
     const ids = verify ? verifyCandidates(db, candidates, q.terms) : candidates;
     if (ids.length === 0) return;
-    let lo = ids[0];
-    let hi = ids[0];
-    for (const id of ids) {
-      if (id < lo) lo = id;
-      else if (id > hi) hi = id;
-    }
+    // in the segment's order, up or down (verification keeps it): the range is between the two ends
+    const [lo, hi] = ids[0] < ids[ids.length - 1] ? [ids[0], ids[ids.length - 1]] : [ids[ids.length - 1], ids[0]];
     const rows = groupsStmt.all({ ...extra, ids: JSON.stringify(ids), lo, hi }) as HitGroup[];
     for (const r of rows) {
       if (r.firstTs === NO_TS) r.firstTs = null;

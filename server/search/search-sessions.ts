@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { WINDOW_MS } from '../../shared/api/common';
 import type { MatchKind, SearchGroup, SearchHit, SearchQuery, SearchResponse, SearchSession, SearchTerm } from '../../shared/api/search';
 import { sessionEventCounts } from '../counts/session-events';
-import { decodeCursor, encodeCursor } from '../http/cursor';
+import { decodeCursor, encodeCursor, foreignCursor } from '../http/cursor';
 import { ApiError } from '../http/errors';
 import { searchLag } from '../search-index/search-lag';
 import { FIRST_PAGE_LIMITS, UNLIMITED, scanEventHits, type HitGroup, type ScanLimits } from './event-hits';
@@ -79,7 +79,6 @@ export function parseSearch(text: string): ParsedQuery {
   return q;
 }
 
-/** Ties a cursor to the query it was made for. */
 /** The ids a first page read, in a cursor: `lo-hi-a` (a backfill's run, read upwards) or `lo-hi-d`, comma-separated. */
 function encodeRanges(read: IdSegment[]): string {
   return read.map((r) => `${r.lo}-${r.hi}-${r.newestFirst ? 'a' : 'd'}`).join(',');
@@ -90,12 +89,13 @@ function decodeRanges(v: string | number | null): IdSegment[] {
   const out: IdSegment[] = [];
   for (const part of String(v).split(',')) {
     const m = /^(\d+)-(\d+)-([ad])$/.exec(part);
-    if (!m) throw new ApiError(400, 'bad_cursor', 'the cursor is not one this server issued; start again without it');
+    if (!m) throw foreignCursor();
     out.push({ lo: Number(m[1]), hi: Number(m[2]), newestFirst: m[3] === 'a' });
   }
   return out;
 }
 
+/** Ties a cursor to the query it was made for. */
 function queryKey(input: SearchQuery): string {
   const text = `${input.q}\u0000${input.window}\u0000${input.sort}\u0000${input.depth}`;
   let h = 0;
