@@ -21,15 +21,21 @@ const SESSIONS = [
 ];
 const [OLDEST, OLDER, NEWEST] = SESSIONS.map((s) => s.id);
 
-let n = 0;
+/** Span ids as the writer gives them: a counter that starts again at 0000000000000001 in every session (FORMAT §10). */
+const spans = new Map<string, number>();
+const nextSpan = (sid: string) => {
+  const n = (spans.get(sid) ?? 0) + 1;
+  spans.set(sid, n);
+  return n.toString(16).padStart(16, '0');
+};
 const toolCalls = (sid: string, at: number, count: number) =>
   Array.from({ length: count }, (_, i) =>
-    line({ ts: at + i, dur: 0, sid, type: 'tool_call', name: 'read_file', spanId: `${(++n).toString(16).padStart(16, '0')}`, status: 'ok', attrs: { args: '{}', result: `wsReconnectLoop step ${i}` } }),
+    line({ ts: at + i, dur: 0, sid, type: 'tool_call', name: 'read_file', spanId: nextSpan(sid), status: 'ok', attrs: { args: '{}', result: `wsReconnectLoop step ${i}` } }),
   ).join('');
 
 /** A model call sent a prompt of its own: a prompt_docs row per session, numbered in the backfill's order too. */
 const modelCall = (sid: string, at: number) =>
-  line({ ts: at, dur: 5, sid, type: 'llm_request', name: 'chat:gpt-4.1', spanId: `${(++n).toString(16).padStart(16, '0')}`, status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `quillmarrow in ${sid}` }] }]) } });
+  line({ ts: at, dur: 5, sid, type: 'llm_request', name: 'chat:gpt-4.1', spanId: nextSpan(sid), status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `quillmarrow in ${sid}` }] }]) } });
 
 let fx: FixtureDb;
 beforeAll(async () => {
