@@ -36,6 +36,15 @@ describe('schema', () => {
     expect(db.prepare('SELECT count(*) FROM sessions').pluck().get()).toBe(1);
   });
 
+  it("gives an older archive's companions their place among the lines, keeping its rows and derived tables", () => {
+    const db = new Database(':memory:');
+    ensureSchema(db);
+    db.exec('ALTER TABLE companions DROP COLUMN at_line'); // an archive written before it
+    db.prepare("INSERT INTO companions (path, session_id, name, kind, content) VALUES ('/p/system_prompt_0.json', 's', 'system_prompt_0.json', 'system_prompt', 'x')").run();
+    expect(ensureSchema(db)).toBe(false);
+    expect(db.prepare('SELECT name, at_line FROM companions').all()).toEqual([{ name: 'system_prompt_0.json', at_line: null }]);
+  });
+
   it('writes no partial index whose condition is an IN list', () => {
     // SQLite evaluates such a list through a temporary table built again at every INSERT, even of two values:
     // events_cli_spans' four types cost ~1 µs per event of a backfill, the session_start/shutdown index's two ~0.7 µs

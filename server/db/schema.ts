@@ -53,7 +53,7 @@ CREATE INDEX IF NOT EXISTS lines_problems ON lines (file_id, line_no) WHERE kind
 CREATE TABLE IF NOT EXISTS backfill_runs (lo INTEGER PRIMARY KEY, hi INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS companions (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, name TEXT NOT NULL,
-  kind TEXT NOT NULL, n INTEGER, content TEXT, size INTEGER, mtime INTEGER, deleted_at INTEGER
+  kind TEXT NOT NULL, n INTEGER, content TEXT, size INTEGER, mtime INTEGER, deleted_at INTEGER, at_line INTEGER
 );
 -- A Copilot CLI session's metadata and usage companions, read on every refresh of the session (cli-session-facts.ts).
 CREATE INDEX IF NOT EXISTS companions_session ON companions (session_id, kind);
@@ -289,6 +289,10 @@ const ADDED_ARCHIVE_COLUMNS: { table: string; column: string; ddl: string }[] = 
   { table: 'files', column: 'reconciling', ddl: 'reconciling INTEGER NOT NULL DEFAULT 0' },
   // The file's mtime at its last read: which copy of a session found under two roots was written last.
   { table: 'files', column: 'mtime', ddl: 'mtime INTEGER' },
+  // The last line id the archive held when the companion was first stored: its place among the lines, so that a
+  // capped read of the companions' index takes the newest first as the lines' are (prompt-hits.ts). It never
+  // decreases with the companion's id; NULL (before any line) for the rows of an archive written before it.
+  { table: 'companions', column: 'at_line', ddl: 'at_line INTEGER' },
 ];
 
 function addArchiveColumns(db: Database.Database): void {

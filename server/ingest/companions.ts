@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import fs from 'node:fs';
+import { lastLineId } from '../db/raw-lines';
 import { statement } from '../db/statements';
 import type { CompanionKind } from './log-paths';
 import { VALUE_SEPARATOR, cjkTokens, foldWhitespace, hasCjk, valueStrings } from '../search/indexed-text';
@@ -57,8 +58,10 @@ export function storeCompanion(
     statement(db, 'UPDATE companions SET content = ?, size = ?, mtime = ?, deleted_at = NULL WHERE id = ?').run(content, stat.size, mtime, known.id);
     id = known.id;
   } else {
-    const insert = statement(db, 'INSERT INTO companions (path, session_id, name, kind, n, content, size, mtime) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
-    id = Number(insert.run(file, info.folderSessionId, info.name, info.companion, info.index, content, stat.size, mtime).lastInsertRowid);
+    const insert = statement(db, 'INSERT INTO companions (path, session_id, name, kind, n, content, size, mtime, at_line) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    // its place among the lines: the last one archived, its session's own in a backfill (a folder's companions are
+    // stored after its logs), so that search reads it with them (prompt-hits.ts)
+    id = Number(insert.run(file, info.folderSessionId, info.name, info.companion, info.index, content, stat.size, mtime, lastLineId(db)).lastInsertRowid);
   }
   indexCompanion(db, id, info.companion, content);
 }

@@ -1,10 +1,12 @@
+import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SearchQuery, type SearchResponse } from '../../shared/api/search';
+import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { FIRST_PAGE_LIMITS } from './event-hits';
-import { promptHits } from './prompt-hits';
+import { companionHits, promptHits } from './prompt-hits';
 import { parseSearch, searchSessions } from './search-sessions';
 
 // A backfill gives ids to whole sessions newest first (server/ingest/backfill-order.ts): the newest session has
@@ -46,6 +48,10 @@ beforeAll(async () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, toolCalls(s.id, s.at, 4) + modelCall(s.id, s.at + 100));
     fs.utimesSync(file, (s.at + 10) / 1000, (s.at + 10) / 1000);
+    // a system prompt beside it (FORMAT §2.2): a companion row, numbered in the backfill's order too
+    const prompt = path.join(path.dirname(file), 'system_prompt_0.json');
+    fs.writeFileSync(prompt, JSON.stringify({ content: `You are zephyrglint, helping in ${s.id}` }));
+    fs.utimesSync(prompt, s.at / 1000, s.at / 1000);
   }
   await fx.reindex();
 });
@@ -85,6 +91,15 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(promptHits(fx.db, parseSearch('quillmarrow'), null, Infinity).rows.length).toBe(3);
   });
 
+  it('a capped read of the companion files reads the newest session first too', () => {
+    const first = companionHits(fx.db, parseSearch('zephyrglint'), 1);
+    expect(first.capped).toBe(true);
+    expect(first.rows.map((c) => c.sessionId)).toEqual([NEWEST]);
+    expect(companionHits(fx.db, parseSearch('zephyrglint'), 2).rows.map((c) => c.sessionId).sort()).toEqual([NEWEST, OLDER].sort());
+    const all = companionHits(fx.db, parseSearch('zephyrglint'), Infinity);
+    expect(all).toEqual({ rows: [OLDEST, OLDER, NEWEST].map((sessionId) => expect.objectContaining({ sessionId, kind: 'system_prompt' })), capped: false });
+  });
+
   it('lines appended after the backfill are newer still, and read before it', async () => {
     const file = path.join(fx.logsDir(), OLDEST, 'main.jsonl');
     fs.appendFileSync(file, toolCalls(OLDEST, NOW - HOUR, 4));
@@ -92,6 +107,42 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(ids(firstPage('Reconnect type:tool', '7d'))).toEqual([OLDEST]);
     const all = searchSessions(fx.db, SearchQuery.parse({ q: 'Reconnect', depth: 'all' }), NOW);
     expect(all.totals).toEqual({ sessions: 3, events: 16, exact: true, scannedEvents: 16 });
+  });
+
+  it('a companion stored after every line is read first', async () => {
+    const tools = path.join(fx.logsDir(), OLDEST, 'tools_1.json');
+    fs.writeFileSync(tools, JSON.stringify({ content: JSON.stringify([{ name: 'zephyrglint_probe', description: 'probe' }]) }));
+    await fx.reindex();
+    const placed = fx.db.prepare("SELECT at_line FROM companions WHERE name = 'tools_1.json'").pluck().get();
+    expect(placed).toBe(fx.db.prepare('SELECT max(id) FROM lines').pluck().get());
+    const first = companionHits(fx.db, parseSearch('zephyrglint'), 1);
+    expect(first.rows).toEqual([expect.objectContaining({ sessionId: OLDEST, kind: 'tools' })]);
+  });
+
+  it("an older archive's companions, placed nowhere, are still read", () => {
+    const placed = fx.db.prepare('SELECT id, at_line FROM companions').all() as { id: number; at_line: number }[];
+    fx.db.prepare('UPDATE companions SET at_line = NULL').run();
+    try {
+      expect(companionHits(fx.db, parseSearch('zephyrglint'), 10)).toEqual({ rows: expect.any(Array), capped: false });
+      expect(companionHits(fx.db, parseSearch('zephyrglint'), 10).rows.map((c) => c.name).sort()).toEqual(['system_prompt_0.json', 'system_prompt_0.json', 'system_prompt_0.json', 'tools_1.json']);
+      expect(companionHits(fx.db, parseSearch('zephyrglint'), 3).capped).toBe(true);
+    } finally {
+      for (const p of placed) fx.db.prepare('UPDATE companions SET at_line = ? WHERE id = ?').run(p.at_line, p.id);
+    }
+  });
+
+  it('an archive written before at_line, opened read-only, reads its companions as before', () => {
+    const copy = path.join(fx.logsDir(), '..', 'before-at-line.db');
+    fx.db.prepare('VACUUM INTO ?').run(copy);
+    const old = new Database(copy);
+    old.exec('ALTER TABLE companions DROP COLUMN at_line');
+    old.close();
+    const db = openReadDb(copy);
+    try {
+      expect(companionHits(db, parseSearch('zephyrglint'), 10).rows.map((c) => c.name).sort()).toEqual(['system_prompt_0.json', 'system_prompt_0.json', 'system_prompt_0.json', 'tools_1.json']);
+    } finally {
+      db.close();
+    }
   });
 
   it('the first page is bounded by counts, not the clock: the same query shows the same sessions', () => {
