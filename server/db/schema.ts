@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { randomUUID } from 'node:crypto';
 import { SLOW_MS } from '../../shared/triage-terms';
+import { inferBackfillRuns } from './infer-backfill-runs';
 
 /**
  * Version of the archive's layout. The archive is never migrated in place: a database with another layout is
@@ -49,7 +50,8 @@ CREATE TABLE IF NOT EXISTS lines (
 CREATE INDEX IF NOT EXISTS lines_file ON lines (file_id);
 CREATE INDEX IF NOT EXISTS lines_problems ON lines (file_id, line_no) WHERE kind > 0;
 -- The line ids each backfill gave, whole sessions newest first (every other id follows time): the order a budgeted
--- read takes to see the newest lines first (server/db/id-order.ts). Part of the archive, as the ids are.
+-- read takes to see the newest lines first (server/db/id-order.ts). Part of the archive, as the ids are. An archive
+-- written before it gets its first backfill's run read back from its lines (server/db/infer-backfill-runs.ts).
 CREATE TABLE IF NOT EXISTS backfill_runs (lo INTEGER PRIMARY KEY, hi INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS companions (
   id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, name TEXT NOT NULL,
@@ -310,8 +312,14 @@ export function ensureSchema(db: Database.Database): boolean {
       for (const t of [...DERIVED_TABLES, 'backfill_runs', 'lines', 'chunks', 'files', 'companions', 'workspaces', 'meta']) db.exec(`DROP TABLE IF EXISTS main.${t}`);
     })();
   }
+  // an archive written before backfill_runs: its first backfill's order is read back from the lines themselves
+  const runsUnrecorded = hasArchive && archive === ARCHIVE_VERSION && !schemaHas(db, 'backfill_runs');
   db.exec(ARCHIVE_DDL);
   addArchiveColumns(db);
+  if (runsUnrecorded) {
+    const insert = db.prepare('INSERT INTO backfill_runs (lo, hi) VALUES (?, ?)');
+    db.transaction(() => inferBackfillRuns(db).forEach((r) => insert.run(r.lo, r.hi)))();
+  }
   setMeta(db, 'archive_version', String(ARCHIVE_VERSION));
   // Which archive this is: its search file carries the same id, and a search file of another archive (this one
   // moved aside as damaged and created again) is discarded (server/search-index/search-db.ts).
