@@ -7,6 +7,7 @@ import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { FIRST_PAGE_LIMITS } from './event-hits';
 import { companionHits, promptHits } from './prompt-hits';
+import { fileHits, sessionsWithFile } from './side-hits';
 import { parseSearch, searchSessions } from './search-sessions';
 
 // A backfill gives ids to whole sessions newest first (server/ingest/backfill-order.ts): the newest session has
@@ -39,6 +40,10 @@ const toolCalls = (sid: string, at: number, count: number) =>
 const modelCall = (sid: string, at: number) =>
   line({ ts: at, dur: 5, sid, type: 'llm_request', name: 'chat:gpt-4.1', spanId: nextSpan(sid), status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `quillmarrow in ${sid}` }] }]) } });
 
+/** A path the session touched: a session_files row, numbered in the backfill's order too. */
+const fileRead = (sid: string, at: number) =>
+  line({ ts: at, dur: 0, sid, type: 'tool_call', name: 'read_file', spanId: nextSpan(sid), status: 'ok', attrs: { args: JSON.stringify({ filePath: `/w/src/zephyrpath-${sid.slice(0, 4)}.ts` }), result: 'ok' } });
+
 let fx: FixtureDb;
 beforeAll(async () => {
   fx = await fixtureDb({});
@@ -46,7 +51,7 @@ beforeAll(async () => {
   for (const s of SESSIONS) {
     const file = path.join(fx.logsDir(), s.id, 'main.jsonl');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, toolCalls(s.id, s.at, 4) + modelCall(s.id, s.at + 100));
+    fs.writeFileSync(file, toolCalls(s.id, s.at, 4) + modelCall(s.id, s.at + 100) + fileRead(s.id, s.at + 200));
     fs.utimesSync(file, (s.at + 10) / 1000, (s.at + 10) / 1000);
     // a system prompt beside it (FORMAT §2.2): a companion row, numbered in the backfill's order too
     const prompt = path.join(path.dirname(file), 'system_prompt_0.json');
@@ -89,6 +94,15 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(nums.rows.map((r) => r.sessionNum)).toEqual([num(NEWEST)]);
     expect(promptHits(fx.db, parseSearch('quillmarrow'), null, 2).rows.map((r) => r.sessionNum).sort()).toEqual([num(NEWEST), num(OLDER)].sort());
     expect(promptHits(fx.db, parseSearch('quillmarrow'), null, Infinity).rows.length).toBe(3);
+  });
+
+  it('a capped read of the paths sessions touched reads the newest session first too', () => {
+    const first = fileHits(fx.db, parseSearch('zephyrpath'), 1);
+    expect(first.capped).toBe(true);
+    expect(first.rows.map((f) => f.sessionId)).toEqual([NEWEST]);
+    expect(fileHits(fx.db, parseSearch('zephyrpath'), 2).rows.map((f) => f.sessionId)).toEqual([NEWEST, OLDER]);
+    expect(sessionsWithFile(fx.db, 'zephyrpath', 1)).toEqual({ rows: [expect.objectContaining({ sessionId: NEWEST })], capped: true });
+    expect(fileHits(fx.db, parseSearch('zephyrpath'), 3)).toEqual({ rows: [NEWEST, OLDER, OLDEST].map((sessionId) => expect.objectContaining({ sessionId })), capped: false });
   });
 
   it('a capped read of the companion files reads the newest session first too', () => {
@@ -150,5 +164,15 @@ describe('a budgeted first page reads the newest matches first', () => {
     const q = SearchQuery.parse({ q: 'Reconnect type:tool' });
     const runs = [1, 2, 3].map(() => searchSessions(fx.db, q, NOW).totals);
     expect(runs).toEqual([runs[0], runs[0], runs[0]]);
+  });
+
+  it("a path first touched after the backfill is read before the backfill's", async () => {
+    const LIVE = '0d0d0d0d-0000-4000-8000-000000000004';
+    const file = path.join(fx.logsDir(), LIVE, 'main.jsonl');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, fileRead(LIVE, NOW - 60_000));
+    await fx.reindex();
+    expect(fileHits(fx.db, parseSearch('zephyrpath'), 1).rows.map((f) => f.sessionId)).toEqual([LIVE]);
+    expect(sessionsWithFile(fx.db, 'zephyrpath', 2).rows.map((f) => f.sessionId)).toEqual([LIVE, NEWEST]);
   });
 });

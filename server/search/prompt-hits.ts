@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { planScan, type Plan, type TextTables } from './event-hits';
 import type { ParsedQuery } from './query-parser';
 import { plucked, statement } from '../db/statements';
-import { segmentsNewestFirst, type IdSegment } from '../db/id-order';
+import { newestRowids, type LinePlace } from './newest-rowids';
 
 /**
  * Matches in text that is not an event's own: the prompts a session's model calls were sent (prompt_docs, each
@@ -39,18 +39,11 @@ export interface Capped<T> {
 }
 
 /**
- * Where a side table's rows stand among the archive's line ids: a column that never decreases with the row's id,
- * because the rows are numbered as the lines they came with were. prompt_docs is numbered in the order of the
- * events that first sent each text (the search thread walks them in id order, session-prompts.ts; an event's id is
- * its line's); a companion file keeps the last line id the archive held when it was stored (NULL, read as 0, in an
+ * Where the rows stand among the line ids (newest-rowids.ts): prompt_docs is numbered in the order of the events
+ * that first sent each text (the search thread walks them in id order, session-prompts.ts; an event's id is its
+ * line's); a companion file keeps the last line id the archive held when it was stored (NULL, read as 0, in an
  * archive written before that column: its rows then sort before every line).
  */
-interface LinePlace {
-  /** the rowid of the table's text index */
-  table: string;
-  /** the line id the row stands at */
-  line: string;
-}
 const PROMPT_PLACE: LinePlace = { table: 'search.prompt_docs', line: 'event_id' };
 const placedCompanions = new WeakMap<Database.Database, LinePlace>();
 /** The companions' place; an archive written before at_line and opened read-only (`--no-index`) has none to read. */
@@ -64,41 +57,9 @@ function companionPlace(db: Database.Database): LinePlace {
   return place;
 }
 
-/** The ids of a side table's rows that stand among line ids lo..hi: each bound a binary search of its primary key (~20 seeks). */
-function rowRange(db: Database.Database, place: LinePlace, seg: IdSegment, last: number): { lo: number; hi: number } {
-  const rowAt = statement(db, `SELECT id, ${place.line} AS line FROM ${place.table} WHERE id >= ? ORDER BY id LIMIT 1`);
-  /** the first row id whose line is at least `line` (any id past the last row when none is) */
-  const firstFrom = (line: number): number => {
-    let lo = 1;
-    let hi = last + 1;
-    while (lo < hi) {
-      const mid = Math.floor((lo + hi) / 2);
-      const row = rowAt.get(mid) as { id: number; line: number } | undefined;
-      if (row === undefined || row.line >= line) hi = mid;
-      else lo = row.id + 1;
-    }
-    return lo;
-  };
-  return { lo: firstFrom(seg.lo), hi: firstFrom(seg.hi + 1) - 1 };
-}
-
 /**
- * The line segments newest first, stretched to every place a side row can stand: past the last line (a companion
- * placed at a line since deleted) and before the first (line 0: an archive's companions from before at_line).
- */
-function sideSegments(db: Database.Database): IdSegment[] {
-  const segs = segmentsNewestFirst(db);
-  const top = segs[0]?.hi ?? 0;
-  const out: IdSegment[] = [{ lo: top + 1, hi: Number.MAX_SAFE_INTEGER, newestFirst: false }, ...segs];
-  const oldest = out[out.length - 1];
-  out[out.length - 1] = { ...oldest, lo: Math.min(oldest.lo, 0) };
-  return out;
-}
-
-/**
- * The rowids of a plan's matches, newest first, at most `cap` (+1 to know that more exist). Capped (the first
- * page), rows are read segment by segment in the order of the lines they stand among (server/db/id-order.ts: a
- * backfill numbered the newest sessions first); uncapped, in one call.
+ * The rowids of a plan's matches, newest first, at most `cap` (+1 to know that more exist): capped (the first
+ * page), in the order of the lines the rows stand at (newest-rowids.ts); uncapped, in one call.
  */
 function matchingIds(db: Database.Database, plan: Plan, cap: number, place: LinePlace): { ids: number[]; capped: boolean } {
   const also = plan.alsoRequired ? ` AND rowid IN (SELECT rowid FROM ${plan.alsoRequired.table} WHERE ${plan.alsoRequired.table} MATCH @required)` : '';
@@ -107,21 +68,8 @@ function matchingIds(db: Database.Database, plan: Plan, cap: number, place: Line
   if (plan.alsoRequired) params.required = plan.alsoRequired.match;
   if (plan.excluded) params.excluded = plan.excluded.match;
   const head = `SELECT rowid FROM ${plan.driver} WHERE ${plan.driver} MATCH @match${also}${not}`;
-  if (!Number.isFinite(cap)) {
-    return { ids: plucked(db, `${head} ORDER BY rowid DESC`).all(params) as number[], capped: false };
-  }
-  const last = (plucked(db, `SELECT max(id) FROM ${place.table}`).get() as number | null) ?? 0;
-  const ids: number[] = [];
-  for (const seg of sideSegments(db)) {
-    const rows = rowRange(db, place, seg, last);
-    if (rows.hi < rows.lo) continue;
-    const sql = `${head} AND rowid >= CAST(@lo AS INTEGER) AND rowid <= CAST(@hi AS INTEGER) ORDER BY rowid ${seg.newestFirst ? 'ASC' : 'DESC'} LIMIT @limit`;
-    ids.push(...(plucked(db, sql).all({ ...params, ...rows, limit: cap + 1 - ids.length }) as number[]));
-    if (ids.length > cap) break;
-  }
-  const capped = ids.length > cap;
-  if (capped) ids.length = cap;
-  return { ids, capped };
+  if (!Number.isFinite(cap)) return { ids: plucked(db, `${head} ORDER BY rowid DESC`).all(params) as number[], capped: false };
+  return newestRowids(db, head, params, cap, place);
 }
 
 // CROSS JOIN pins the order: the matched ids drive, prompt_docs (the search file's) and events are probed by primary

@@ -3,6 +3,7 @@ import { matchExpression, textMatches, trigramPhrase } from './fts-match';
 import { foldWhitespace } from './indexed-text';
 import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
 import { statement } from '../db/statements';
+import { newestRowids, type LinePlace } from './newest-rowids';
 import { NON_ASCII_PATH, NON_ASCII_TITLE, schemaHas, SESSION_TITLES_INDEX } from '../db/schema';
 
 /**
@@ -97,17 +98,24 @@ export function metaHits(db: Database.Database, q: ParsedQuery): Capped<MetaHit>
 }
 
 const FILE_COLUMNS = 'f.id, f.session_id AS sessionId, f.file_path AS path, f.event_id AS eventId';
-const FILES_BY_TRIGRAM = `SELECT ${FILE_COLUMNS}
-  FROM (SELECT rowid AS id FROM file_text WHERE file_text MATCH ? LIMIT ${SIDE_CAP + 1}) t JOIN session_files f ON f.id = t.id`;
+/** A path stands at the event that first touched it in its session: its row is written with that event. */
+const FILE_PLACE: LinePlace = { table: 'main.session_files', line: 'coalesce(event_id, 0)' };
+// CROSS JOIN pins the order: the matched ids drive (newest first), session_files is probed by primary key
+const FILE_ROWS = `SELECT ${FILE_COLUMNS} FROM json_each(@ids) j CROSS JOIN session_files f ON f.id = j.value`;
+
+/** The paths matching a trigram expression, newest first (a backfill numbered them newest session first: newest-rowids.ts), at most `cap`. */
+function filesByTrigram(db: Database.Database, match: string, cap: number): Capped<FileHit> {
+  const { ids, capped } = newestRowids(db, 'SELECT rowid FROM file_text WHERE file_text MATCH @match', { match }, cap, FILE_PLACE);
+  return { rows: ids.length === 0 ? [] : (statement(db, FILE_ROWS).all({ ids: JSON.stringify(ids) }) as FileHit[]), capped };
+}
 // a 1–2 character (CJK) term: the paths with a character beyond ASCII, through their partial index (NON_ASCII_PATH)
 const FILES_BY_INSTR = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE f.${NON_ASCII_PATH} AND instr(f.file_path, ?) > 0 LIMIT ${SIDE_CAP + 1}`;
 const FILES_BY_LIKE = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE f.file_path LIKE ? ESCAPE '\\' LIMIT ${SIDE_CAP + 1}`;
 
-export function fileHits(db: Database.Database, q: ParsedQuery): Capped<FileHit> {
+export function fileHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP): Capped<FileHit> {
   const match = matchExpression(q.terms, 'trigram');
-  const rows = (match !== null ? statement(db, FILES_BY_TRIGRAM).all(match) : statement(db, FILES_BY_INSTR).all(firstRequired(q.terms))) as FileHit[];
-  const hits = rows.filter((h) => textMatches(foldWhitespace(h.path), q.terms));
-  return { rows: hits, capped: rows.length > SIDE_CAP };
+  const read = match !== null ? filesByTrigram(db, match, max) : cap(statement(db, FILES_BY_INSTR).all(firstRequired(q.terms)) as FileHit[]);
+  return { rows: read.rows.filter((h) => textMatches(foldWhitespace(h.path), q.terms)), capped: read.capped };
 }
 
 const HEX = /^[0-9a-f]{4,40}$/i;
@@ -144,10 +152,7 @@ export function refHits(db: Database.Database, q: ParsedQuery): RefHit[] {
 }
 
 /** Session ids whose touched paths contain `value` (case-insensitive): trigrams for 3+ characters, else a LIKE. */
-export function sessionsWithFile(db: Database.Database, value: string): Capped<FileHit> {
-  const rows =
-    classifyTerm(value) === 'trigram'
-      ? statement(db, FILES_BY_TRIGRAM).all(trigramPhrase(value))
-      : statement(db, FILES_BY_LIKE).all(`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  return cap(rows as FileHit[]);
+export function sessionsWithFile(db: Database.Database, value: string, max = SIDE_CAP): Capped<FileHit> {
+  if (classifyTerm(value) === 'trigram') return filesByTrigram(db, trigramPhrase(value), max);
+  return cap(statement(db, FILES_BY_LIKE).all(`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as FileHit[]);
 }

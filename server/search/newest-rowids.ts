@@ -1,0 +1,81 @@
+import type Database from 'better-sqlite3';
+import { plucked, statement } from '../db/statements';
+import { segmentsNewestFirst, type IdSegment } from '../db/id-order';
+
+// A capped read of a text index that is not the events' (prompts, companion files, the paths sessions touched),
+// newest first. Its rows are numbered as the lines they came with were, so a backfill numbered them newest session
+// first too: read by descending rowid, the cap kept the oldest (server/db/id-order.ts says why and how the lines
+// are read). Each such table has a column saying which line id its row stands at, which never decreases with the
+// row's id; the rows of each line segment are then a range of rowids, found by binary search of the primary key.
+
+/** Where a table's rows stand among the archive's line ids. */
+export interface LinePlace {
+  /** the table whose `id` is the text index's rowid */
+  table: string;
+  /** the SQL of the line id a row stands at (never decreasing with its id) */
+  line: string;
+}
+
+/**
+ * The line segments newest first, stretched to every place a row can stand: past the last line (one placed at a
+ * line since gone) and before the first (line 0: a row written before its table had a place).
+ */
+function stretchedSegments(db: Database.Database): IdSegment[] {
+  const segs = segmentsNewestFirst(db);
+  const top = segs[0]?.hi ?? 0;
+  const out: IdSegment[] = [{ lo: top + 1, hi: Number.MAX_SAFE_INTEGER, newestFirst: false }, ...segs];
+  const oldest = out[out.length - 1];
+  out[out.length - 1] = { ...oldest, lo: Math.min(oldest.lo, 0) };
+  return out;
+}
+
+/**
+ * Each segment's rows: from the first row standing at or past its lowest line, by binary search (~20 seeks), to
+ * the row before the next segment's first. A binary search's answer never decreases with its bound, whatever the
+ * rows hold, so the ranges cover every row exactly once even if a row stood out of order (it is then read with a
+ * neighbouring segment, never twice or never: newest-rowids.test.ts).
+ */
+function rowRanges(db: Database.Database, place: LinePlace, segs: IdSegment[]): { lo: number; hi: number }[] {
+  const last = (plucked(db, `SELECT max(id) FROM ${place.table}`).get() as number | null) ?? 0;
+  const rowAt = statement(db, `SELECT id, ${place.line} AS line FROM ${place.table} WHERE id >= ? ORDER BY id LIMIT 1`);
+  /** the first row id whose line is at least `line` (last + 1 when none is) */
+  const firstFrom = (line: number): number => {
+    let lo = 1;
+    let hi = last + 1;
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const row = rowAt.get(mid) as { id: number; line: number } | undefined;
+      if (row === undefined || row.line >= line) hi = mid;
+      else lo = row.id + 1;
+    }
+    return lo;
+  };
+  // the segments are newest first, and they cut the line ids into consecutive stretches: upwards, the oldest first
+  const upwards = [...segs].sort((a, b) => a.lo - b.lo);
+  const starts = new Map<IdSegment, number>(upwards.map((seg) => [seg, seg.lo <= 0 ? 1 : firstFrom(seg.lo)]));
+  return segs.map((seg) => {
+    const next = upwards[upwards.indexOf(seg) + 1];
+    return { lo: starts.get(seg)!, hi: next ? starts.get(next)! - 1 : last };
+  });
+}
+
+/**
+ * The rowids `head` selects (`SELECT rowid FROM <index> WHERE …`, its parameters in `params`), newest first by
+ * the lines their rows stand at, at most `cap`; `capped` when more exist. One statement per segment, in its own
+ * direction.
+ */
+export function newestRowids(db: Database.Database, head: string, params: Record<string, unknown>, cap: number, place: LinePlace): { ids: number[]; capped: boolean } {
+  const segs = stretchedSegments(db);
+  const ranges = rowRanges(db, place, segs);
+  const ids: number[] = [];
+  for (const [i, seg] of segs.entries()) {
+    const rows = ranges[i];
+    if (rows.hi < rows.lo) continue;
+    const sql = `${head} AND rowid >= CAST(@lo AS INTEGER) AND rowid <= CAST(@hi AS INTEGER) ORDER BY rowid ${seg.newestFirst ? 'ASC' : 'DESC'} LIMIT @limit`;
+    ids.push(...(plucked(db, sql).all({ ...params, ...rows, limit: cap + 1 - ids.length }) as number[]));
+    if (ids.length > cap) break;
+  }
+  const capped = ids.length > cap;
+  if (capped) ids.length = cap;
+  return { ids, capped };
+}
