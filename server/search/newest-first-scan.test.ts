@@ -7,7 +7,7 @@ import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { FIRST_PAGE_LIMITS } from './event-hits';
 import { companionHits, promptHits } from './prompt-hits';
-import { fileHits, sessionsWithFile } from './side-hits';
+import { fileHits, metaHits, sessionsWithFile } from './side-hits';
 import { parseSearch, searchSessions } from './search-sessions';
 
 // A backfill gives ids to whole sessions newest first (server/ingest/backfill-order.ts): the newest session has
@@ -105,6 +105,13 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(fileHits(fx.db, parseSearch('zephyrpath'), 3)).toEqual({ rows: [NEWEST, OLDER, OLDEST].map((sessionId) => expect.objectContaining({ sessionId })), capped: false });
   });
 
+  it('a capped read of the session titles and ids reads the newest session first too', () => {
+    const num = (sid: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(sid);
+    expect(metaHits(fx.db, parseSearch('4000-8000'), 1)).toEqual({ rows: [expect.objectContaining({ num: num(NEWEST) })], capped: true });
+    expect(metaHits(fx.db, parseSearch('4000-8000'), 2).rows.map((h) => h.num)).toEqual([num(NEWEST), num(OLDER)]);
+    expect(metaHits(fx.db, parseSearch('4000-8000'), 3).capped).toBe(false);
+  });
+
   it('a capped read of the companion files reads the newest session first too', () => {
     const first = companionHits(fx.db, parseSearch('zephyrglint'), 1);
     expect(first.capped).toBe(true);
@@ -166,7 +173,7 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(runs).toEqual([runs[0], runs[0], runs[0]]);
   });
 
-  it("a path first touched after the backfill is read before the backfill's", async () => {
+  it("a path first touched, or a session begun, after the backfill is read before the backfill's", async () => {
     const LIVE = '0d0d0d0d-0000-4000-8000-000000000004';
     const file = path.join(fx.logsDir(), LIVE, 'main.jsonl');
     fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -174,5 +181,7 @@ describe('a budgeted first page reads the newest matches first', () => {
     await fx.reindex();
     expect(fileHits(fx.db, parseSearch('zephyrpath'), 1).rows.map((f) => f.sessionId)).toEqual([LIVE]);
     expect(sessionsWithFile(fx.db, 'zephyrpath', 2).rows.map((f) => f.sessionId)).toEqual([LIVE, NEWEST]);
+    const num = (sid: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(sid);
+    expect(metaHits(fx.db, parseSearch('4000-8000'), 2).rows.map((h) => h.num)).toEqual([num(LIVE), num(NEWEST)]);
   });
 });

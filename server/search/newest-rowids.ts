@@ -10,8 +10,10 @@ import { segmentsNewestFirst, type IdSegment } from '../db/id-order';
 
 /** Where a table's rows stand among the archive's line ids. */
 export interface LinePlace {
-  /** the table whose `id` is the text index's rowid */
+  /** the table whose `id` (or `id` column) is the text index's rowid */
   table: string;
+  /** that column, when not `id` (an integer with a unique index) */
+  id?: string;
   /** the SQL of the line id a row stands at (never decreasing with its id) */
   line: string;
 }
@@ -36,8 +38,9 @@ function stretchedSegments(db: Database.Database): IdSegment[] {
  * neighbouring segment, never twice or never: newest-rowids.test.ts).
  */
 function rowRanges(db: Database.Database, place: LinePlace, segs: IdSegment[]): { lo: number; hi: number }[] {
-  const last = (plucked(db, `SELECT max(id) FROM ${place.table}`).get() as number | null) ?? 0;
-  const rowAt = statement(db, `SELECT id, ${place.line} AS line FROM ${place.table} WHERE id >= ? ORDER BY id LIMIT 1`);
+  const id = place.id ?? 'id';
+  const last = (plucked(db, `SELECT max(${id}) FROM ${place.table}`).get() as number | null) ?? 0;
+  const rowAt = statement(db, `SELECT ${id} AS id, ${place.line} AS line FROM ${place.table} WHERE ${id} >= ? ORDER BY ${id} LIMIT 1`);
   /** the first row id whose line is at least `line` (last + 1 when none is) */
   const firstFrom = (line: number): number => {
     let lo = 1;

@@ -59,7 +59,10 @@ describe('query plans of a search', () => {
         for (const step of plan) expect([sql, step]).not.toEqual([sql, expect.stringMatching(FULL_SCAN)]);
         // an FTS table is only ever read through its full-text index (idxStr holds M for MATCH)
         for (const m of text.matchAll(/SCAN (event_text|event_cjk|prompt_text|prompt_cjk|companion_text|companion_cjk|session_text|file_text|t) VIRTUAL TABLE INDEX \d+:(\S*)/g)) expect([sql, m[1], m[2]]).toEqual([sql, m[1], expect.stringContaining('M')]);
-        if (/\bFROM events\b|JOIN events\b/.test(sql)) expect([sql, text]).toEqual([sql, expect.stringMatching(/SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)|SEARCH events USING INTEGER PRIMARY KEY/)]);
+        // where a session stands among the lines (its folder's first event, side-hits.ts): seeks of the sessions by
+        // id and of the events' index by (session, time)
+        if (sql.includes('e.session_num = f.num')) expect([sql, text]).toEqual([sql, expect.stringMatching(/SEARCH f USING INDEX sqlite_autoindex_sessions_1 \(id=\?\) \| SEARCH e USING COVERING INDEX events_session_ts \(session_num=\?\)/)]);
+        else if (/\bFROM events\b|JOIN events\b/.test(sql)) expect([sql, text]).toEqual([sql, expect.stringMatching(/SEARCH e USING INTEGER PRIMARY KEY \(rowid=\?\)|SEARCH events USING INTEGER PRIMARY KEY/)]);
         if (/\bFROM lines\b/.test(sql)) expect(text).toMatch(/SEARCH lines USING INTEGER PRIMARY KEY/);
       }
     });
