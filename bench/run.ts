@@ -227,7 +227,12 @@ function missNotes(rows: Row[]): string[] {
         '80% of the wall, waiting for a core 9.5 s, blocked 11.3 s; search 71.3; main 6.8; read worker 4.3). Under that load both threads cost ' +
         '~1.6× the CPU seconds they did on the host of the prompts\' stop above (52.9 / 44.1), whose JSON.parse ceiling read ~200 MB/s against ' +
         '~165 here (113 in the last stop\'s bench, whose backfill took 105.4 s as here): even ' +
-        'with the two cores overlapped perfectly (155 CPU s / 2 = 78 s) 25 MB/s (68.7 s) needs an eighth of the work gone here.',
+        'with the two cores overlapped perfectly (155 CPU s / 2 = 78 s) 25 MB/s (68.7 s) needs an eighth of the work gone here. ' +
+        'Then (the stop after, docs/CONTRIBUTING.md, "SQLite built with profile-guided optimization"): `--cpu-prof` of `index` at 0.25× ' +
+        'put both threads busy for the whole wall (ingest 15.8 s: the events insert 2.6, JSON.parse 1.4, the lines insert 1.2; search ' +
+        '15.5 s: the trigram inserts 8.1); SQLite built with GCC\'s profile-guided optimization (trained on a 40 MB corpus of another ' +
+        'seed) saved ~4% of the process\'s CPU on the held-out corpus (4 alternated pairs): not taken for a second build and a training ' +
+        'run in every install. 20% of the ceiling still needs each thread\'s work per line cut by a third.',
     ],
     [
       /^peak RSS/,
@@ -340,7 +345,9 @@ function missNotes(rows: Row[]): string[] {
         'CPU s, search 4.67, ~12.5 CPU s of process in a ~7 s run (~89% of two cores): 15.9% needs the two threads\' work halved, not ' +
         'more overlap. V8 profile of the ingest thread there: the events insert (writeEvent) 1.38 s, JSON.parse (parseLine) 0.73, the ' +
         'lines insert 0.59, deriveFromEvent 0.55, the session refreshes 0.53, deflate ~0.5 (most files are one batch, deflated on the ' +
-        'thread); of the search thread: the trigram inserts ~5.7 s of its 8.9 under the profiler, the prompt walk ~2.',
+        'thread); of the search thread: the trigram inserts ~5.7 s of its 8.9 under the profiler, the prompt walk ~2. Then (the stop ' +
+        'after): SQLite built with profile-guided optimization (the backfill row\'s note): the held-out `index`, 4 alternated pairs, user ' +
+        'CPU 5.12–5.17 → 4.71–5.04 s, wall 3.22–3.31 → 3.13–3.19 s; not taken.',
     ],
     [
       /^time until every session of the newest 7 days/,
