@@ -249,6 +249,11 @@ export function schemaHas(db: Database.Database, name: string): boolean {
   return db.prepare('SELECT 1 FROM main.sqlite_master WHERE name = ?').get(name) !== undefined;
 }
 
+/** Whether the table has the column (an archive written before ADDED_ARCHIVE_COLUMNS added it has not). */
+export function schemaHasColumn(db: Database.Database, table: string, column: string): boolean {
+  return db.prepare('SELECT 1 FROM pragma_table_info(?) WHERE name = ?').get(table, column) !== undefined;
+}
+
 function getMetaIfAny(db: Database.Database, key: string): string | null {
   return schemaHas(db, 'meta') ? getMeta(db, key) : null;
 }
@@ -299,8 +304,7 @@ const ADDED_ARCHIVE_COLUMNS: { table: string; column: string; ddl: string }[] = 
 
 function addArchiveColumns(db: Database.Database): void {
   for (const c of ADDED_ARCHIVE_COLUMNS) {
-    const has = (db.prepare(`SELECT 1 FROM pragma_table_info('${c.table}') WHERE name = ?`).get(c.column) ?? null) !== null;
-    if (!has) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.ddl}`);
+    if (!schemaHasColumn(db, c.table, c.column)) db.exec(`ALTER TABLE ${c.table} ADD COLUMN ${c.ddl}`);
   }
 }
 
@@ -316,7 +320,7 @@ export function ensureSchema(db: Database.Database): boolean {
   const runsUnrecorded = hasArchive && archive === ARCHIVE_VERSION && !schemaHas(db, 'backfill_runs');
   db.exec(ARCHIVE_DDL);
   addArchiveColumns(db);
-  if (runsUnrecorded) {
+  if (runsUnrecorded && schemaHas(db, 'events')) {
     const insert = db.prepare('INSERT INTO backfill_runs (lo, hi) VALUES (?, ?)');
     db.transaction(() => inferBackfillRuns(db).forEach((r) => insert.run(r.lo, r.hi)))();
   }

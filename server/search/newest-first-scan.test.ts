@@ -66,6 +66,8 @@ afterAll(() => fx.cleanup());
 const BUDGET = { maxHits: 4, maxScanned: 4, maxMs: Infinity, chunk: 4 };
 const firstPage = (q: string, window: '7d' | 'all' = 'all', cursor?: string): SearchResponse =>
   searchSessions(fx.db, SearchQuery.parse({ q, window, ...(cursor ? { cursor } : {}) }), NOW, BUDGET);
+/** A session's number, as prompt and title hits name it. */
+const num = (sid: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(sid);
 const ids = (r: SearchResponse) => r.groups.flatMap((g) => g.sessions.map((s) => s.id));
 
 describe('a budgeted first page reads the newest matches first', () => {
@@ -89,7 +91,6 @@ describe('a budgeted first page reads the newest matches first', () => {
 
   it('a capped read of the prompts reads the newest session first too', () => {
     const nums = promptHits(fx.db, parseSearch('quillmarrow'), null, 1);
-    const num = (sid: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(sid);
     expect(nums.capped).toBe(true);
     expect(nums.rows.map((r) => r.sessionNum)).toEqual([num(NEWEST)]);
     expect(promptHits(fx.db, parseSearch('quillmarrow'), null, 2).rows.map((r) => r.sessionNum).sort()).toEqual([num(NEWEST), num(OLDER)].sort());
@@ -106,7 +107,6 @@ describe('a budgeted first page reads the newest matches first', () => {
   });
 
   it('a capped read of the session titles and ids reads the newest session first too', () => {
-    const num = (sid: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(sid);
     expect(metaHits(fx.db, parseSearch('4000-8000'), 1)).toEqual({ rows: [expect.objectContaining({ num: num(NEWEST) })], capped: true });
     expect(metaHits(fx.db, parseSearch('4000-8000'), 2).rows.map((h) => h.num)).toEqual([num(NEWEST), num(OLDER)]);
     expect(metaHits(fx.db, parseSearch('4000-8000'), 3).capped).toBe(false);
@@ -181,7 +181,6 @@ describe('a budgeted first page reads the newest matches first', () => {
     await fx.reindex();
     expect(fileHits(fx.db, parseSearch('zephyrpath'), 1).rows.map((f) => f.sessionId)).toEqual([LIVE]);
     expect(sessionsWithFile(fx.db, 'zephyrpath', 2).rows.map((f) => f.sessionId)).toEqual([LIVE, NEWEST]);
-    const num = (sid: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(sid);
     expect(metaHits(fx.db, parseSearch('4000-8000'), 2).rows.map((h) => h.num)).toEqual([num(LIVE), num(NEWEST)]);
   });
 });

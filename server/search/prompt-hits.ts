@@ -3,6 +3,7 @@ import { planScan, type Plan, type TextTables } from './event-hits';
 import type { ParsedQuery } from './query-parser';
 import { plucked, statement } from '../db/statements';
 import { newestRowids, type LinePlace } from './newest-rowids';
+import { schemaHasColumn } from '../db/schema';
 
 /**
  * Matches in text that is not an event's own: the prompts a session's model calls were sent (prompt_docs, each
@@ -50,8 +51,7 @@ const placedCompanions = new WeakMap<Database.Database, LinePlace>();
 function companionPlace(db: Database.Database): LinePlace {
   let place = placedCompanions.get(db);
   if (!place) {
-    const has = db.prepare("SELECT 1 FROM pragma_table_info('companions') WHERE name = 'at_line'").get() !== undefined;
-    place = { table: 'main.companions', line: has ? 'coalesce(at_line, 0)' : '0' };
+    place = { table: 'main.companions', line: schemaHasColumn(db, 'companions', 'at_line') ? 'coalesce(at_line, 0)' : '0' };
     placedCompanions.set(db, place);
   }
   return place;
