@@ -40,9 +40,9 @@ const toolCalls = (sid: string, at: number, count: number) =>
 const modelCall = (sid: string, at: number) =>
   line({ ts: at, dur: 5, sid, type: 'llm_request', name: 'chat:gpt-4.1', spanId: nextSpan(sid), status: 'ok', attrs: { model: 'gpt-4.1', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: `quillmarrow in ${sid}` }] }]) } });
 
-/** A path the session touched: a session_files row, numbered in the backfill's order too. */
+/** A path the session touched: a session_files row, numbered in the backfill's order too (CJK in it: 1–2 character terms read it by instr). */
 const fileRead = (sid: string, at: number) =>
-  line({ ts: at, dur: 0, sid, type: 'tool_call', name: 'read_file', spanId: nextSpan(sid), status: 'ok', attrs: { args: JSON.stringify({ filePath: `/w/src/zephyrpath-${sid.slice(0, 4)}.ts` }), result: 'ok' } });
+  line({ ts: at, dur: 0, sid, type: 'tool_call', name: 'read_file', spanId: nextSpan(sid), status: 'ok', attrs: { args: JSON.stringify({ filePath: `/w/src/zephyrpath-${sid.slice(0, 4)}-落盘.ts` }), result: 'ok' } });
 
 let fx: FixtureDb;
 beforeAll(async () => {
@@ -69,6 +69,16 @@ const firstPage = (q: string, window: '7d' | 'all' = 'all', cursor?: string): Se
 /** A session's number, as prompt and title hits name it. */
 const num = (sid: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(sid);
 const ids = (r: SearchResponse) => r.groups.flatMap((g) => g.sessions.map((s) => s.id));
+/** Every session titled `title` while `run` runs (a title is what a title request of the session wrote). */
+const withTitles = (title: string, run: () => void) => {
+  const before = fx.db.prepare('SELECT id, title FROM sessions').all() as { id: string; title: string | null }[];
+  fx.db.prepare('UPDATE sessions SET title = ?').run(title);
+  try {
+    run();
+  } finally {
+    for (const s of before) fx.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run(s.title, s.id);
+  }
+};
 
 describe('a budgeted first page reads the newest matches first', () => {
   it('the backfill gave the newest session the lowest ids', () => {
@@ -110,6 +120,17 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(metaHits(fx.db, parseSearch('4000-8000'), 1)).toEqual({ rows: [expect.objectContaining({ num: num(NEWEST) })], capped: true });
     expect(metaHits(fx.db, parseSearch('4000-8000'), 2).rows.map((h) => h.num)).toEqual([num(NEWEST), num(OLDER)]);
     expect(metaHits(fx.db, parseSearch('4000-8000'), 3).capped).toBe(false);
+  });
+
+  it('a capped read for 1–2 characters (CJK paths and titles, a short file: filter) reads the newest session first too', () => {
+    expect(fileHits(fx.db, parseSearch('落盘'), 1)).toEqual({ rows: [expect.objectContaining({ sessionId: NEWEST })], capped: true });
+    expect(fileHits(fx.db, parseSearch('落盘'), 3)).toEqual({ rows: [NEWEST, OLDER, OLDEST].map((sessionId) => expect.objectContaining({ sessionId })), capped: false });
+    expect(sessionsWithFile(fx.db, 'ts', 1)).toEqual({ rows: [expect.objectContaining({ sessionId: NEWEST })], capped: true });
+    expect(sessionsWithFile(fx.db, 'ts', 2).rows.map((f) => f.sessionId)).toEqual([NEWEST, OLDER]);
+    withTitles('落盘的顺序', () => {
+      expect(metaHits(fx.db, parseSearch('落盘'), 1)).toEqual({ rows: [expect.objectContaining({ num: num(NEWEST) })], capped: true });
+      expect(metaHits(fx.db, parseSearch('落盘'), 3).rows.map((h) => h.num)).toEqual([NEWEST, OLDER, OLDEST].map(num));
+    });
   });
 
   it('a capped read of the companion files reads the newest session first too', () => {
@@ -182,5 +203,8 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(fileHits(fx.db, parseSearch('zephyrpath'), 1).rows.map((f) => f.sessionId)).toEqual([LIVE]);
     expect(sessionsWithFile(fx.db, 'zephyrpath', 2).rows.map((f) => f.sessionId)).toEqual([LIVE, NEWEST]);
     expect(metaHits(fx.db, parseSearch('4000-8000'), 2).rows.map((h) => h.num)).toEqual([num(LIVE), num(NEWEST)]);
+    expect(fileHits(fx.db, parseSearch('落盘'), 2).rows.map((f) => f.sessionId)).toEqual([LIVE, NEWEST]);
+    expect(sessionsWithFile(fx.db, 'ts', 2).rows.map((f) => f.sessionId)).toEqual([LIVE, NEWEST]);
+    withTitles('落盘', () => expect(metaHits(fx.db, parseSearch('落盘'), 2).rows.map((h) => h.num)).toEqual([num(LIVE), num(NEWEST)]));
   });
 });

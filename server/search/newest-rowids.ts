@@ -63,18 +63,20 @@ function rowRanges(db: Database.Database, place: LinePlace, segs: IdSegment[]): 
 }
 
 /**
- * The rowids `head` selects (`SELECT rowid FROM <index> WHERE …`, its parameters in `params`), newest first by
+ * The ids `head` selects (`SELECT rowid FROM <index> WHERE …`, its parameters in `params`), newest first by
  * the lines their rows stand at, at most `cap`; `capped` when more exist. One statement per segment, in its own
- * direction.
+ * direction. `key` is the column of `head`'s table that holds the place's id: `rowid` for a text index (its
+ * rowid is the id), the id column itself when `head` reads the place's table (through an index on that column,
+ * which the segment's range then seeks).
  */
-export function newestRowids(db: Database.Database, head: string, params: Record<string, unknown>, cap: number, place: LinePlace): { ids: number[]; capped: boolean } {
+export function newestRowids(db: Database.Database, head: string, params: Record<string, unknown>, cap: number, place: LinePlace, key = 'rowid'): { ids: number[]; capped: boolean } {
   const segs = stretchedSegments(db);
   const ranges = rowRanges(db, place, segs);
   const ids: number[] = [];
   for (const [i, seg] of segs.entries()) {
     const rows = ranges[i];
     if (rows.hi < rows.lo) continue;
-    const sql = `${head} AND rowid >= CAST(@lo AS INTEGER) AND rowid <= CAST(@hi AS INTEGER) ORDER BY rowid ${seg.newestFirst ? 'ASC' : 'DESC'} LIMIT @limit`;
+    const sql = `${head} AND ${key} >= CAST(@lo AS INTEGER) AND ${key} <= CAST(@hi AS INTEGER) ORDER BY ${key} ${seg.newestFirst ? 'ASC' : 'DESC'} LIMIT @limit`;
     ids.push(...(plucked(db, sql).all({ ...params, ...rows, limit: cap + 1 - ids.length }) as number[]));
     if (ids.length > cap) break;
   }

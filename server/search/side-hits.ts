@@ -39,10 +39,6 @@ export interface Capped<T> {
   capped: boolean;
 }
 
-function cap<T>(rows: T[]): Capped<T> {
-  return rows.length > SIDE_CAP ? { rows: rows.slice(0, SIDE_CAP), capped: true } : { rows, capped: false };
-}
-
 /** What session_text holds for a session (server/ingest/refresh-session.ts), folded like a query. */
 export function metaText(s: { id: string; title: string | null; label: string | null }): string {
   return foldWhitespace([s.id, s.title, s.label].filter((x) => x).join(' '));
@@ -66,10 +62,10 @@ const SESSION_PLACE: LinePlace = {
     AND e.session_num = f.num ORDER BY e.ts LIMIT 1), 0)`,
 };
 // CROSS JOIN pins the order: the matched numbers drive (newest first), sessions are probed by number
-const metaByTrigram = (covered: boolean) => `SELECT s.num, s.id, s.title, s.label
+const metaByNums = (covered: boolean) => `SELECT s.num, s.id, s.title, s.label
   FROM json_each(@nums) j CROSS JOIN sessions s${covered ? ` INDEXED BY ${SESSION_TITLES_INDEX}` : ''} ON s.num = j.value`;
-const META_BY_TRIGRAM = metaByTrigram(true);
-const META_BY_TRIGRAM_UNCOVERED = metaByTrigram(false);
+const META_BY_NUMS = metaByNums(true);
+const META_BY_NUMS_UNCOVERED = metaByNums(false);
 
 /**
  * Whether the connection's archive has the titles' covering index (one written before it has not, until its writer
@@ -85,27 +81,26 @@ function titlesCovered(db: Database.Database): boolean {
   return has;
 }
 // Only 1–2 character terms, which are CJK ones (query-parser.ts refuses shorter words in other scripts): instr over
-// the titles and labels that hold a character beyond ASCII, through their partial index (schema.ts NON_ASCII_TITLE).
-// Named: beside the titles' covering index, the planner would rather scan that one whole (it holds every column read).
-const metaByInstr = (named: boolean) => `SELECT num, id, title, label FROM sessions${named ? ' INDEXED BY sessions_non_ascii' : ''}
-  WHERE ${NON_ASCII_TITLE} AND instr(coalesce(title, '') || ' ' || coalesce(label, ''), ?) > 0 LIMIT ${SIDE_CAP + 1}`;
+// the titles and labels that hold a character beyond ASCII, through their partial index (schema.ts NON_ASCII_TITLE),
+// which is keyed by number: each line segment's numbers are a range of it. Named: beside the titles' covering
+// index, the planner would rather scan that one whole (it holds every column read).
+const metaByInstr = (named: boolean) => `SELECT num FROM sessions${named ? ' INDEXED BY sessions_non_ascii' : ''}
+  WHERE ${NON_ASCII_TITLE} AND instr(coalesce(title, '') || ' ' || coalesce(label, ''), @term) > 0`;
 const META_BY_INSTR = metaByInstr(true);
 const META_BY_INSTR_UNNAMED = metaByInstr(false);
 
 type TitleRow = { num: number; id: string; title: string | null; label: string | null };
 
-/** Sessions whose id, title or label match: by trigrams newest first (newest-rowids.ts), at most `max`. */
+/** Sessions whose id, title or label match, newest first (newest-rowids.ts): by trigrams, else by instr; at most `max`. */
 export function metaHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP): Capped<MetaHit> {
   const match = matchExpression(q.terms, 'trigram');
   const covered = titlesCovered(db);
-  let read: Capped<TitleRow>;
-  if (match !== null) {
-    const { ids, capped } = newestRowids(db, 'SELECT rowid FROM session_text WHERE session_text MATCH @match', { match }, max, SESSION_PLACE);
-    read = { rows: ids.length === 0 ? [] : (statement(db, covered ? META_BY_TRIGRAM : META_BY_TRIGRAM_UNCOVERED).all({ nums: JSON.stringify(ids) }) as TitleRow[]), capped };
-  } else {
-    read = cap(statement(db, covered ? META_BY_INSTR : META_BY_INSTR_UNNAMED).all(firstRequired(q.terms)) as TitleRow[]);
-  }
-  return { rows: read.rows.map((r) => ({ num: r.num, text: metaText(r) })).filter((h) => textMatches(h.text, q.terms)), capped: read.capped };
+  const { ids, capped } =
+    match !== null
+      ? newestRowids(db, 'SELECT rowid FROM session_text WHERE session_text MATCH @match', { match }, max, SESSION_PLACE)
+      : newestRowids(db, covered ? META_BY_INSTR : META_BY_INSTR_UNNAMED, { term: firstRequired(q.terms) }, max, SESSION_PLACE, 'num');
+  const rows = ids.length === 0 ? [] : (statement(db, covered ? META_BY_NUMS : META_BY_NUMS_UNCOVERED).all({ nums: JSON.stringify(ids) }) as TitleRow[]);
+  return { rows: rows.map((r) => ({ num: r.num, text: metaText(r) })).filter((h) => textMatches(h.text, q.terms)), capped };
 }
 
 const FILE_COLUMNS = 'f.id, f.session_id AS sessionId, f.file_path AS path, f.event_id AS eventId';
@@ -114,18 +109,24 @@ const FILE_PLACE: LinePlace = { table: 'main.session_files', line: 'coalesce(eve
 // CROSS JOIN pins the order: the matched ids drive (newest first), session_files is probed by primary key
 const FILE_ROWS = `SELECT ${FILE_COLUMNS} FROM json_each(@ids) j CROSS JOIN session_files f ON f.id = j.value`;
 
-/** The paths matching a trigram expression, newest first (a backfill numbered them newest session first: newest-rowids.ts), at most `cap`. */
-function filesByTrigram(db: Database.Database, match: string, cap: number): Capped<FileHit> {
-  const { ids, capped } = newestRowids(db, 'SELECT rowid FROM file_text WHERE file_text MATCH @match', { match }, cap, FILE_PLACE);
+/**
+ * The paths `head` selects by rowid (file_text's is the path's id, session_files' is its id), newest first (a
+ * backfill numbered them newest session first: newest-rowids.ts), at most `cap`.
+ */
+function newestFiles(db: Database.Database, head: string, params: Record<string, unknown>, cap: number): Capped<FileHit> {
+  const { ids, capped } = newestRowids(db, head, params, cap, FILE_PLACE);
   return { rows: ids.length === 0 ? [] : (statement(db, FILE_ROWS).all({ ids: JSON.stringify(ids) }) as FileHit[]), capped };
 }
-// a 1–2 character (CJK) term: the paths with a character beyond ASCII, through their partial index (NON_ASCII_PATH)
-const FILES_BY_INSTR = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE f.${NON_ASCII_PATH} AND instr(f.file_path, ?) > 0 LIMIT ${SIDE_CAP + 1}`;
-const FILES_BY_LIKE = `SELECT ${FILE_COLUMNS} FROM session_files f WHERE f.file_path LIKE ? ESCAPE '\\' LIMIT ${SIDE_CAP + 1}`;
+const FILES_BY_TRIGRAM = 'SELECT rowid FROM file_text WHERE file_text MATCH @match';
+// a 1–2 character (CJK) term: the paths with a character beyond ASCII, through their partial index (NON_ASCII_PATH),
+// keyed by id: each line segment's paths are a range of it
+const FILES_BY_INSTR = `SELECT rowid FROM session_files WHERE ${NON_ASCII_PATH} AND instr(file_path, @term) > 0`;
+// a `file:` filter of 1–2 characters: every path, each segment's a range of the table
+const FILES_BY_LIKE = `SELECT rowid FROM session_files WHERE file_path LIKE @pattern ESCAPE '\\'`;
 
 export function fileHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP): Capped<FileHit> {
   const match = matchExpression(q.terms, 'trigram');
-  const read = match !== null ? filesByTrigram(db, match, max) : cap(statement(db, FILES_BY_INSTR).all(firstRequired(q.terms)) as FileHit[]);
+  const read = match !== null ? newestFiles(db, FILES_BY_TRIGRAM, { match }, max) : newestFiles(db, FILES_BY_INSTR, { term: firstRequired(q.terms) }, max);
   return { rows: read.rows.filter((h) => textMatches(foldWhitespace(h.path), q.terms)), capped: read.capped };
 }
 
@@ -164,6 +165,6 @@ export function refHits(db: Database.Database, q: ParsedQuery): RefHit[] {
 
 /** Session ids whose touched paths contain `value` (case-insensitive): trigrams for 3+ characters, else a LIKE. */
 export function sessionsWithFile(db: Database.Database, value: string, max = SIDE_CAP): Capped<FileHit> {
-  if (classifyTerm(value) === 'trigram') return filesByTrigram(db, trigramPhrase(value), max);
-  return cap(statement(db, FILES_BY_LIKE).all(`%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`) as FileHit[]);
+  if (classifyTerm(value) === 'trigram') return newestFiles(db, FILES_BY_TRIGRAM, { match: trigramPhrase(value) }, max);
+  return newestFiles(db, FILES_BY_LIKE, { pattern: `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }, max);
 }
