@@ -4,7 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { segmentsNewestFirst } from './id-order';
 import { inferBackfillRuns } from './infer-backfill-runs';
-import { ensureSchema } from './schema';
+import { IngestStore } from '../ingest/store';
+import { rebuildDerived } from './rebuild';
+import { ensureSchema, getMeta, recreateDerived } from './schema';
 
 // An archive written before backfill_runs: its first backfill's run is read back from its lines (whole sessions,
 // newest first) so that search's first page reads its newest sessions first there too (server/db/id-order.ts).
@@ -116,5 +118,22 @@ describe("an earlier backfill's run, read back from the archive", () => {
     fx.db.exec('DELETE FROM backfill_runs'); // an archive with the table keeps what it recorded, even nothing
     ensureSchema(fx.db);
     expect(recorded(fx)).toEqual([]);
+  });
+
+  it('is read back once a rebuild has refilled the events, when a rebuild was interrupted before it was opened', async () => {
+    fx = await fixtureDb({});
+    write(fx, SIDS[0], NOW - 40 * DAY, 5);
+    write(fx, SIDS[1], NOW - 20 * DAY, 3);
+    write(fx, SIDS[2], NOW - 3 * DAY, 4);
+    await fx.reindex();
+    fx.db.exec('DROP TABLE backfill_runs'); // as that archive was
+    recreateDerived(fx.db); // a rebuild began (the derived tables emptied) and stopped before refilling them
+    ensureSchema(fx.db);
+    expect(recorded(fx)).toEqual([]);
+    expect(getMeta(fx.db, 'backfill_runs_pending')).toBe('1');
+    rebuildDerived(fx.db, new IngestStore(fx.db));
+    expect(recorded(fx)).toEqual([{ lo: 1, hi: 12 }]);
+    expect(getMeta(fx.db, 'backfill_runs_pending')).toBeNull();
+    expect(segmentsNewestFirst(fx.db)).toEqual([{ lo: 1, hi: 12, newestFirst: true }]);
   });
 });

@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { lineFormatOf, processLine, LINE_EVENT } from '../ingest/process-line';
 import { rawLines } from './raw-lines';
-import { recreateDerived, setMeta } from './schema';
+import { inferPendingBackfillRuns, recreateDerived, setMeta } from './schema';
 import { indexCompanion } from '../ingest/companions';
 import { makeSessionRefresher } from '../ingest/refresh-session';
 import type { FileRow, IngestStore } from '../ingest/store';
@@ -52,5 +52,6 @@ export function rebuildDerived(db: Database.Database, store: IngestStore, onProg
   })();
   store.dirty.clear();
   setMeta(db, 'derived_state', 'ready');
+  inferPendingBackfillRuns(db);
   return done;
 }

@@ -283,6 +283,26 @@ export function recreateDerived(db: Database.Database): void {
   })();
 }
 
+/** Meta key: the archive's backfill runs are to be read back from its events once a rebuild has refilled them. */
+const RUNS_PENDING = 'backfill_runs_pending';
+
+function recordInferredRuns(db: Database.Database): void {
+  const insert = db.prepare('INSERT INTO backfill_runs (lo, hi) VALUES (?, ?)');
+  db.transaction(() => inferBackfillRuns(db).forEach((r) => insert.run(r.lo, r.hi)))();
+}
+
+/**
+ * After a rebuild has refilled the derived tables: the backfill runs of an archive written before backfill_runs
+ * whose events were empty when the table was added (ensureSchema), read back from the events now.
+ */
+export function inferPendingBackfillRuns(db: Database.Database): void {
+  if (getMetaIfAny(db, RUNS_PENDING) === null) return;
+  db.transaction(() => {
+    recordInferredRuns(db);
+    db.prepare('DELETE FROM meta WHERE key = ?').run(RUNS_PENDING);
+  })();
+}
+
 /** True when the derived tables were recreated and not refilled yet (ensureSchema ran in another connection). */
 export function derivedNeedRebuild(db: Database.Database): boolean {
   return getMetaIfAny(db, 'derived_state') === 'empty';
@@ -320,9 +340,11 @@ export function ensureSchema(db: Database.Database): boolean {
   const runsUnrecorded = hasArchive && archive === ARCHIVE_VERSION && !schemaHas(db, 'backfill_runs');
   db.exec(ARCHIVE_DDL);
   addArchiveColumns(db);
-  if (runsUnrecorded && schemaHas(db, 'events')) {
-    const insert = db.prepare('INSERT INTO backfill_runs (lo, hi) VALUES (?, ?)');
-    db.transaction(() => inferBackfillRuns(db).forEach((r) => insert.run(r.lo, r.hi)))();
+  if (runsUnrecorded) {
+    // read from the derived events as they are; when they are empty or half refilled (a rebuild was interrupted),
+    // from them once the rebuild has refilled them (inferPendingBackfillRuns)
+    if (schemaHas(db, 'events') && !derivedNeedRebuild(db)) recordInferredRuns(db);
+    else setMeta(db, RUNS_PENDING, '1');
   }
   setMeta(db, 'archive_version', String(ARCHIVE_VERSION));
   // Which archive this is: its search file carries the same id, and a search file of another archive (this one
