@@ -105,13 +105,19 @@ describe("an earlier backfill's run, read back from the archive", () => {
     expect(inferBackfillRuns(fx.db)).toEqual([]);
   });
 
+  /** Three sessions backfilled (ids 1..12, the newest first), in an archive as it was before backfill_runs. */
+  async function archiveBeforeRuns(): Promise<FixtureDb> {
+    const made = await fixtureDb({});
+    write(made, SIDS[0], NOW - 40 * DAY, 5);
+    write(made, SIDS[1], NOW - 20 * DAY, 3);
+    write(made, SIDS[2], NOW - 3 * DAY, 4);
+    await made.reindex();
+    made.db.exec('DROP TABLE backfill_runs');
+    return made;
+  }
+
   it('is written once, when an archive from before backfill_runs is opened', async () => {
-    fx = await fixtureDb({});
-    write(fx, SIDS[0], NOW - 40 * DAY, 5);
-    write(fx, SIDS[1], NOW - 20 * DAY, 3);
-    write(fx, SIDS[2], NOW - 3 * DAY, 4);
-    await fx.reindex();
-    fx.db.exec('DROP TABLE backfill_runs'); // as that archive was
+    fx = await archiveBeforeRuns();
     expect(ensureSchema(fx.db)).toBe(false);
     expect(recorded(fx)).toEqual([{ lo: 1, hi: 12 }]);
     expect(segmentsNewestFirst(fx.db)).toEqual([{ lo: 1, hi: 12, newestFirst: true }]);
@@ -121,12 +127,7 @@ describe("an earlier backfill's run, read back from the archive", () => {
   });
 
   it('is read back once a rebuild has refilled the events, when a rebuild was interrupted before it was opened', async () => {
-    fx = await fixtureDb({});
-    write(fx, SIDS[0], NOW - 40 * DAY, 5);
-    write(fx, SIDS[1], NOW - 20 * DAY, 3);
-    write(fx, SIDS[2], NOW - 3 * DAY, 4);
-    await fx.reindex();
-    fx.db.exec('DROP TABLE backfill_runs'); // as that archive was
+    fx = await archiveBeforeRuns();
     recreateDerived(fx.db); // a rebuild began (the derived tables emptied) and stopped before refilling them
     ensureSchema(fx.db);
     expect(recorded(fx)).toEqual([]);
