@@ -119,6 +119,20 @@ describe('what a search finds', () => {
     expect(s.hits[0]).toMatchObject({ kind: 'tool', sessionId: C1, inSubagent: true, name: 'grep_search' });
   });
 
+  it("a subagent's title that matches is shown as the hit, not its session's title, which does not match", () => {
+    fx.db.prepare('UPDATE sessions SET title = ? WHERE id = ?').run('先备份日志', C1); // 2 CJK characters: read by instr, titles as they are
+    try {
+      const s = session(search('备份'), S1);
+      expect(kinds(s)).toEqual({ subagent: 1 });
+      expect(s.hits).toEqual([{ kind: 'meta', eventId: null, sessionId: C1, inSubagent: true, eventType: null, name: null, ts: null, source: 'vscode', snippet: expect.any(Object) }]);
+      const { text, highlights } = s.hits[0].snippet!;
+      expect(highlights.map(([a, b]) => text.slice(a, b))).toEqual(['备份']);
+      expect(text).toBe(`${C1} 先备份日志 runSubagent-Explore`);
+    } finally {
+      fx.db.prepare('UPDATE sessions SET title = NULL WHERE id = ?').run(C1);
+    }
+  });
+
   it('Chinese of one and two characters, and a phrase whose words are split by a line break', () => {
     expect(ids(search('落盘'))).toEqual([S2]);
     expect(ids(search('盘'))).toEqual([S2]);

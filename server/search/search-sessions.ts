@@ -44,6 +44,8 @@ interface SessionMatches {
   /** per weight class, the earliest matching event (the first mention reads best) */
   firstByClass: Map<WeightClass, EventCandidate>;
   meta: string | null;
+  /** the first subagent whose id, title or label matched: shown as the hit when nothing of the session's own is */
+  subagentMeta: { sessionId: string; text: string } | null;
   files: FileHit[];
   refs: RefHit[];
   companions: CompanionHit[];
@@ -170,6 +172,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
         subagentHits: 0,
         firstByClass: new Map(),
         meta: null,
+        subagentMeta: null,
         files: [],
         refs: [],
         companions: [],
@@ -239,6 +242,8 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
         } else {
           bump(m.kinds, 'subagent');
           bump(m.weights, 'subagent');
+          const child = dir.get(h.num);
+          if (child) m.subagentMeta ??= { sessionId: child.id, text: h.text };
         }
       }
       files.rows.forEach(addFile);
@@ -419,6 +424,11 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
       ts: null,
       snippet: hits.length === 0 ? { text: label, highlights: [[label.length - r.value.length, label.length]], cutStart: false, cutEnd: false } : null,
     });
+  }
+  // A subagent's title that matched: without it a session found only by it showed its own title, which does not match.
+  if (m.subagentMeta !== null && hits.length < HITS_PER_SESSION) {
+    const { sessionId, text } = m.subagentMeta;
+    hits.push({ kind: 'meta', eventId: null, sessionId, inSubagent: true, eventType: null, name: null, ts: null, snippet: hits.length === 0 ? makeSnippet(text, terms) : null });
   }
   // The title is shown anyway: as a hit it comes last, or alone when nothing else matched.
   if (hits.length === 0 || (m.meta !== null && hits.length < HITS_PER_SESSION)) {
