@@ -15,6 +15,14 @@ describe('a query row is met only against the baseline its target names', () => 
     expect(queryRowMet({ ...rg, p95: 51, baselineMs: null })).toBe(false);
     expect(queryRowMet({ ...rg, status: 500, baselineMs: null })).toBe(false);
   });
+  // The phrase row searched for a phrase no generated corpus holds: rg and the server both found nothing, fast, and
+  // the row said yes for the path that reads no match at all (every bench from the first to 4f879c3).
+  it('a search that finds nothing where rg found files is missed, and one with nothing to find is no measurement', () => {
+    expect(queryRowMet({ ...rg, baselineMs: 900, found: 0, baselineFound: 12 })).toBe(false);
+    expect(queryRowMet({ ...rg, baselineMs: 900, found: 3, baselineFound: 12 })).toBe(true);
+    expect(queryRowMet({ ...rg, baselineMs: 900, found: 0, baselineFound: 0 })).toBe(null);
+    expect(queryRowMet({ ...rg, baselineMs: 900, found: 0, baselineFound: null })).toBe(true); // rg not run: not judged by it
+  });
   it('judges a row without a baseline by its latency alone', () => {
     expect(queryRowMet({ tool: null, status: 200, p95: 49, target: 50, baselineMs: null })).toBe(true);
     expect(queryRowMet({ tool: null, status: 200, p95: 51, target: 50, baselineMs: null })).toBe(false);

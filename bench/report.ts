@@ -12,10 +12,16 @@ export interface Row {
 /**
  * A query row's verdict: its latency target, and against rg (faster) or jq (≥ 100× faster) when its target names
  * one. `baselineMs` null: that tool did not run (not installed, `--only memory`), so the row is neither met nor
- * missed unless its own latency already misses.
+ * missed unless its own latency already misses. `found` / `baselineFound`: for a search, the sessions it found and
+ * the files rg listed; a search that finds nothing where rg found files is missed, and a search for what no file
+ * holds measures nothing (neither met nor missed).
  */
-export function queryRowMet(o: { tool: 'rg' | 'jq' | null; status: number; p95: number; target: number; baselineMs: number | null }): boolean | null {
+export function queryRowMet(o: { tool: 'rg' | 'jq' | null; status: number; p95: number; target: number; baselineMs: number | null; found?: number | null; baselineFound?: number | null }): boolean | null {
   if (o.status !== 200 || !(o.p95 <= o.target)) return false;
+  if (o.baselineFound != null && o.found != null) {
+    if (o.baselineFound === 0) return null;
+    if (o.found === 0) return false;
+  }
   if (o.tool === null) return true;
   if (o.baselineMs === null) return null;
   return o.tool === 'jq' ? o.baselineMs / o.p95 >= 100 : o.baselineMs > o.p95;
@@ -24,6 +30,11 @@ export function queryRowMet(o: { tool: 'rg' | 'jq' | null; status: number; p95: 
 /** The target queryRowMet judges, as the row states it. */
 export function queryRowTarget(tool: 'rg' | 'jq' | null, targetMs: number): string {
   return tool === 'jq' ? `p95 ≤ ${targetMs} ms, ≥ 100× jq` : tool === 'rg' ? `p95 ≤ ${targetMs} ms, faster than rg` : `p95 ≤ ${targetMs} ms`;
+}
+
+/** "1 file", "12,345 sessions" */
+export function countOf(n: number, one: string): string {
+  return `${n.toLocaleString('en')} ${n === 1 ? one : `${one}s`}`;
 }
 
 export function fmtMs(ms: number): string {

@@ -26,7 +26,7 @@ import { awaitBackfill, startServerProcess } from './measure/server-process';
 import { readIntoPageCache } from './lib/page-cache';
 import { corpusRoots } from '../server/corpus/corpus-roots';
 import { steadyRss } from './measure/steady-rss';
-import { fmtMs, queryRowMet, queryRowTarget, renderReport, type Row } from './report';
+import { countOf, fmtMs, queryRowMet, queryRowTarget, renderReport, type Row } from './report';
 
 const { values } = parseArgs({
   options: {
@@ -462,11 +462,18 @@ function missNotes(rows: Row[]): string[] {
 const ratio = (ours: number, base: number) => (Number.isFinite(ours) && Number.isFinite(base) && ours > 0 ? `${round(base / ours, 1)}× faster` : '—');
 
 /** Each request's answer computed (COMPUTED), and checked to be. */
-async function timeQueries(base: string, classes: QueryClass[], n: number): Promise<Map<string, { p50: number; p95: number; status: number }>> {
-  const out = new Map<string, { p50: number; p95: number; status: number }>();
+async function timeQueries(base: string, classes: QueryClass[], n: number): Promise<Map<string, { p50: number; p95: number; status: number; found: number | null }>> {
+  const out = new Map<string, { p50: number; p95: number; status: number; found: number | null }>();
   for (const q of classes) {
     let status = 0;
-    for (let i = 0; i < 2; i++) status = (await timedGet(base, q.path, { headers: COMPUTED })).status; // warm the page cache and statements
+    let found: number | null = null;
+    for (let i = 0; i < 2; i++) {
+      // warm the page cache and statements; a search says how many sessions it found
+      const r = await timedGet(base, q.path, { headers: COMPUTED });
+      status = r.status;
+      const totals = (r.body as { totals?: { sessions?: number } } | null)?.totals;
+      found = q.path.startsWith('/api/search') && typeof totals?.sessions === 'number' ? totals.sessions : null;
+    }
     const ms: number[] = [];
     for (let i = 0; i < n; i++) {
       const r = await timedGet(base, q.path, { headers: COMPUTED });
@@ -474,18 +481,23 @@ async function timeQueries(base: string, classes: QueryClass[], n: number): Prom
       ms.push(r.ms);
     }
     const s = summarize(ms);
-    out.set(q.name, { p50: s.p50, p95: s.p95, status });
+    out.set(q.name, { p50: s.p50, p95: s.p95, status, found });
   }
   return out;
 }
 
-/** The baseline's time; for jq also how many lines it selected (so its counts need no second pass). */
+/** The baseline's time; how many lines jq selected (so its counts need no second pass), how many files rg listed. */
 async function baseline(q: QueryClass, files: string[]): Promise<{ ms: number; count: number }> {
   if (!q.baseline) return { ms: NaN, count: NaN };
   if (q.baseline.tool === 'rg') {
     const t: number[] = [];
-    for (let i = 0; i < 3; i++) t.push((await timedCommand('rg', q.baseline.args)).ms);
-    return { ms: median(t), count: NaN };
+    let listed = 0;
+    for (let i = 0; i < 3; i++) {
+      const r = await timedCommand('rg', q.baseline.args);
+      t.push(r.ms);
+      listed = r.stdout.split('\n').filter(Boolean).length;
+    }
+    return { ms: median(t), count: listed };
   }
   // jq skips unparseable lines like we do (fromjson?), over every log file, once (it takes seconds per GB).
   // Thousands of files overflow one command line (E2BIG): jq runs over batches, one after another, times summed.
@@ -901,13 +913,20 @@ async function main() {
     const base = usable ? await baseline(q, files) : { ms: NaN, count: NaN };
     const b = base.ms;
     if (q.baseline?.tool === 'jq') jqCounts.set(q.baseline.args[0], base.count);
+    const rgFiles = usable && q.baseline?.tool === 'rg' ? base.count : null;
     rows.push({
       measurement: q.name + (t.status !== 200 ? ` (HTTP ${t.status})` : ''),
-      ours: `p50 ${fmtMs(t.p50)} / p95 ${fmtMs(t.p95)}`,
-      baseline: q.baseline ? (usable ? `${q.baseline.tool} ${fmtMs(b)}` : memoryOnly ? '— (--only memory)' : `${q.baseline.tool} not installed: not compared`) : '—',
+      ours: `p50 ${fmtMs(t.p50)} / p95 ${fmtMs(t.p95)}${t.found !== null ? ` (${countOf(t.found, 'session')})` : ''}`,
+      baseline: q.baseline
+        ? usable
+          ? `${q.baseline.tool} ${fmtMs(b)}${rgFiles !== null ? ` (${countOf(rgFiles, 'file')})` : ''}`
+          : memoryOnly
+            ? '— (--only memory)'
+            : `${q.baseline.tool} not installed: not compared`
+        : '—',
       ratio: ratio(t.p95, b),
       target: queryRowTarget(q.baseline?.tool ?? null, q.target),
-      met: queryRowMet({ tool: q.baseline?.tool ?? null, status: t.status, p95: t.p95, target: q.target, baselineMs: usable ? b : null }),
+      met: queryRowMet({ tool: q.baseline?.tool ?? null, status: t.status, p95: t.p95, target: q.target, baselineMs: usable ? b : null, found: t.found, baselineFound: rgFiles }),
     });
   }
   const slowJq = jqCounts.get('select(.dur > 5000)');

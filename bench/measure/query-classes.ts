@@ -31,6 +31,10 @@ function pick(db: Database.Database) {
   const candidates = ['the', 'error', 'file', 'function', 'return', 'const', 'test', 'import', 'retry', 'session'].map((w) => ({ w, n: count(w) }));
   const above = candidates.filter((c) => c.n >= 100_000).sort((a, b) => a.n - b.n);
   const common = above[0] ?? candidates.sort((a, b) => b.n - a.n)[0];
+  // A phrase the corpus holds: "retry with backoff" was the row's phrase from the first bench, but the generator
+  // writes "retry <name> with exponential backoff", so the row timed a search that finds nothing.
+  const phrases = ['retry with backoff', 'with exponential backoff'].map((w) => ({ w, n: count(w) }));
+  const phrase = phrases.find((c) => c.n > 0) ?? phrases[0];
   const file = db.prepare('SELECT file_path p, count(*) n FROM session_files GROUP BY file_path ORDER BY n DESC LIMIT 1').get() as { p: string } | undefined;
   const ref = db.prepare("SELECT ref_value v FROM session_refs WHERE ref_type = 'pr' GROUP BY ref_value ORDER BY count(*) DESC LIMIT 1").get() as { v: string } | undefined;
   const repo = db.prepare('SELECT repository r FROM sessions WHERE repository IS NOT NULL GROUP BY repository ORDER BY count(*) DESC LIMIT 1').get() as { r: string } | undefined;
@@ -38,7 +42,7 @@ function pick(db: Database.Database) {
   const lineageRoot = db
     .prepare('SELECT parent_id id, count(*) n FROM sessions WHERE parent_id IS NOT NULL GROUP BY parent_id ORDER BY n DESC LIMIT 1')
     .get() as { id: string; n: number } | undefined;
-  return { common, file: file?.p ?? 'src/index.ts', ref: ref?.v ?? '1', repo: repo?.r ?? '', model: model?.m ?? 'gpt-4.1', lineageRoot: lineageRoot?.id ?? '' };
+  return { common, phrase, file: file?.p ?? 'src/index.ts', ref: ref?.v ?? '1', repo: repo?.r ?? '', model: model?.m ?? 'gpt-4.1', lineageRoot: lineageRoot?.id ?? '' };
 }
 
 /** Every query class of the search, triage, session and lineage issues, with its baseline. */
@@ -55,7 +59,7 @@ export function queryClasses(dbPath: string, manifest: CorpusManifest, corpusDir
   const classes: QueryClass[] = [
     { name: `search: rare word (${rare})`, path: search(rare), baseline: rg(rare, corpusDir), target: 50 },
     { name: `search: word in ${p.common.n.toLocaleString('en')} events (${p.common.w})`, path: search(p.common.w), baseline: rg(p.common.w, corpusDir), target: 50 },
-    { name: 'search: phrase ("retry with backoff")', path: search('"retry with backoff"'), baseline: rg('retry with backoff', corpusDir), target: 50 },
+    { name: `search: phrase ("${p.phrase.w}", in ${p.phrase.n.toLocaleString('en')} events)`, path: search(`"${p.phrase.w}"`), baseline: rg(p.phrase.w, corpusDir), target: 50 },
     { name: `search: identifier fragment (${ident})`, path: search(ident), baseline: rg(ident, corpusDir), target: 50 },
     { name: 'search: 1-character CJK (盘)', path: search('盘'), baseline: rg('盘', corpusDir), target: 50 },
     { name: 'search: 2-character CJK (落盘)', path: search('落盘'), baseline: rg('落盘', corpusDir), target: 50 },
