@@ -198,7 +198,7 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
               <summary>
                 Child sessions{' '}
                 <span className="muted">
-                  {d.children.length < d.childCount ? `(showing ${d.children.length} of ${d.childCount})` : `(${d.children.length})`}
+                  {d.children.length < d.childCount ? `(showing ${formatCount(d.children.length)} of ${formatCount(d.childCount)})` : `(${formatCount(d.children.length)})`}
                 </span>
               </summary>
               {childrenOpen && (

@@ -417,7 +417,7 @@ function SessionView({ id }: { id: string }) {
                   Hide
                 </button>
               </div>
-              <SideLineage sessionId={id} sessions={(detail.data?.children.length ?? 0) + 1} />
+              <SideLineage sessionId={id} childCount={detail.data?.childCount ?? 0} />
             </aside>
           )
         )}

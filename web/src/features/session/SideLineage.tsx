@@ -1,5 +1,6 @@
 import { Suspense, useState } from 'react';
 import { lazyComponent } from '../../app/lazy-page';
+import { plural } from '../../ui/format';
 
 // The graph libraries (@xyflow/react, dagre) are a chunk of their own: the span tree, which is what the page is
 // for, does not wait for them.
@@ -15,13 +16,13 @@ const LINEAGE_AUTO_MAX = 60;
  * The lineage panel beside the tree. A session with a crowd of children (hundreds of subagents) gets a
  * button instead: laying out that graph would hold up the span tree, which is what the page is for.
  */
-export function SideLineage({ sessionId, sessions }: { sessionId: string; sessions: number }) {
+export function SideLineage({ sessionId, childCount }: { sessionId: string; childCount: number }) {
   const [asked, setAsked] = useState(false);
-  if (sessions > LINEAGE_AUTO_MAX && !asked) {
+  if (childCount + 1 > LINEAGE_AUTO_MAX && !asked) {
     return (
       <section className="lineage-placeholder" aria-label="Lineage">
         <p>
-          This session has {sessions - 1} child sessions (subagents, title, summaries).{' '}
+          This session has {plural(childCount, 'child session')} (subagents, title, summaries).{' '}
           <button type="button" className="link-btn" onClick={() => setAsked(true)}>
             Show the lineage graph
           </button>
