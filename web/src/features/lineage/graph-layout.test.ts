@@ -159,6 +159,15 @@ describe('sibling groups', () => {
     expect(g.edges.map((e) => `${e.source}->${e.target}`)).toEqual([`R->${groupNodeId('R', 'subagent')}`, 'R->F']);
   });
 
+  it("a group's edge names the relation its sessions share, and none when they differ", () => {
+    expect(layoutTrace(big).edges.find((e) => e.target === groupNodeId('R', 'subagent'))?.label).toBe('runSubagent');
+    const helpers = ['categorization', 'title', 'summarize', 'summarize', 'summarize', 'title'].map((label, i) => tree(node(`H${i}`, { kind: 'child', label, parentId: 'R' })));
+    const mixed: LineageTraceResponse = { ...big, descendants: helpers.slice(0, Math.max(GROUP_MIN, 3)) };
+    const edge = layoutTrace(mixed).edges.find((e) => e.target === groupNodeId('R', 'helper'));
+    expect(edge).toMatchObject({ source: 'R' });
+    expect(edge?.label).toBeUndefined();
+  });
+
   it('an opened group draws each of its sessions', () => {
     const g = layoutTrace(big, new Set([groupNodeId('R', 'subagent')]));
     expect(g.nodes).toHaveLength(26);

@@ -133,7 +133,10 @@ export function layoutTrace(trace: LineageTraceResponse, opened: ReadonlySet<str
     for (const g of groups) {
       const summary = groupSummary(g.tone, g.kids);
       add(g.id, { kind: 'group', groupId: g.id, count: g.kids.length, summary, titles: g.kids.map((k) => k.title ?? k.label ?? k.id) }, GROUP_W, NODE_H);
-      edges.push(edgeFor(parent, g.id, g.kids[0], 'is-group'));
+      // the relation its sessions share; none when they differ (helpers: title, summarize, categorization), which
+      // the card's summary then says: the first one's named the whole group
+      const shared = new Set(g.kids.map(edgeText)).size === 1;
+      edges.push(edgeFor(parent, g.id, shared ? g.kids[0] : null, 'is-group'));
     }
     for (const k of kids) {
       add(k.id, { kind: 'session', session: k, role: 'descendant' }, NODE_W, NODE_H);
