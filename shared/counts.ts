@@ -17,6 +17,15 @@ import { z } from 'zod';
 export const SessionEventCount = z.number().int().nonnegative();
 
 /**
+ * The error count of a session: the failed events (status error) of its own log and of its child logs at any depth,
+ * the same family as SessionEventCount, each event once (in-file repeats left out, as the span tree shows them).
+ * Shown by the sessions list (and its sort by errors), the session header's Errors (the span tree's own count of the
+ * same family) and its list of children, the Markdown export and `get_session`; computed by `sessionFigures`
+ * (server/counts/session-events.ts). The lineage graph counts each log's own, like its event counts.
+ */
+export const SessionErrorCount = z.number().int().nonnegative();
+
+/**
  * The file count of the index: log files (`.jsonl`: main, child and legacy logs) in the archive, including those
  * Copilot has deleted since (their lines are kept). Companion files (models.json, system_prompt_N.json,
  * tools_N.json) are counted apart, in `companions`. Shown by `index`, the serve banner and /api/health; computed by

@@ -2,19 +2,35 @@ import type Database from 'better-sqlite3';
 import { KeptWhileUnchanged } from '../db/db-state';
 import { statement } from '../db/statements';
 
+/** A session's figures that count its family (itself and its child sessions at any depth). */
+export interface SessionFigures {
+  /** SessionEventCount (shared/counts.ts) */
+  events: number;
+  /** SessionErrorCount (shared/counts.ts) */
+  errors: number;
+}
+
+const NONE: SessionFigures = { events: 0, errors: 0 };
+
 /**
- * SessionEventCount (shared/counts.ts) of each session named: the event lines of its log files and of the log
- * files of its child sessions at any depth (parent_id, is_child = 1; forks are sessions of their own), summed from
- * `files.events`, so the figure is the one `index` and /api/health total. One statement for a page of sessions.
+ * SessionEventCount and SessionErrorCount (shared/counts.ts) of each session named, over its log files and those of
+ * its child sessions at any depth (parent_id, is_child = 1; forks are sessions of their own): the event lines summed
+ * from `files.events`, so the figure is the one `index` and /api/health total, and the failed events summed from
+ * each session's `error_count`, the figure its span tree counts. One statement for a page of sessions.
  */
-export function sessionEventCounts(db: Database.Database, ids: readonly string[]): Map<string, number> {
-  const known = keptCounts(db);
+export function sessionFigures(db: Database.Database, ids: readonly string[]): Map<string, SessionFigures> {
+  const known = keptFigures(db);
   const missing = [...new Set(ids)].filter((id) => !known.has(id));
   if (missing.length > 0) {
-    for (const id of missing) known.set(id, 0);
-    for (const [id, n] of summedCounts(db, missing)) known.set(id, n);
+    for (const id of missing) known.set(id, NONE);
+    for (const [id, f] of summedFigures(db, missing)) known.set(id, f);
   }
-  return new Map(ids.map((id) => [id, known.get(id) ?? 0]));
+  return new Map(ids.map((id) => [id, known.get(id) ?? NONE]));
+}
+
+/** SessionEventCount of each session named (sessionFigures' events). */
+export function sessionEventCounts(db: Database.Database, ids: readonly string[]): Map<string, number> {
+  return new Map([...sessionFigures(db, ids)].map(([id, f]) => [id, f.events]));
 }
 
 /**
@@ -22,29 +38,34 @@ export function sessionEventCounts(db: Database.Database, ids: readonly string[]
  * of the list names the same large families again and again: the bench's largest, 1,400 sessions, took ~6 ms to sum,
  * and a search whose first page held it spent a quarter of its ~45 ms here (issue 19, the query rows computed).
  */
-const kept = new KeptWhileUnchanged(() => new Map<string, number>());
+const kept = new KeptWhileUnchanged(() => new Map<string, SessionFigures>());
 /** Sessions' figures kept per connection at most: a few MB, whatever is asked between two commits. */
 const MAX_KEPT = 50_000;
 
-function keptCounts(db: Database.Database): Map<string, number> {
-  return kept.get(db, (counts) => counts.size > MAX_KEPT);
+function keptFigures(db: Database.Database): Map<string, SessionFigures> {
+  return kept.get(db, (figures) => figures.size > MAX_KEPT);
 }
 
-function summedCounts(db: Database.Database, ids: readonly string[]): Map<string, number> {
-  const counts = new Map<string, number>();
+/**
+ * The family (root, id) of the sessions `seeds` selects (a WHERE on sessions; '' for every session): the list's sorts
+ * by these figures (list-sessions.ts) use the same recursion as the figures shown, so order and figures agree.
+ */
+export const familyCte = (seeds: string) => `family(root, id) AS (
+       SELECT id, id FROM sessions${seeds}
+       UNION SELECT family.root, c.id FROM sessions c JOIN family ON c.parent_id = family.id AND c.is_child = 1
+     )`;
+/** Per family member: its log files' event lines and its failed events. */
+export const MEMBER_EVENTS = 'coalesce((SELECT sum(f.events) FROM files f WHERE f.session_id = m.id), 0)';
+export const MEMBER_ERRORS = 'm.error_count';
+
+function summedFigures(db: Database.Database, ids: readonly string[]): Map<string, SessionFigures> {
+  const figures = new Map<string, SessionFigures>();
   const rows = statement(
     db,
-    `WITH RECURSIVE family(root, id) AS (
-       SELECT id, id FROM sessions WHERE id IN (SELECT value FROM json_each(?))
-       UNION SELECT family.root, c.id FROM sessions c JOIN family ON c.parent_id = family.id AND c.is_child = 1
-     )
-     SELECT family.root root, coalesce(sum(f.events), 0) n FROM family JOIN files f ON f.session_id = family.id GROUP BY family.root`,
-  ).all(JSON.stringify(ids)) as { root: string; n: number }[];
-  for (const r of rows) counts.set(r.root, r.n);
-  return counts;
-}
-
-/** The same for one session. */
-export function sessionEventCount(db: Database.Database, id: string): number {
-  return sessionEventCounts(db, [id]).get(id) ?? 0;
+    `WITH RECURSIVE ${familyCte(' WHERE id IN (SELECT value FROM json_each(?))')}
+     SELECT family.root root, sum(${MEMBER_EVENTS}) events, sum(${MEMBER_ERRORS}) errors
+     FROM family JOIN sessions m ON m.id = family.id GROUP BY family.root`,
+  ).all(JSON.stringify(ids)) as { root: string; events: number; errors: number }[];
+  for (const r of rows) figures.set(r.root, { events: r.events, errors: r.errors });
+  return figures;
 }

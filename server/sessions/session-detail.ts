@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { MAX_PAGE_SIZE, type SessionDetail } from '../../shared/api';
-import { sessionEventCounts } from '../counts/session-events';
+import { sessionFigures } from '../counts/session-events';
 import { SESSION_SUMMARY_COLUMNS, toSessionSummary, type SessionRow } from './session-row';
 
 interface DetailRow extends SessionRow {
@@ -34,8 +34,11 @@ export function getSessionDetail(db: Database.Database, id: string): SessionDeta
        FROM sessions WHERE parent_id = ? ORDER BY coalesce(first_ts, 0), id LIMIT ?`,
     )
     .all(id, MAX_PAGE_SIZE) as SessionDetail['children'];
-  const counts = sessionEventCounts(db, [id, ...children.map((c) => c.id)]);
-  for (const c of children) c.eventCount = counts.get(c.id) ?? 0;
+  const figures = sessionFigures(db, [id, ...children.map((c) => c.id)]);
+  for (const c of children) {
+    c.eventCount = figures.get(c.id)!.events;
+    c.errorCount = figures.get(c.id)!.errors;
+  }
   const files = (
     db.prepare('SELECT file_path, tool_name, turn_index, first_seen_at FROM session_files WHERE session_id = ? ORDER BY id LIMIT ?').all(id, MAX_PAGE_SIZE) as {
       file_path: string;
@@ -97,7 +100,7 @@ export function getSessionDetail(db: Database.Database, id: string): SessionDeta
   }));
   const parentInIndex = r.parent_id !== null && db.prepare('SELECT 1 FROM sessions WHERE id = ?').get(r.parent_id) !== undefined;
   return {
-    ...toSessionSummary(r, counts.get(id) ?? 0),
+    ...toSessionSummary(r, figures.get(id)!),
     parentInIndex,
     countsByType: r.counts ? (JSON.parse(r.counts) as Record<string, number>) : {},
     tokensCached: r.tokens_cached,

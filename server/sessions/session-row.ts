@@ -1,4 +1,5 @@
 import { creditsOf, IMPORTED_WORKSPACE, type SessionSummary } from '../../shared/api';
+import type { SessionFigures } from '../counts/session-events';
 
 /** The sessions the sessions list shows (with `s` as the alias): those with events, and those whose log is gone. */
 export const LISTED_SESSION = '(s.event_count > 0 OR s.log_deleted = 1)';
@@ -32,8 +33,8 @@ export interface SessionRow {
   usage_complete: number;
 }
 
-/** `eventCount` is SessionEventCount (shared/counts.ts), from sessionEventCounts: not the row's own event_count. */
-export function toSessionSummary(r: SessionRow, eventCount: number): SessionSummary {
+/** `eventCount` and `errorCount` are the family's (shared/counts.ts), from sessionFigures: not the row's own event_count and error_count. */
+export function toSessionSummary(r: SessionRow, figures: SessionFigures): SessionSummary {
   return {
     id: r.id,
     title: r.title,
@@ -42,8 +43,8 @@ export function toSessionSummary(r: SessionRow, eventCount: number): SessionSumm
     workspaceFolder: r.cwd,
     createdAt: r.first_ts,
     updatedAt: r.last_ts,
-    eventCount,
-    errorCount: r.error_count,
+    eventCount: figures.events,
+    errorCount: figures.errors,
     isChild: r.is_child === 1,
     parentId: r.parent_id,
     label: r.label,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SessionEventCount } from '../counts';
+import { SessionErrorCount, SessionEventCount } from '../counts';
 import { PageLimit, SessionSource, TimeWindow } from './common';
 
 /** The workspace `chronoscope import` writes imported sessions into: its name is what marks them imported. */
@@ -15,7 +15,7 @@ export const SessionSummary = z.object({
   createdAt: z.number().nullable(),
   updatedAt: z.number().nullable(),
   eventCount: SessionEventCount,
-  errorCount: z.number(),
+  errorCount: SessionErrorCount,
   isChild: z.boolean(),
   parentId: z.string().nullable(),
   label: z.string().nullable(),
@@ -104,7 +104,7 @@ export const SessionDetail = SessionSummary.extend({
       label: z.string().nullable(),
       title: z.string().nullable(),
       eventCount: SessionEventCount,
-      errorCount: z.number(),
+      errorCount: SessionErrorCount,
       parentSpanId: z.string().nullable(),
     }),
   ),
