@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spanOverview } from '../spans/list-spans';
 import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
 import { CHILD, exportFixtureFiles, PARENT } from './export-fixture';
@@ -163,6 +164,40 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     for (const p of parts) expect(JSON.stringify(p.resourceSpans).length).toBeLessThanOrEqual(10_000);
     const all = parts.flatMap((p) => (p.resourceSpans as { scopeSpans: { spans: Span[] }[] }[]).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
     expect(all.map((s) => s.spanId)).toEqual(spans.map((s) => s.spanId));
+  });
+
+  // The bench archive's largest family (254k spans with their prompts) failed with a 500: its size was measured by
+  // encoding the whole export as one string, past what V8 can hold ("RangeError: Invalid string length").
+  it('the size is measured in batches of spans, never the whole export as one string', () => {
+    const serialize = vi.spyOn(JsonTraceSerializer, 'serializeRequest');
+    try {
+      expect(() => exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4 })).toThrow(ExportTooLargeError);
+      expect(serialize.mock.calls.map(([batch]) => batch.length)).toEqual([4, 4, 4, 4, 3]);
+      serialize.mockClear();
+      exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4, split: true });
+      expect(Math.max(...serialize.mock.calls.map(([batch]) => batch.length))).toBeLessThan(spans.length);
+    } finally {
+      serialize.mockRestore();
+    }
+  });
+
+  // …and it had already read every span with its raw line and text (the server at 1.35 GB of RSS for 10 s) to say so.
+  it("refused before reading a span when the session's archived log lines alone are over the limit", () => {
+    const logBytes = fx.db.prepare('SELECT sum(offset) FROM files').pluck().get() as number;
+    const serialize = vi.spyOn(JsonTraceSerializer, 'serializeRequest');
+    try {
+      let err: unknown;
+      try {
+        exportOtlpJson(fx.db, PARENT, { maxBytes: logBytes - 1 });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ExportTooLargeError);
+      expect((err as Error).message).toMatch(/^the export is over 0\.\d MB \(its 19 log entries alone\), over VS Code's 50 MB import limit/);
+      expect(serialize).not.toHaveBeenCalled();
+    } finally {
+      serialize.mockRestore();
+    }
   });
 
   it('an unknown session is null', () => {
