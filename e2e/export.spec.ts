@@ -39,6 +39,22 @@ test('the Export menu offers OTLP JSON and Markdown and says what VS Code will n
   }
 });
 
+// A session too large for VS Code's import is refused by the server with its size and the command that splits it: the
+// menu says so (a plain download link saved the error body as the file, or failed with "server problem").
+test('an OTLP export the server refuses says why in the menu, and downloads nothing', async ({ page }) => {
+  const id = await someSessionWithChildren(page.request);
+  const message = `the export is over 122.1 MB (its 254,419 log entries alone), over VS Code's 50 MB import limit: run \`chronoscope export ${id} --split -o FILE\` to write it in parts`;
+  await page.route('**/export?format=otlp', (route) => route.fulfill({ status: 413, contentType: 'application/json', body: JSON.stringify({ error: { code: 'export_too_large', message } }) }));
+  await page.goto(`/session/${encodeURIComponent(id)}`);
+  await page.getByText('Export', { exact: true }).click();
+  const menu = page.getByRole('menu', { name: 'Export this session' });
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await menu.getByRole('menuitem', { name: /OTLP JSON/ }).click();
+  await expect(menu.getByRole('alert')).toHaveText(message);
+  expect(downloads).toBe(0);
+});
+
 test('Copy as Markdown on a span puts its Markdown on the clipboard', async ({ page, context }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   const id = await someSessionWithChildren(page.request);
