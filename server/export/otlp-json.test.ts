@@ -1,7 +1,7 @@
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spanOverview } from '../spans/list-spans';
-import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
+import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { CHILD, exportFixtureFiles, PARENT } from './export-fixture';
 import { ExportTooLargeError, exportOtlpJson, type OtlpDocument } from './otlp-json';
 
@@ -183,12 +183,11 @@ describe('OTLP JSON export (INTEROP §1)', () => {
 
   // …and it had already read every span with its raw line and text (the server at 1.35 GB of RSS for 10 s) to say so.
   it("refused before reading a span when the session's archived log lines alone are over the limit", () => {
-    const logBytes = fx.db.prepare('SELECT sum(offset) FROM files').pluck().get() as number;
     const serialize = vi.spyOn(JsonTraceSerializer, 'serializeRequest');
     try {
       let err: unknown;
       try {
-        exportOtlpJson(fx.db, PARENT, { maxBytes: logBytes - 1 });
+        exportOtlpJson(fx.db, PARENT, { maxBytes: 1000 });
       } catch (e) {
         err = e;
       }
@@ -197,6 +196,20 @@ describe('OTLP JSON export (INTEROP §1)', () => {
       expect(serialize).not.toHaveBeenCalled();
     } finally {
       serialize.mockRestore();
+    }
+  });
+
+  it("a log's bad lines are not counted as what the export holds", async () => {
+    const sid = 'eeeeeeee-1111-4111-8111-111111111111';
+    const garbage = `${'x'.repeat(20_000)}\n`.repeat(5); // 100 KB of lines that are not JSON: not exported
+    const ok = line({ ts: Date.UTC(2026, 10, 20), dur: 0, sid, type: 'user_message', name: 'user_message', spanId: '0000000000000001', status: 'ok', attrs: { content: 'hi' } });
+    const gx = await fixtureDb({ [`${sid}/main.jsonl`]: ok + garbage });
+    try {
+      const docs = exportOtlpJson(gx.db, sid, { maxBytes: 20_000 })!;
+      expect(docs).toHaveLength(1);
+      expect(JSON.stringify(docs[0]).length).toBeLessThan(20_000);
+    } finally {
+      gx.cleanup();
     }
   });
 

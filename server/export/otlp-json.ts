@@ -88,12 +88,19 @@ export function exportOtlpJson(db: Database.Database, sessionId: string, o: Otlp
   return parts;
 }
 
-/** The bytes of the archived lines of a session's log files and its child logs', and their entries; null for an unknown session. */
+/**
+ * What the exported entries of a session and its child logs hold at least: the bytes read of their log files, less
+ * their bad lines and fragments (not exported) and two bytes a line for its line break; each entry is written whole
+ * as a JSON string (chronoscope.entry), quotes and escapes on top. Null for an unknown session.
+ */
 function archivedLogBytes(db: Database.Database, sessionId: string): { bytes: number; entries: number } | null {
   const row = db
     .prepare(
       `WITH RECURSIVE ${familyCte(' WHERE id = ?')}
-       SELECT count(DISTINCT family.id) sessions, coalesce(sum(f.offset), 0) bytes, coalesce(sum(f.events), 0) entries FROM family LEFT JOIN files f ON f.session_id = family.id`,
+       SELECT count(DISTINCT family.id) sessions, coalesce(sum(f.events), 0) entries,
+         coalesce(sum(f.offset - 2 * (f.events + f.bad_lines + f.fragments)
+           - (SELECT coalesce(sum(l.length), 0) FROM lines l WHERE l.file_id = f.id AND l.kind > 0)), 0) bytes
+       FROM family LEFT JOIN files f ON f.session_id = family.id`,
     )
     .get(sessionId) as { sessions: number; bytes: number; entries: number };
   return row.sessions === 0 ? null : { bytes: row.bytes, entries: row.entries };
