@@ -185,14 +185,8 @@ describe('OTLP JSON export (INTEROP §1)', () => {
   it("refused before reading a span when the session's archived log lines alone are over the limit", () => {
     const serialize = vi.spyOn(JsonTraceSerializer, 'serializeRequest');
     try {
-      let err: unknown;
-      try {
-        exportOtlpJson(fx.db, PARENT, { maxBytes: 1000 });
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(ExportTooLargeError);
-      expect((err as Error).message).toMatch(/^the export is over 0\.\d MB \(its 19 log entries alone\), over VS Code's 50 MB import limit/);
+      expect(() => exportOtlpJson(fx.db, PARENT, { maxBytes: 1000 })).toThrow(ExportTooLargeError);
+      expect(() => exportOtlpJson(fx.db, PARENT, { maxBytes: 1000 })).toThrow(/^the export is over 0\.\d MB \(its 19 log entries alone\), over VS Code's 50 MB import limit/);
       expect(serialize).not.toHaveBeenCalled();
     } finally {
       serialize.mockRestore();
