@@ -8,6 +8,12 @@ import { segmentsNewestFirst, type IdSegment } from '../db/id-order';
 // are read). Each such table has a column saying which line id its row stands at, which never decreases with the
 // row's id; the rows of each line segment are then a range of rowids, found by binary search of the primary key.
 
+/** A capped read's rows, and whether more matched than it kept. */
+export interface Capped<T> {
+  rows: T[];
+  capped: boolean;
+}
+
 /** Where a table's rows stand among the archive's line ids. */
 export interface LinePlace {
   /** the table whose `id` (or `id` column) is the text index's rowid */

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { planScan, type Plan, type TextTables } from './event-hits';
 import type { ParsedQuery } from './query-parser';
 import { plucked, statement } from '../db/statements';
-import { newestRowids, type LinePlace } from './newest-rowids';
+import { newestRowids, type Capped, type LinePlace } from './newest-rowids';
 import { schemaHasColumn } from '../db/schema';
 
 /**
@@ -32,11 +32,6 @@ export interface CompanionHit {
   sessionId: string;
   kind: 'system_prompt' | 'tools';
   name: string;
-}
-
-export interface Capped<T> {
-  rows: T[];
-  capped: boolean;
 }
 
 /**

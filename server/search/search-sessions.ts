@@ -425,16 +425,14 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
       snippet: hits.length === 0 ? { text: label, highlights: [[label.length - r.value.length, label.length]], cutStart: false, cutEnd: false } : null,
     });
   }
+  const titleHit = (sessionId: string, text: string): SearchHit => {
+    const snippet = hits.length === 0 ? makeSnippet(text, terms) : null;
+    return { kind: 'meta', eventId: null, sessionId, inSubagent: sessionId !== m.root.id, eventType: null, name: null, ts: null, snippet };
+  };
   // A subagent's title that matched: without it a session found only by it showed its own title, which does not match.
-  if (m.subagentMeta !== null && hits.length < HITS_PER_SESSION) {
-    const { sessionId, text } = m.subagentMeta;
-    hits.push({ kind: 'meta', eventId: null, sessionId, inSubagent: true, eventType: null, name: null, ts: null, snippet: hits.length === 0 ? makeSnippet(text, terms) : null });
-  }
+  if (m.subagentMeta !== null && hits.length < HITS_PER_SESSION) hits.push(titleHit(m.subagentMeta.sessionId, m.subagentMeta.text));
   // The title is shown anyway: as a hit it comes last, or alone when nothing else matched.
-  if (hits.length === 0 || (m.meta !== null && hits.length < HITS_PER_SESSION)) {
-    const text = m.meta ?? metaText(m.root);
-    hits.push({ kind: 'meta', eventId: null, sessionId: m.root.id, inSubagent: false, eventType: null, name: null, ts: null, snippet: hits.length === 0 ? makeSnippet(text, terms) : null });
-  }
+  if (hits.length === 0 || (m.meta !== null && hits.length < HITS_PER_SESSION)) hits.push(titleHit(m.root.id, m.meta ?? metaText(m.root)));
   const kinds = [...m.kinds.entries()].sort((a, b) => b[1] - a[1] || WEIGHTS[kindWeight(b[0])] - WEIGHTS[kindWeight(a[0])]).map(([kind, count]) => ({ kind, count }));
   return {
     id: m.root.id,

@@ -3,7 +3,7 @@ import { matchExpression, textMatches, trigramPhrase } from './fts-match';
 import { foldWhitespace } from './indexed-text';
 import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
 import { statement } from '../db/statements';
-import { newestRowids, type LinePlace } from './newest-rowids';
+import { newestRowids, type Capped, type LinePlace } from './newest-rowids';
 import { NON_ASCII_PATH, NON_ASCII_TITLE, schemaHas, SESSION_TITLES_INDEX } from '../db/schema';
 
 /**
@@ -32,11 +32,6 @@ export interface RefHit {
   type: string;
   value: string;
   eventId: number | null;
-}
-
-export interface Capped<T> {
-  rows: T[];
-  capped: boolean;
 }
 
 /** What session_text holds for a session (server/ingest/refresh-session.ts), folded like a query. */
