@@ -47,24 +47,28 @@ function keptFigures(db: Database.Database): Map<string, SessionFigures> {
 }
 
 /**
- * The family (root, id) of the sessions `seeds` selects (a WHERE on sessions; '' for every session): the list's sorts
- * by these figures (list-sessions.ts) use the same recursion as the figures shown, so order and figures agree.
+ * The family (root, id) of the sessions `seeds` selects (a WHERE on sessions): the one recursion behind the figures
+ * shown, the list's sorts by them (list-sessions.ts) and the export's size check (otlp-json.ts), so that they agree.
  */
 export const familyCte = (seeds: string) => `family(root, id) AS (
        SELECT id, id FROM sessions${seeds}
        UNION SELECT family.root, c.id FROM sessions c JOIN family ON c.parent_id = family.id AND c.is_child = 1
      )`;
-/** Per family member: its log files' event lines and its failed events. */
-export const MEMBER_EVENTS = 'coalesce((SELECT sum(f.events) FROM files f WHERE f.session_id = m.id), 0)';
-export const MEMBER_ERRORS = 'm.error_count';
+
+/**
+ * `family_figures(root, events, errors)`: the SessionFigures of the sessions `seeds` selects, as the clauses of a
+ * WITH RECURSIVE: per member its log files' event lines and its failed events, summed per root. Materialized: a list
+ * sorted by a figure reads it once a row (a subquery of a plain CTE was computed again for every row).
+ */
+export const familyFiguresCte = (seeds: string) => `${familyCte(seeds)}, family_figures(root, events, errors) AS MATERIALIZED (
+       SELECT family.root, sum(coalesce((SELECT sum(f.events) FROM files f WHERE f.session_id = m.id), 0)), sum(m.error_count)
+       FROM family JOIN sessions m ON m.id = family.id GROUP BY family.root)`;
 
 function summedFigures(db: Database.Database, ids: readonly string[]): Map<string, SessionFigures> {
   const figures = new Map<string, SessionFigures>();
   const rows = statement(
     db,
-    `WITH RECURSIVE ${familyCte(' WHERE id IN (SELECT value FROM json_each(?))')}
-     SELECT family.root root, sum(${MEMBER_EVENTS}) events, sum(${MEMBER_ERRORS}) errors
-     FROM family JOIN sessions m ON m.id = family.id GROUP BY family.root`,
+    `WITH RECURSIVE ${familyFiguresCte(' WHERE id IN (SELECT value FROM json_each(?))')} SELECT root, events, errors FROM family_figures`,
   ).all(JSON.stringify(ids)) as { root: string; events: number; errors: number }[];
   for (const r of rows) figures.set(r.root, { events: r.events, errors: r.errors });
   return figures;

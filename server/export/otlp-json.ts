@@ -72,14 +72,15 @@ export function exportOtlpJson(db: Database.Database, sessionId: string, o: Otlp
   const encode = (part: typeof spans) => decode(JsonTraceSerializer.serializeRequest(part)!);
   // The size, batch by batch: each batch's resource and scope are counted again, a few hundred bytes a batch over.
   const batch = o.sizeBatch ?? SIZE_BATCH;
-  const encoded: Uint8Array[] = [];
+  /** the whole export when one batch held it (encoded once, not again below) */
+  let whole: Uint8Array | null = null;
   let bytes = 0;
   for (let i = 0; i < spans.length; i += batch) {
     const e = JsonTraceSerializer.serializeRequest(spans.slice(i, i + batch))!;
     bytes += e.byteLength;
-    if (spans.length <= batch) encoded.push(e);
+    if (spans.length <= batch) whole = e;
   }
-  if (bytes <= max) return [{ resourceSpans: (encoded.length === 1 ? decode(encoded[0]) : encode(spans)).resourceSpans, copilotChat: head }];
+  if (bytes <= max) return [{ resourceSpans: (whole !== null ? decode(whole) : encode(spans)).resourceSpans, copilotChat: head }];
   if (!o.split) throw new ExportTooLargeError(bytes, spans.length);
   // Parts of consecutive spans in tree order, each under the limit (a span's parent may sit in an earlier part).
   const parts: OtlpDocument[] = [];

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { WINDOW_MS, type SessionListQuery, type SessionListResponse, type SessionSort } from '../../shared/api';
-import { familyCte, MEMBER_ERRORS, MEMBER_EVENTS, sessionFigures } from '../counts/session-events';
+import { familyFiguresCte, sessionFigures } from '../counts/session-events';
 import { decodeCursor, encodeCursor } from '../http/cursor';
 import { ApiError } from '../http/errors';
 import { LISTED_SESSION, SESSION_SUMMARY_COLUMNS, toSessionSummary, type SessionRow } from './session-row';
@@ -65,8 +65,7 @@ export function listSessions(
   // joined (as a subquery per row, the CTE was computed again for every row: 19 s for the bench archive's 510 sessions)
   const byFigure = sort === 'events' || sort === 'errors';
   const withFigures = byFigure
-    ? `WITH RECURSIVE ${familyCte(` s WHERE ${filter}`)}, family_figures(root, events, errors) AS MATERIALIZED (
-           SELECT family.root, sum(${MEMBER_EVENTS}), sum(${MEMBER_ERRORS}) FROM family JOIN sessions m ON m.id = family.id GROUP BY family.root) `
+    ? `WITH RECURSIVE ${familyFiguresCte(` s WHERE ${filter}`)} `
     : '';
   const from = byFigure ? 'sessions s LEFT JOIN family_figures ff ON ff.root = s.id' : 'sessions s';
   const rows = db
