@@ -44,6 +44,16 @@ const CHILD = '5e000000-0000-4000-8000-000000000005';
 let fx: FixtureDb;
 afterEach(() => fx?.cleanup());
 
+/** Three sessions of 5, 3 and 4 lines, written 40, 20 and 3 days ago, backfilled: ids 1..12, the newest session first. */
+async function threeBackfilled(): Promise<FixtureDb> {
+  const made = await fixtureDb({});
+  write(made, SIDS[0], NOW - 40 * DAY, 5);
+  write(made, SIDS[1], NOW - 20 * DAY, 3);
+  write(made, SIDS[2], NOW - 3 * DAY, 4);
+  await made.reindex();
+  return made;
+}
+
 describe("an earlier backfill's run, read back from the archive", () => {
   it('is the run the backfill recorded: whole sessions (a main log and its child log) newest first', async () => {
     fx = await fixtureDb({});
@@ -57,11 +67,7 @@ describe("an earlier backfill's run, read back from the archive", () => {
   });
 
   it('stops where the backfill did: lines written live after it are not part of it', async () => {
-    fx = await fixtureDb({});
-    write(fx, SIDS[0], NOW - 40 * DAY, 5);
-    write(fx, SIDS[1], NOW - 20 * DAY, 3);
-    write(fx, SIDS[2], NOW - 3 * DAY, 4);
-    await fx.reindex();
+    fx = await threeBackfilled();
     // then, one after another as they were written (after the backfill: later than it, by the clock): the oldest
     // session resumed, its lines right after the backfill's last; two new sessions
     write(fx, SIDS[0], Date.now() + HOUR, 2);
@@ -105,13 +111,9 @@ describe("an earlier backfill's run, read back from the archive", () => {
     expect(inferBackfillRuns(fx.db)).toEqual([]);
   });
 
-  /** Three sessions backfilled (ids 1..12, the newest first), in an archive as it was before backfill_runs. */
+  /** The archive of three sessions backfilled, as it was before backfill_runs. */
   async function archiveBeforeRuns(): Promise<FixtureDb> {
-    const made = await fixtureDb({});
-    write(made, SIDS[0], NOW - 40 * DAY, 5);
-    write(made, SIDS[1], NOW - 20 * DAY, 3);
-    write(made, SIDS[2], NOW - 3 * DAY, 4);
-    await made.reindex();
+    const made = await threeBackfilled();
     made.db.exec('DROP TABLE backfill_runs');
     return made;
   }
