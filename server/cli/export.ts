@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Options } from '../config';
 import { exportMarkdown, DEFAULT_MARKDOWN_CHARS } from '../export/markdown';
-import { ExportTooLargeError, exportOtlpJson } from '../export/otlp-json';
+import { ExportTooLargeError, exportOtlpJson, otlpJsonParts } from '../export/otlp-json';
 import { flag } from '../triage/cli-args';
 import { CliError } from './cli-error';
 import { readIndex } from './open-index';
@@ -34,12 +34,17 @@ export async function runExport(opts: Options): Promise<number> {
     if (format === 'md') {
       const md = exportMarkdown(db, id, { maxChars });
       if (md === null) return notFound(id);
-      write(outFile, [md]);
+      write(outFile, md);
       return 0;
+    }
+    if (opts.flags.split === true) {
+      const parts = otlpJsonParts(db, id);
+      if (parts === null) return notFound(id);
+      return writeParts(outFile, parts);
     }
     let docs;
     try {
-      docs = exportOtlpJson(db, id, { split: opts.flags.split === true });
+      docs = exportOtlpJson(db, id);
     } catch (err) {
       if (err instanceof ExportTooLargeError) {
         process.stderr.write(`chronoscope export: ${err.message}\n`);
@@ -48,32 +53,68 @@ export async function runExport(opts: Options): Promise<number> {
       throw err;
     }
     if (docs === null) return notFound(id);
-    if (docs.length > 1 && !outFile) {
-      process.stderr.write(`chronoscope export: the export has ${docs.length} parts: name a file with -o and they are written as FILE-1.json, FILE-2.json, …\n`);
-      return 2;
-    }
-    write(outFile, docs.map((d) => JSON.stringify(d)));
+    write(outFile, JSON.stringify(docs[0]));
     return 0;
   });
+}
+
+/**
+ * The parts of a split export, each written as soon as it is made: the first is held until the second says whether
+ * there are several (FILE-1.json, FILE-2.json, …) or one (FILE, or stdout without -o).
+ */
+export function writeParts(outFile: string | undefined, parts: Iterable<Uint8Array[]>): number {
+  const ext = outFile === undefined ? '' : path.extname(outFile);
+  const stem = outFile === undefined ? '' : outFile.slice(0, outFile.length - ext.length);
+  const nth = (i: number) => `${stem}-${i}${ext || '.json'}`;
+  let first: Uint8Array[] | null = null;
+  let n = 0;
+  for (const part of parts) {
+    n++;
+    if (n === 1) {
+      first = part;
+      continue;
+    }
+    if (outFile === undefined) {
+      process.stderr.write(`chronoscope export: the export is over VS Code's 50 MB import limit and comes in parts: name a file with -o and they are written as FILE-1.json, FILE-2.json, …\n`);
+      return 2;
+    }
+    if (first !== null) writeChunks(nth(1), first);
+    first = null;
+    writeChunks(nth(n), part);
+  }
+  if (n === 1 && first !== null) {
+    if (outFile === undefined) {
+      for (const c of first) process.stdout.write(c);
+      process.stdout.write('\n');
+    } else {
+      writeChunks(outFile, first);
+      process.stderr.write(`wrote ${outFile}\n`);
+    }
+    return 0;
+  }
+  process.stderr.write(`wrote ${n} parts: ${nth(1)} … ${nth(n)}\n`);
+  return 0;
+}
+
+function writeChunks(file: string, chunks: Uint8Array[]): void {
+  const fd = fs.openSync(file, 'w');
+  try {
+    for (const c of chunks) fs.writeSync(fd, c);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function notFound(id: string): never {
   throw new CliError('not_found', `no session ${id} in the index (\`chronoscope search\` finds ids)`);
 }
 
-/** One text to stdout or the file; several to FILE-1.ext, FILE-2.ext, … */
-function write(outFile: string | undefined, texts: string[]): void {
+/** The text to stdout or the file. */
+function write(outFile: string | undefined, text: string): void {
   if (!outFile) {
-    process.stdout.write(texts[0].endsWith('\n') ? texts[0] : `${texts[0]}\n`);
+    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     return;
   }
-  if (texts.length === 1) {
-    fs.writeFileSync(outFile, texts[0]);
-    process.stderr.write(`wrote ${outFile}\n`);
-    return;
-  }
-  const ext = path.extname(outFile);
-  const stem = outFile.slice(0, outFile.length - ext.length);
-  texts.forEach((t, i) => fs.writeFileSync(`${stem}-${i + 1}${ext || '.json'}`, t));
-  process.stderr.write(`wrote ${texts.length} parts: ${stem}-1${ext || '.json'} … ${stem}-${texts.length}${ext || '.json'}\n`);
+  fs.writeFileSync(outFile, text);
+  process.stderr.write(`wrote ${outFile}\n`);
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spanOverview } from '../spans/list-spans';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { CHILD, exportFixtureFiles, PARENT } from './export-fixture';
-import { ExportTooLargeError, exportOtlpJson, type OtlpDocument } from './otlp-json';
+import { ExportTooLargeError, exportOtlpJson, otlpJsonParts, type OtlpDocument } from './otlp-json';
 
 // The OTLP JSON export, rule by rule against what VS Code's Agent Debug Log import accepts and what collectors
 // need (INTEROP §1–2).
@@ -159,11 +159,47 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     }
     expect(err).toBeInstanceOf(ExportTooLargeError);
     expect((err as Error).message).toMatch(/^the export is 0\.\d MB \(19 spans\), over VS Code's 50 MB import limit: use --split/);
-    const parts = exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, split: true })!;
+    const parts = exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, split: true, exportedAt: EXPORTED_AT })!;
     expect(parts.length).toBeGreaterThan(1);
-    for (const p of parts) expect(JSON.stringify(p.resourceSpans).length).toBeLessThanOrEqual(10_000);
+    for (const p of parts) expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThanOrEqual(10_000);
+    for (const p of parts) expect(p.copilotChat).toEqual(doc.copilotChat);
     const all = parts.flatMap((p) => (p.resourceSpans as { scopeSpans: { spans: Span[] }[] }[]).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans)));
-    expect(all.map((s) => s.spanId)).toEqual(spans.map((s) => s.spanId));
+    expect(all).toEqual(spans);
+  });
+
+  it("a split export's parts are JSON.stringify's bytes of each document, and one part when the export fits", () => {
+    const parts = [...otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, exportedAt: EXPORTED_AT })!].map((p) => Buffer.concat(p).toString('utf8'));
+    for (const p of parts) expect(p).toBe(JSON.stringify(JSON.parse(p)));
+    const one = [...otlpJsonParts(fx.db, PARENT, { exportedAt: EXPORTED_AT })!].map((p) => Buffer.concat(p).toString('utf8'));
+    expect(one).toEqual([JSON.stringify(doc)]);
+    expect(otlpJsonParts(fx.db, 'nope')).toBeNull();
+  });
+
+  // `chronoscope export --split` of the bench archive's largest family (254k spans, 12 parts) read and held every
+  // span with its line before writing the first part: 3.4 GB of RSS. Parts are made as they are taken now.
+  it('a split export reads and encodes a part at a time: the first part comes before the last spans are read', () => {
+    const serialize = vi.spyOn(JsonTraceSerializer, 'serializeRequest');
+    try {
+      const parts = otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 2 })![Symbol.iterator]();
+      expect(serialize).not.toHaveBeenCalled();
+      expect(parts.next().done).toBe(false);
+      const encoded = new Set(serialize.mock.calls.flatMap(([batch]) => batch.map((s) => s.spanContext().spanId)));
+      expect(encoded.size).toBeGreaterThan(0);
+      expect(encoded.size).toBeLessThan(spans.length);
+    } finally {
+      serialize.mockRestore();
+    }
+  });
+
+  it('a span over the limit by itself goes alone in its part', () => {
+    const sizes = spans.map((s) => Buffer.byteLength(JSON.stringify(s)));
+    const limit = Math.max(...sizes); // the largest span alone, with its resource, scope and head, is over it
+    const parts = [...otlpJsonParts(fx.db, PARENT, { maxBytes: limit, sizeBatch: 4, exportedAt: EXPORTED_AT })!].map((p) => JSON.parse(Buffer.concat(p).toString('utf8')) as OtlpDocument);
+    const ids = parts.map((p) => (p.resourceSpans as { scopeSpans: { spans: Span[] }[] }[]).flatMap((r) => r.scopeSpans.flatMap((x) => x.spans.map((y) => y.spanId))));
+    expect(ids.flat()).toEqual(spans.map((s) => s.spanId));
+    const over = parts.map((p, k) => ({ bytes: Buffer.byteLength(JSON.stringify(p)), spans: ids[k].length })).filter((p) => p.bytes > limit);
+    expect(over.length).toBeGreaterThan(0);
+    for (const p of over) expect(p.spans).toBe(1);
   });
 
   // The bench archive's largest family (254k spans with their prompts) failed with a 500: its size was measured by

@@ -3,7 +3,8 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { familyCte } from '../counts/session-events';
 import { VERSION } from '../version';
 import { readableSpans } from './otlp-spans';
-import { sessionSpans } from './session-spans';
+import { sessionSpanPlan, sessionSpans } from './session-spans';
+import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 
 /** VS Code's importer refuses files over 50 MB (INTEROP §1); so do we, naming the size. */
 export const MAX_EXPORT_BYTES = 50 * 1024 * 1024;
@@ -48,6 +49,12 @@ export interface OtlpExportOptions {
  * a batch of these is tens of MB at most.
  */
 const SIZE_BATCH = 5000;
+/**
+ * Spans read and encoded at a time for a split export: a part closes before the batch that would take it over the
+ * limit, so a smaller batch fills parts closer to it (the largest family of the bench: batches of 5,000 spans, ~10 MB
+ * each, made 13 parts of ~43 MB; of 1,000, 12 of ~48 MB).
+ */
+const PART_BATCH = 1000;
 
 /**
  * A session and its child logs as one OTLP JSON document (or several with `split`), encoded by the OpenTelemetry
@@ -56,20 +63,20 @@ const SIZE_BATCH = 5000;
  * Exporting twice gives the same bytes (given exportedAt).
  */
 export function exportOtlpJson(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): OtlpDocument[] | null {
-  const max = o.maxBytes ?? MAX_EXPORT_BYTES;
-  if (!o.split) {
-    // Each span carries its archived line (chronoscope.entry): when the lines alone are over the limit, say so before
-    // reading any (the bench archive's largest family: 10 s and 1.35 GB of RSS to refuse it by its encoded size).
-    const logs = archivedLogBytes(db, sessionId);
-    if (logs !== null && logs.bytes > max) throw new ExportTooLargeError(logs.bytes, logs.entries, true);
+  if (o.split) {
+    const parts = otlpJsonParts(db, sessionId, o);
+    return parts === null ? null : [...parts].map((p) => JSON.parse(Buffer.concat(p).toString('utf8')) as OtlpDocument);
   }
+  const max = o.maxBytes ?? MAX_EXPORT_BYTES;
+  // Each span carries its archived line (chronoscope.entry): when the lines alone are over the limit, say so before
+  // reading any (the bench archive's largest family: 10 s and 1.35 GB of RSS to refuse it by its encoded size).
+  const logs = archivedLogBytes(db, sessionId);
+  if (logs !== null && logs.bytes > max) throw new ExportTooLargeError(logs.bytes, logs.entries, true);
   const ss = sessionSpans(db, sessionId);
   if (!ss) return null;
-  const title = (db.prepare('SELECT title FROM sessions WHERE id = ?').get(ss.rootSessionId) as { title: string | null } | undefined)?.title ?? null;
   const spans = readableSpans(ss, { content: true, rawEntry: true });
-  const head = { exportedAt: new Date(o.exportedAt ?? Date.now()).toISOString(), exporterVersion: `chronoscope ${VERSION}`, sessionId: ss.rootSessionId, sessionTitle: title };
+  const head = exportHead(db, ss.rootSessionId, o);
   const decode = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as { resourceSpans: unknown[] };
-  const encode = (part: typeof spans) => decode(JsonTraceSerializer.serializeRequest(part)!);
   // The size, batch by batch: each batch's resource and scope are counted again, a few hundred bytes a batch over.
   const batch = o.sizeBatch ?? SIZE_BATCH;
   /** the whole export when one batch held it (encoded once, not again below) */
@@ -80,13 +87,59 @@ export function exportOtlpJson(db: Database.Database, sessionId: string, o: Otlp
     bytes += e.byteLength;
     if (spans.length <= batch) whole = e;
   }
-  if (bytes <= max) return [{ resourceSpans: (whole !== null ? decode(whole) : encode(spans)).resourceSpans, copilotChat: head }];
-  if (!o.split) throw new ExportTooLargeError(bytes, spans.length);
-  // Parts of consecutive spans in tree order, each under the limit (a span's parent may sit in an earlier part).
-  const parts: OtlpDocument[] = [];
-  const perPart = Math.max(1, Math.floor((spans.length * max * 0.9) / bytes));
-  for (let i = 0; i < spans.length; i += perPart) parts.push({ resourceSpans: encode(spans.slice(i, i + perPart)).resourceSpans, copilotChat: head });
-  return parts;
+  if (bytes > max) throw new ExportTooLargeError(bytes, spans.length);
+  return [{ resourceSpans: decode(whole ?? JsonTraceSerializer.serializeRequest(spans)!).resourceSpans, copilotChat: head }];
+}
+
+function exportHead(db: Database.Database, rootSessionId: string, o: OtlpExportOptions): OtlpDocument['copilotChat'] {
+  const title = (db.prepare('SELECT title FROM sessions WHERE id = ?').get(rootSessionId) as { title: string | null } | undefined)?.title ?? null;
+  return { exportedAt: new Date(o.exportedAt ?? Date.now()).toISOString(), exporterVersion: `chronoscope ${VERSION}`, sessionId: rootSessionId, sessionTitle: title };
+}
+
+/**
+ * The export in parts of at most `maxBytes` each (`--split`), as the bytes of each part's JSON document, made one at a
+ * time as they are taken: consecutive spans in tree order (a span's parent may sit in an earlier part). Spans are read
+ * and encoded a batch at a time; a part is encoded whole once its batches would pass the limit with the next one (its
+ * size is at most theirs: one resource and scope instead of one per batch). What is held at once is a part and a
+ * batch, whatever the size of the session (the bench archive's largest family, 254k spans in 12 parts, held all of
+ * them: 3.4 GB of RSS). Each part is the bytes JSON.stringify gives for `{ resourceSpans, copilotChat }`.
+ */
+export function otlpJsonParts(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): Iterable<Uint8Array[]> | null {
+  const plan = sessionSpanPlan(db, sessionId);
+  if (!plan) return null;
+  const head = exportHead(db, plan.rootSessionId, o);
+  const tail = new TextEncoder().encode(`,"copilotChat":${JSON.stringify(head)}}`);
+  const max = (o.maxBytes ?? MAX_EXPORT_BYTES) - tail.byteLength;
+  const batch = o.sizeBatch ?? PART_BATCH;
+  const encodeBatch = (from: number, to: number) => {
+    const spans = readableSpans({ ...plan, spans: plan.read(from, to) }, { content: true, rawEntry: true });
+    return { spans, bytes: JsonTraceSerializer.serializeRequest(spans)!.byteLength };
+  };
+  /** the document's bytes: the serializer's `{"resourceSpans":[…]}` with the head spliced in before its last brace */
+  const part = (spans: ReadableSpan[]): Uint8Array[] => {
+    const body = JsonTraceSerializer.serializeRequest(spans)!;
+    return [body.subarray(0, body.byteLength - 1), tail];
+  };
+  return (function* () {
+    let pending: ReadableSpan[] = [];
+    let pendingBytes = 0;
+    for (let from = 0; from < plan.length; ) {
+      let to = Math.min(plan.length, from + batch);
+      let b = encodeBatch(from, to);
+      // a batch over the limit by itself: fewer spans, down to one (which goes alone, whatever its size)
+      while (b.bytes > max && to - from > 1) b = encodeBatch(from, (to = from + Math.ceil((to - from) / 2)));
+      if (pending.length > 0 && pendingBytes + b.bytes > max) {
+        yield part(pending);
+        pending = [];
+        pendingBytes = 0;
+      }
+      pending = pending.concat(b.spans);
+      pendingBytes += b.bytes;
+      from = to;
+    }
+    yield part(pending); // the last, or the one part of a session without spans
+
+  })();
 }
 
 /**

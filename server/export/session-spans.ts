@@ -10,18 +10,22 @@ import { lineAttrs } from '../ingest/normalize';
 import { cliExportAttrs } from './cli-attrs';
 import { spanIdOf, traceIdOf } from './span-ids';
 
-/** One event of a session's tree, ready for export: its line, its OTLP ids and its parent's. */
-export interface ExportSpan {
+/** One event of a session's tree with its line: what a reader of the session's text needs (Markdown). */
+export interface SpanLine {
   entry: SpanEntry;
   /** the archived line, parsed */
   raw: Record<string, unknown>;
   rawText: string;
   attrs: Record<string, unknown>;
+  depth: number;
+}
+
+/** One event of a session's tree, ready for export: its line, its OTLP ids and its parent's. */
+export interface ExportSpan extends SpanLine {
   rIdx: number;
   spanId: string;
   /** null for a root of the tree */
   parentSpanId: string | null;
-  depth: number;
 }
 
 export interface SessionSpans {
@@ -30,8 +34,29 @@ export interface SessionSpans {
   source: SessionSource;
   traceId: string;
   spans: ExportSpan[];
-  /** Σ of the archived lines' lengths: what the export's size grows with */
-  rawChars: number;
+}
+
+/**
+ * A session's export before any line is read: which tree nodes it holds, in tree order. Lines are read for the
+ * positions asked, so that an export of a large family can go part by part (the bench archive's largest family,
+ * 254k spans, held every line parsed at once: 3.4 GB of RSS for `--split`), and the OTLP ids are derived on the first
+ * read that needs them (every node of the tree is counted for them: ~0.7 s for that family, which Markdown does not need).
+ */
+export interface SpanPlan extends Omit<SessionSpans, 'spans'> {
+  /** how many spans the export holds */
+  length: number;
+  /** the k-th span's event, type and depth, from the tree's columns: no line read */
+  entry(k: number): SpanEntry;
+  type(k: number): string;
+  depth(k: number): number;
+  /** the position of an event among the spans, or null */
+  positionOf(eventId: number): number | null;
+  /** the spans at these positions (ascending), with their lines */
+  linesAt(positions: number[]): SpanLine[];
+  /** …and their OTLP ids */
+  readAt(positions: number[]): ExportSpan[];
+  /** the spans `from..to`, with their ids */
+  read(from: number, to: number): ExportSpan[];
 }
 
 const READ_BATCH = 2000;
@@ -81,63 +106,108 @@ function parsedObject(text: string | undefined): Record<string, unknown> | null 
  * session's trace (a child log forwarded before its parent's tree reached it).
  */
 export function sessionSpans(db: Database.Database, sessionId: string, only?: (eventId: number) => boolean, traceRoot?: string): SessionSpans | null {
+  const plan = sessionSpanPlan(db, sessionId, only, traceRoot);
+  if (!plan) return null;
+  return { rootSessionId: plan.rootSessionId, source: plan.source, traceId: plan.traceId, spans: plan.read(0, plan.length) };
+}
+
+/** What `sessionSpans` exports, its lines left to be read a few at a time (SpanPlan). */
+export function sessionSpanPlan(db: Database.Database, sessionId: string, only?: (eventId: number) => boolean, traceRoot?: string): SpanPlan | null {
   const cached = sessionTree(db, sessionId);
   if (!cached) return null;
   const { tree } = cached;
   const traceId = traceIdOf(traceRoot ?? tree.rootSessionId);
   const kept: number[] = [];
   for (let i = 0; i < tree.length; i++) if (tree.dup(i) !== 2) kept.push(i);
-  const runs = new Map<number, number>();
   const nums = JSON.stringify(cached.scope.sessions.map((x) => x.num));
-  for (const r of db.prepare('SELECT id, r_idx FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND r_idx != 0').iterate(nums) as Iterable<{ id: number; r_idx: number }>) runs.set(r.id, r.r_idx);
-  // Occurrences count in line order (events.id), not tree order, so that a tree that changes shape as a session
-  // grows keeps the ids of the lines it already had.
-  const idOfNode = new Map<number, string>();
-  const occurrences = new Map<string, number>();
-  for (const i of [...kept].sort((a, b) => tree.id(a) - tree.id(b))) {
-    const e = tree.entry(i);
-    const rIdx = runs.get(e.id) ?? 0;
-    const key = `${e.sessionId}|${rIdx}|${e.type}|${e.spanId ?? ''}`;
-    const n = occurrences.get(key) ?? 0;
-    occurrences.set(key, n + 1);
-    idOfNode.set(i, spanIdOf(traceId, e.sessionId, rIdx, e.type, e.spanId, n));
-  }
   const wanted = only ? kept.filter((i) => only(tree.id(i))) : kept;
-  // A Copilot CLI tool call's arguments are on its start line, another event: read with the wanted lines.
-  const startOf = cliStartLines(db, cached.scope.sessions, nums);
-  /** a CLI completion's event id → its start line's */
-  const startIds = new Map<number, number>();
-  const toRead: number[] = [];
-  for (const i of wanted) {
-    toRead.push(tree.id(i));
-    if (startOf.size === 0 || tree.type(i) !== 'tool_call') continue;
-    const e = tree.entry(i);
-    const start = e.spanId === null ? undefined : latestBelow(startOf.get(`${e.sessionId}|${e.spanId}`), e.id);
-    if (start === undefined) continue;
-    startIds.set(e.id, start);
-    toRead.push(start);
-  }
-  const texts = new Map<number, string>();
-  const lines = rawLines(db);
-  for (let k = 0; k < toRead.length; k += READ_BATCH) {
-    for (const [id, t] of lines.texts(toRead.slice(k, k + READ_BATCH))) texts.set(id, t);
-  }
-  const spans: ExportSpan[] = [];
-  let rawChars = 0;
-  for (const i of wanted) {
-    const node = tree.node(i);
-    let p = node.parent;
-    while (p >= 0 && !idOfNode.has(p)) p = tree.parent[p];
-    const text = texts.get(node.entry.id) ?? '{}';
-    const raw = parsedObject(text) ?? {}; // archived as an event, so it parsed once
-    rawChars += text.length;
-    let attrs = lineAttrs(raw) ?? {};
-    if (isCliEnvelope(raw as RawLogEntry)) {
-      const start = startIds.get(node.entry.id);
-      attrs = cliExportAttrs(raw.type as string, attrs, startArgumentsOf(start === undefined ? null : parsedObject(texts.get(start))));
+  let ids: { runs: Map<number, number>; idOfNode: Map<number, string> } | null = null;
+  const idsOnce = () => {
+    if (ids) return ids;
+    const runs = new Map<number, number>();
+    for (const r of db.prepare('SELECT id, r_idx FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND r_idx != 0').iterate(nums) as Iterable<{ id: number; r_idx: number }>) runs.set(r.id, r.r_idx);
+    // Occurrences count in line order (events.id), not tree order, so that a tree that changes shape as a session
+    // grows keeps the ids of the lines it already had.
+    const idOfNode = new Map<number, string>();
+    const occurrences = new Map<string, number>();
+    for (const i of [...kept].sort((a, b) => tree.id(a) - tree.id(b))) {
+      const e = tree.entry(i);
+      const rIdx = runs.get(e.id) ?? 0;
+      const key = `${e.sessionId}|${rIdx}|${e.type}|${e.spanId ?? ''}`;
+      const n = occurrences.get(key) ?? 0;
+      occurrences.set(key, n + 1);
+      idOfNode.set(i, spanIdOf(traceId, e.sessionId, rIdx, e.type, e.spanId, n));
     }
-    spans.push({ entry: node.entry, raw, rawText: text, attrs, rIdx: runs.get(node.entry.id) ?? 0, spanId: idOfNode.get(i)!, parentSpanId: p >= 0 ? idOfNode.get(p)! : null, depth: node.depth });
-  }
+    return (ids = { runs, idOfNode });
+  };
+  // A Copilot CLI tool call's arguments are on its start line, another event: read with the wanted lines.
+  let startOf: Map<string, number[]> | null = null;
+  const lines = rawLines(db);
+  const linesAt = (positions: number[]): SpanLine[] => {
+    startOf ??= cliStartLines(db, cached.scope.sessions, nums);
+    const nodes = positions.map((k) => wanted[k]);
+    /** a CLI completion's event id → its start line's */
+    const startIds = new Map<number, number>();
+    const toRead: number[] = [];
+    for (const i of nodes) {
+      toRead.push(tree.id(i));
+      if (startOf.size === 0 || tree.type(i) !== 'tool_call') continue;
+      const e = tree.entry(i);
+      const start = e.spanId === null ? undefined : latestBelow(startOf.get(`${e.sessionId}|${e.spanId}`), e.id);
+      if (start === undefined) continue;
+      startIds.set(e.id, start);
+      toRead.push(start);
+    }
+    const texts = new Map<number, string>();
+    for (let k = 0; k < toRead.length; k += READ_BATCH) {
+      for (const [id, t] of lines.texts(toRead.slice(k, k + READ_BATCH))) texts.set(id, t);
+    }
+    return nodes.map((i) => {
+      const entry = tree.entry(i);
+      const text = texts.get(entry.id) ?? '{}';
+      const raw = parsedObject(text) ?? {}; // archived as an event, so it parsed once
+      let attrs = lineAttrs(raw) ?? {};
+      if (isCliEnvelope(raw as RawLogEntry)) {
+        const start = startIds.get(entry.id);
+        attrs = cliExportAttrs(raw.type as string, attrs, startArgumentsOf(start === undefined ? null : parsedObject(texts.get(start))));
+      }
+      return { entry, raw, rawText: text, attrs, depth: tree.depth[i] };
+    });
+  };
+  const readAt = (positions: number[]): ExportSpan[] => {
+    const { runs, idOfNode } = idsOnce();
+    return linesAt(positions).map((line, j) => {
+      const i = wanted[positions[j]];
+      let p = tree.parent[i];
+      while (p >= 0 && !idOfNode.has(p)) p = tree.parent[p];
+      return { ...line, rIdx: runs.get(line.entry.id) ?? 0, spanId: idOfNode.get(i)!, parentSpanId: p >= 0 ? idOfNode.get(p)! : null };
+    });
+  };
   const source = ((db.prepare('SELECT source FROM sessions WHERE id = ?').get(tree.rootSessionId) as { source: SessionSource } | undefined)?.source ?? 'vscode') as SessionSource;
-  return { rootSessionId: tree.rootSessionId, source, traceId, spans, rawChars };
+  return {
+    rootSessionId: tree.rootSessionId,
+    source,
+    traceId,
+    length: wanted.length,
+    entry: (k) => tree.entry(wanted[k]),
+    type: (k) => tree.type(wanted[k]),
+    depth: (k) => tree.depth[wanted[k]],
+    positionOf: (eventId) => {
+      const i = tree.indexOf(eventId);
+      if (i === undefined) return null;
+      // wanted is ascending (tree order)
+      let lo = 0;
+      let hi = wanted.length - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >> 1;
+        if (wanted[mid] === i) return mid;
+        if (wanted[mid] < i) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return null;
+    },
+    linesAt,
+    readAt,
+    read: (from, to) => readAt(Array.from({ length: Math.max(0, Math.min(to, wanted.length) - from) }, (_, j) => from + j)),
+  };
 }
