@@ -4,7 +4,8 @@ import type { RawLogEntry } from '../../shared/log-entry';
 import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 import { responseText } from '../search/indexed-text';
 import { getSessionDetail } from '../sessions/session-detail';
-import { sessionSpans, type ExportSpan } from './session-spans';
+import type { SpanEntry } from '../spans/span-tree';
+import { sessionSpanPlan, type SpanLine } from './session-spans';
 
 /** What `--max-chars` defaults to: a size that pastes into an issue and fits an LLM's context with room to spare. */
 export const DEFAULT_MARKDOWN_CHARS = 30_000;
@@ -13,6 +14,8 @@ export interface MarkdownOptions {
   maxChars?: number;
   /** one span and what is under it ("Copy as Markdown" on a span); default: the whole session */
   eventId?: number;
+  /** spans read at a time (tests set a small one) */
+  readBatch?: number;
 }
 
 const n = (v: number) => v.toLocaleString('en-US');
@@ -45,8 +48,14 @@ function indentBlock(text: string, depth: number): string {
     .join('\n');
 }
 
+/**
+ * The types a span makes an item of (spanBlock), besides an assistant's reply, which makes one when it has text: what
+ * is left after a cut is counted by them without reading its lines.
+ */
+const ITEM_TYPES = new Set(['llm_request', 'tool_call', 'subagent', 'hook', 'user_message', 'discovery']);
+
 /** One span as Markdown lines, indented by its depth under the request. */
-function spanBlock(s: ExportSpan, depth: number, valueChars: number): string | null {
+function spanBlock(s: SpanLine, depth: number, valueChars: number): string | null {
   const e = s.entry;
   const a = s.attrs;
   const status = e.status === 1 ? ' · **error**' : '';
@@ -100,26 +109,36 @@ function spanBlock(s: ExportSpan, depth: number, valueChars: number): string | n
  * every model call (model, duration, TTFT, tokens), tool call (name, arguments, result, error), subagent (its
  * own calls nested) and the assistant's text. Cut at `maxChars` with a last line saying what was left out.
  */
+const range = (from: number, to: number) => Array.from({ length: to - from }, (_, j) => from + j);
+
+/** Spans whose lines are read at a time: a few MB of lines at most. */
+const READ_BATCH = 2000;
+
 export function exportMarkdown(db: Database.Database, sessionId: string, o: MarkdownOptions = {}): string | null {
-  const ss = sessionSpans(db, sessionId);
+  const plan = sessionSpanPlan(db, sessionId);
   const d = getSessionDetail(db, sessionId);
-  if (!ss || !d) return null;
+  if (!plan || !d) return null;
   const max = o.maxChars ?? DEFAULT_MARKDOWN_CHARS;
   const valueChars = Math.max(200, Math.min(2000, Math.floor(max / 12)));
-  let spans = ss.spans;
-  let scope: ExportSpan | undefined;
+  // The spans in scope, from the tree's columns: the lines are read a batch at a time, only as far as the text goes.
+  let from = 0;
+  let to = plan.length;
+  let scope: SpanEntry | undefined;
   if (o.eventId !== undefined) {
-    const at = spans.findIndex((s) => s.entry.id === o.eventId);
-    if (at < 0) return null;
-    scope = spans[at];
-    let end = at + 1;
-    while (end < spans.length && spans[end].depth > scope.depth) end++;
-    spans = spans.slice(at, end);
+    const at = plan.positionOf(o.eventId);
+    if (at === null) return null;
+    scope = plan.entry(at);
+    const depth = plan.depth(at);
+    from = at;
+    to = at + 1;
+    while (to < plan.length && plan.depth(to) > depth) to++;
   }
+  const isRequest = (k: number) => !scope && plan.depth(k) === 0 && plan.type(k) === 'user_message';
   const head: string[] = [];
-  if (scope) head.push(`# ${scope.entry.name} in ${d.title ?? d.id}`, '', `Session \`${d.id}\` · event ${scope.entry.id} · ${iso(scope.entry.ts)}`, '');
+  if (scope) head.push(`# ${scope.name} in ${d.title ?? d.id}`, '', `Session \`${d.id}\` · event ${scope.id} · ${iso(scope.ts)}`, '');
   else {
-    const requests = spans.filter((s) => s.entry.type === 'user_message' && s.depth === 0).length;
+    let requests = 0;
+    for (let k = from; k < to; k++) if (isRequest(k)) requests++;
     const noShutdown = sourceOf(d) === 'cli' && d.usageComplete === false;
     const facts = [
       sourceOf(d) === 'cli' ? 'Copilot CLI' : null,
@@ -142,33 +161,53 @@ export function exportMarkdown(db: Database.Database, sessionId: string, o: Mark
   let total = 0;
   let requestNo = 0;
   let requestsShown = 0;
-  let cutOff = false;
-  let base = scope ? scope.depth : 0;
-  for (const s of spans) {
-    let block: string | null;
-    if (!scope && s.depth === 0 && s.entry.type === 'user_message') {
-      requestNo++;
-      base = 1;
-      const text = str(s.attrs.content);
-      block = `\n## Request ${requestNo} · ${iso(s.entry.ts)}\n\n${cut(text, valueChars * 2)
-        .split('\n')
-        .map((l) => `> ${l}`)
-        .join('\n')}\n`;
-    } else {
-      block = spanBlock(s, Math.max(0, s.depth - base), valueChars);
+  let base = scope ? plan.depth(from) : 0;
+  const batch = o.readBatch ?? READ_BATCH;
+  let k = from;
+  for (; k < to; k += batch) {
+    let cutOff = false;
+    for (const s of plan.linesAt(range(k, Math.min(to, k + batch)))) {
+      let block: string | null;
+      const request = !scope && s.depth === 0 && s.entry.type === 'user_message';
+      if (request) {
+        requestNo++;
+        base = 1;
+        const text = str(s.attrs.content);
+        block = `\n## Request ${requestNo} · ${iso(s.entry.ts)}\n\n${cut(text, valueChars * 2)
+          .split('\n')
+          .map((l) => `> ${l}`)
+          .join('\n')}\n`;
+      } else {
+        block = spanBlock(s, Math.max(0, s.depth - base), valueChars);
+      }
+      if (block === null) continue;
+      total++;
+      if (cutOff) continue;
+      if (used + block.length + 1 > max - noteRoom) {
+        cutOff = true;
+        continue;
+      }
+      out.push(block);
+      used += block.length + 1;
+      shown++;
+      if (request) requestsShown = requestNo;
     }
-    if (block === null) continue;
-    total++;
-    if (cutOff) continue;
-    if (used + block.length + 1 > max - noteRoom) {
-      cutOff = true;
-      continue;
-    }
-    out.push(block);
-    used += block.length + 1;
-    shown++;
-    if (!scope && s.depth === 0 && s.entry.type === 'user_message') requestsShown = requestNo;
+    if (cutOff) break;
   }
-  if (cutOff) out.push(`\n---\n*Cut at ${n(max)} characters (--max-chars): ${n(shown)} of ${n(total)} items shown${scope ? '' : ` (${n(requestsShown)} of ${n(requestNo)} requests)`}; long values are cut at ${n(valueChars)} characters.*`);
+  if (k < to) {
+    // Cut: what is left is counted, not written. Whether a span makes an item depends on its type, and for an
+    // assistant's reply on its text (a reply of tool calls only makes none): only those lines are read.
+    const replies: number[] = [];
+    for (let j = k + batch; j < to; j++) {
+      const type = plan.type(j);
+      if (isRequest(j)) requestNo++;
+      if (type === 'agent_response') replies.push(j);
+      else if (ITEM_TYPES.has(type)) total++;
+    }
+    for (let j = 0; j < replies.length; j += batch) {
+      for (const s of plan.linesAt(replies.slice(j, j + batch))) if (responseText(s.attrs.response).trim()) total++;
+    }
+    out.push(`\n---\n*Cut at ${n(max)} characters (--max-chars): ${n(shown)} of ${n(total)} items shown${scope ? '' : ` (${n(requestsShown)} of ${n(requestNo)} requests)`}; long values are cut at ${n(valueChars)} characters.*`);
+  }
   return out.join('\n') + '\n';
 }

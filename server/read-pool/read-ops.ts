@@ -3,6 +3,7 @@ import { inOneSnapshot } from '../db/one-snapshot';
 import type { SearchQuery } from '../../shared/api/search';
 import type { AppContext } from '../app-context';
 import { encodeJson } from '../http/json-bytes';
+import { exportMarkdown } from '../export/markdown';
 import { searchSessions } from '../search/search-sessions';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview, type ListSpansInput, type SeekInput } from '../spans/list-spans';
@@ -12,7 +13,8 @@ import { requestTimeline, requestBreakdowns } from '../spans/request-timeline';
  * What the read workers run: the requests whose work grows with what they read and that hold nothing the main
  * connection needs. Search (a long phrase, a common word read to the end) and a session's span tree (built whole
  * for the biggest session: 90 ms at 7,000 events, again after every commit during a backfill). Not triage: its
- * model's typed arrays live per connection, and one copy is the memory budget.
+ * model's typed arrays live per connection, and one copy is the memory budget. And a session as Markdown, which
+ * reads its lines.
  */
 export const READ_OPS = {
   search: (db: Database.Database, a: { input: SearchQuery; now: number }) => searchSessions(db, a.input, a.now),
@@ -22,6 +24,8 @@ export const READ_OPS = {
   spanRequests: (db: Database.Database, a: { sessionId: string }) => listRequests(db, a.sessionId),
   spanTimeline: (db: Database.Database, a: { sessionId: string; eventId: number }) => requestTimeline(db, a.sessionId, a.eventId),
   spanBreakdowns: (db: Database.Database, a: { sessionId: string }) => requestBreakdowns(db, a.sessionId),
+  // the session's span tree again (the page's, already built in this worker), and the lines of what it writes
+  markdown: (db: Database.Database, a: { sessionId: string; maxChars?: number; eventId?: number }) => ({ text: exportMarkdown(db, a.sessionId, { maxChars: a.maxChars, eventId: a.eventId }) }),
 };
 
 export type ReadOp = keyof typeof READ_OPS;
