@@ -4,6 +4,7 @@ import type { SearchQuery } from '../../shared/api/search';
 import type { AppContext } from '../app-context';
 import { encodeJson } from '../http/json-bytes';
 import { exportMarkdown } from '../export/markdown';
+import { loadOtlpExport, otlpDocument } from '../export/otlp-export-op';
 import { searchSessions } from '../search/search-sessions';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview, type ListSpansInput, type SeekInput } from '../spans/list-spans';
@@ -13,8 +14,8 @@ import { requestTimeline, requestBreakdowns } from '../spans/request-timeline';
  * What the read workers run: the requests whose work grows with what they read and that hold nothing the main
  * connection needs. Search (a long phrase, a common word read to the end) and a session's span tree (built whole
  * for the biggest session: 90 ms at 7,000 events, again after every commit during a backfill). Not triage: its
- * model's typed arrays live per connection, and one copy is the memory budget. And a session as Markdown, which
- * reads its lines.
+ * model's typed arrays live per connection, and one copy is the memory budget. And the exports, which read a
+ * session's lines.
  */
 export const READ_OPS = {
   search: (db: Database.Database, a: { input: SearchQuery; now: number }) => searchSessions(db, a.input, a.now),
@@ -26,7 +27,11 @@ export const READ_OPS = {
   spanBreakdowns: (db: Database.Database, a: { sessionId: string }) => requestBreakdowns(db, a.sessionId),
   // the session's span tree again (the page's, already built in this worker), and the lines of what it writes
   markdown: (db: Database.Database, a: { sessionId: string; maxChars?: number; eventId?: number }) => ({ text: exportMarkdown(db, a.sessionId, { maxChars: a.maxChars, eventId: a.eventId }) }),
+  otlp: (db: Database.Database, a: { sessionId: string }) => otlpDocument(db, a.sessionId),
 };
+
+/** What an op needs loaded, in the thread that runs it, before it runs (its module's packages, not at the thread's start). */
+export const READ_OP_LOADS: Partial<Record<keyof typeof READ_OPS, () => Promise<void>>> = { otlp: loadOtlpExport };
 
 export type ReadOp = keyof typeof READ_OPS;
 export type ReadArgs<K extends ReadOp> = Parameters<(typeof READ_OPS)[K]>[1];
@@ -43,5 +48,7 @@ export function runReadOp<K extends ReadOp>(db: Database.Database, op: K, args: 
  * answer comes as its JSON bytes (json-bytes.ts), which the route sends with `jsonBody`.
  */
 export async function readOffTheLoop<K extends ReadOp>(ctx: Pick<AppContext, 'db' | 'readPool'>, op: K, args: ReadArgs<K>): Promise<Uint8Array<ArrayBuffer>> {
-  return ctx.readPool ? ctx.readPool.run(op, args) : encodeJson(runReadOp(ctx.db, op, args));
+  if (ctx.readPool) return ctx.readPool.run(op, args);
+  await READ_OP_LOADS[op]?.();
+  return encodeJson(runReadOp(ctx.db, op, args));
 }

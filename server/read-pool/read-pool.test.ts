@@ -54,6 +54,19 @@ describe('ReadPool: searches and span trees in a worker thread', () => {
     expect([(err as ApiError).status, (err as ApiError).code, (err as ApiError).message]).toEqual([400, 'bad_query', 'add a word to search for: "-retry" only excludes.']);
   });
 
+  // The exports held the event loop: the OTLP encoding of the bench archive's second family 1.8 s (for a 413), the
+  // Markdown of its largest 1.8 s. In the worker they answer what they answer in process, refusals included.
+  it('exports: the OTLP document (its packages loaded on the first one) and Markdown, as in process; 404 and 413 kept', async () => {
+    const { exportOtlpJson } = await import('../export/otlp-json');
+    const { exportMarkdown } = await import('../export/markdown');
+    const otlp = parsed(await pool.run('otlp', { sessionId: 'p1' }));
+    const want = exportOtlpJson(fx.db, 'p1')![0];
+    expect({ ...otlp, copilotChat: { ...otlp.copilotChat, exportedAt: '' } }).toEqual({ ...want, copilotChat: { ...want.copilotChat, exportedAt: '' } });
+    expect(parsed(await pool.run('markdown', { sessionId: 'p2', eventId: undefined, maxChars: undefined }))).toEqual({ text: exportMarkdown(fx.db, 'p2') });
+    const missing = await pool.run('otlp', { sessionId: 'nope' }).catch((e: unknown) => e);
+    expect([(missing as ApiError).status, (missing as ApiError).message]).toEqual([404, 'session nope was not found']);
+  });
+
   it('fails the searches a dead worker held, and starts another for the next', async () => {
     const workers = (pool as unknown as { workers: ({ terminate(): Promise<number> } | null)[] }).workers;
     const pending = pool.run('search', { input: input('backoff'), now: NOW }).catch((e: unknown) => e);

@@ -4,7 +4,7 @@ import { openReadDb } from '../db/open';
 import { attachSearch } from '../search-index/search-db';
 import { ApiError } from '../http/errors';
 import { encodeJson } from '../http/json-bytes';
-import { runReadOp, type ReadOp } from './read-ops';
+import { READ_OP_LOADS, runReadOp, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
 import { fullCollection } from '../memory/full-collection';
 import { reportThreadMemory } from '../memory/thread-memory';
@@ -18,8 +18,16 @@ reportThreadMemory('read', () => ({ treeCacheEvents: cachedTreeEvents(db) }));
 treeLoad.collect = fullCollection();
 
 port.on('message', (job: ReadJob) => {
+  const load = READ_OP_LOADS[job.op];
+  // Jobs that arrive meanwhile run before this one: it takes its snapshot only once loaded, so none overlap.
+  if (load) void load().then(() => answer(job), (err: unknown) => answer(job, err));
+  else answer(job);
+});
+
+function answer(job: ReadJob, loadFailure?: unknown): void {
   let reply: ReadReply;
   try {
+    if (loadFailure !== undefined) throw loadFailure;
     attachSearch(db, dbPath); // the search file may have been created again since the last job
     const json = encodeJson(runReadOp(db, job.op as ReadOp, job.args as never));
     port.postMessage({ id: job.id, ok: true, json } satisfies ReadReply, [json.buffer]);
@@ -31,4 +39,4 @@ port.on('message', (job: ReadJob) => {
         : { id: job.id, ok: false, failure: { message: err instanceof Error ? err.message : String(err), code: (err as { code?: string }).code } };
   }
   port.postMessage(reply);
-});
+}

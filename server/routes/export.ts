@@ -2,8 +2,7 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { ExportQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
-import { inOneSnapshot } from '../db/one-snapshot';
-import { ApiError, notFound, validationHook } from '../http/errors';
+import { notFound, validationHook } from '../http/errors';
 import { readOffTheLoop } from '../read-pool/read-ops';
 
 /** GET /api/sessions/:id/export?format=otlp|md: a download (OTLP JSON) or text (Markdown, for the clipboard). */
@@ -21,18 +20,9 @@ export function exportRoutes(ctx: AppContext) {
       if (q.download === '1') c.header('Content-Disposition', `attachment; filename="${safe}.md"`);
       return c.body(md, 200);
     }
-    // loaded on the first OTLP export, not when the server starts (the OpenTelemetry packages: cli/commands.ts)
-    const { ExportTooLargeError, exportOtlpJson } = await import('../export/otlp-json');
-    let docs;
-    try {
-      docs = inOneSnapshot(ctx.db, (db) => exportOtlpJson(db, id));
-    } catch (err) {
-      if (err instanceof ExportTooLargeError) throw new ApiError(413, 'export_too_large', `${err.size}: run \`chronoscope export ${id} --split -o FILE\` to write it in parts`, { bytes: err.bytes, spans: err.spans });
-      throw err;
-    }
-    if (docs === null) throw notFound(`session ${id}`);
+    const json = await readOffTheLoop(ctx, 'otlp', { sessionId: id });
     c.header('Content-Type', 'application/json; charset=utf-8');
     c.header('Content-Disposition', `attachment; filename="${safe}.otlp.json"`);
-    return c.body(JSON.stringify(docs[0]), 200);
+    return c.body(json, 200);
   });
 }

@@ -1,0 +1,28 @@
+import type Database from 'better-sqlite3';
+import { ApiError, notFound } from '../http/errors';
+
+// The OTLP export as a read op (read-pool/read-ops.ts): run in the read worker, since encoding up to 50 MB of spans
+// held the event loop for seconds (/api/health waited 1.8 s on a 413 of the bench archive's second family). Its module
+// brings the OpenTelemetry packages (~0.1 s, a few MB), which the worker loads on the first export, not at its start.
+
+let otlp: typeof import('./otlp-json') | null = null;
+
+/** Loads the export's module in this thread; `otlpDocument` needs it. */
+export async function loadOtlpExport(): Promise<void> {
+  otlp ??= await import('./otlp-json');
+}
+
+/** The session's OTLP JSON document, or the API's 404 or 413 (over VS Code's 50 MB, with how to split it). */
+export function otlpDocument(db: Database.Database, sessionId: string): unknown {
+  if (!otlp) throw new Error('the OTLP export is not loaded in this thread (loadOtlpExport)');
+  try {
+    const docs = otlp.exportOtlpJson(db, sessionId);
+    if (docs === null) throw notFound(`session ${sessionId}`);
+    return docs[0];
+  } catch (err) {
+    if (err instanceof otlp.ExportTooLargeError) {
+      throw new ApiError(413, 'export_too_large', `${err.size}: run \`chronoscope export ${sessionId} --split -o FILE\` to write it in parts`, { bytes: err.bytes, spans: err.spans });
+    }
+    throw err;
+  }
+}
