@@ -7,7 +7,7 @@ import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { FIRST_PAGE_LIMITS } from './event-hits';
 import { companionHits, promptHits } from './prompt-hits';
-import { fileHits, metaHits, sessionsWithFile } from './side-hits';
+import { fileHits, metaHits, refsEqual, sessionsWithFile } from './side-hits';
 import { parseSearch, searchSessions } from './search-sessions';
 
 // A backfill gives ids to whole sessions newest first (server/ingest/backfill-order.ts): the newest session has
@@ -44,6 +44,11 @@ const modelCall = (sid: string, at: number) =>
 const fileRead = (sid: string, at: number) =>
   line({ ts: at, dur: 0, sid, type: 'tool_call', name: 'read_file', spanId: nextSpan(sid), status: 'ok', attrs: { args: JSON.stringify({ filePath: `/w/src/zephyrpath-${sid.slice(0, 4)}-落盘.ts` }), result: 'ok' } });
 
+/** A PR and a commit the session looked at: session_refs rows, numbered in the backfill's order too. */
+const refCalls = (sid: string, at: number) =>
+  line({ ts: at, dur: 0, sid, type: 'tool_call', name: 'mcp_github_get_pull_request', spanId: nextSpan(sid), status: 'ok', attrs: { args: JSON.stringify({ pullNumber: 4242 }), result: 'ok' } }) +
+  line({ ts: at + 1, dur: 0, sid, type: 'tool_call', name: 'mcp_github_get_commit', spanId: nextSpan(sid), status: 'ok', attrs: { args: JSON.stringify({ sha: 'c0ffee1234567' }), result: 'ok' } });
+
 let fx: FixtureDb;
 beforeAll(async () => {
   fx = await fixtureDb({});
@@ -51,7 +56,7 @@ beforeAll(async () => {
   for (const s of SESSIONS) {
     const file = path.join(fx.logsDir(), s.id, 'main.jsonl');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, toolCalls(s.id, s.at, 4) + modelCall(s.id, s.at + 100) + fileRead(s.id, s.at + 200));
+    fs.writeFileSync(file, toolCalls(s.id, s.at, 4) + modelCall(s.id, s.at + 100) + fileRead(s.id, s.at + 200) + refCalls(s.id, s.at + 300));
     fs.utimesSync(file, (s.at + 10) / 1000, (s.at + 10) / 1000);
     // a system prompt beside it (FORMAT §2.2): a companion row, numbered in the backfill's order too
     const prompt = path.join(path.dirname(file), 'system_prompt_0.json');
@@ -114,6 +119,14 @@ describe('a budgeted first page reads the newest matches first', () => {
     expect(fileHits(fx.db, parseSearch('zephyrpath'), 2).rows.map((f) => f.sessionId)).toEqual([NEWEST, OLDER]);
     expect(sessionsWithFile(fx.db, 'zephyrpath', 1)).toEqual({ rows: [expect.objectContaining({ sessionId: NEWEST })], capped: true });
     expect(fileHits(fx.db, parseSearch('zephyrpath'), 3)).toEqual({ rows: [NEWEST, OLDER, OLDEST].map((sessionId) => expect.objectContaining({ sessionId })), capped: false });
+  });
+
+  // A `ref:` filter read up to 5,000 rows a value in index order (oldest first) and never said it had capped.
+  it('a capped read of the refs (a PR number, a commit prefix) reads the newest session first too, and says so', () => {
+    expect(refsEqual(fx.db, { type: 'pr', value: '4242' }, 1)).toEqual({ rows: [expect.objectContaining({ sessionId: NEWEST, type: 'pr', value: '4242' })], capped: true });
+    expect(refsEqual(fx.db, { type: null, value: '4242' }, 2).rows.map((r) => r.sessionId)).toEqual([NEWEST, OLDER]);
+    expect(refsEqual(fx.db, { type: 'commit', value: 'C0FFEE1' }, 2)).toEqual({ rows: [NEWEST, OLDER].map((sessionId) => expect.objectContaining({ sessionId, value: 'c0ffee1234567' })), capped: true });
+    expect(refsEqual(fx.db, { type: null, value: 'c0ffee1234567' }, 3)).toEqual({ rows: [NEWEST, OLDER, OLDEST].map((sessionId) => expect.objectContaining({ sessionId, type: 'commit' })), capped: false });
   });
 
   it('a capped read of the session titles and ids reads the newest session first too', () => {

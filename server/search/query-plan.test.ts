@@ -103,6 +103,10 @@ describe('query plans of a search', () => {
   it('ref: seeks the (ref_type, ref_value) index', () => {
     const refs = plans('ref:77').filter((x) => x.sql.includes('FROM session_refs'));
     expect(refs.length).toBeGreaterThan(0);
-    for (const r of refs) expect(r.plan.join(' ')).toMatch(/SEARCH session_refs USING INDEX idx_session_refs_type_value/);
+    // each line segment's refs of one value are a range of ids in the index's entries (newest-rowids.ts)
+    for (const r of refs) expect(r.plan.join(' ')).toMatch(/SEARCH session_refs USING COVERING INDEX idx_session_refs_type_value \(ref_type=\? AND ref_value=\? AND rowid>\? AND rowid<\?\)/);
+    const commits = plans('ref:commit:abc1234').filter((x) => x.sql.includes('FROM session_refs'));
+    expect(commits.length).toBeGreaterThan(0);
+    for (const r of commits) expect(r.plan.join(' ')).toMatch(/SEARCH session_refs USING COVERING INDEX idx_session_refs_type_value \(ref_type=\? AND ref_value>\? AND ref_value<\?\)/);
   });
 });

@@ -142,7 +142,12 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
     sideCapped ||= r.capped;
     fileRows.push(...r.rows);
   }
-  const refRows: RefHit[] = q.ref.flatMap((r) => refsEqual(db, r));
+  const refRows: RefHit[] = [];
+  for (const v of q.ref) {
+    const r = refsEqual(db, v);
+    sideCapped ||= r.capped;
+    refRows.push(...r.rows);
+  }
   dir.loadIds([...fileRows.map((f) => f.sessionId), ...refRows.map((r) => r.sessionId)]);
   const rootNumOfId = (id: string) => {
     const s = dir.getById(id);
@@ -227,9 +232,9 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
       const meta = metaHits(db, q);
       const files = fileHits(db, q);
       const refs = refHits(db, q);
-      sideCapped ||= meta.capped || files.capped;
+      sideCapped ||= meta.capped || files.capped || refs.capped;
       dir.loadNums(meta.rows.map((h) => h.num));
-      dir.loadIds([...files.rows.map((f) => f.sessionId), ...refs.map((r) => r.sessionId)]);
+      dir.loadIds([...files.rows.map((f) => f.sessionId), ...refs.rows.map((r) => r.sessionId)]);
       for (const h of meta.rows) {
         const root = dir.rootOf(h.num);
         if (!root || !sessionPasses(root) || !sideInWindow(root)) continue;
@@ -247,7 +252,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
         }
       }
       files.rows.forEach(addFile);
-      refs.forEach(addRef);
+      refs.rows.forEach(addRef);
 
       // Prompts and companion files: not events either (a prompt string is kept once for all the calls that sent
       // it). When the events alone filled the first page's budget (a common word), the page is a lower bound

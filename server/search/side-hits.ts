@@ -128,21 +128,34 @@ export function fileHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP):
 const HEX = /^[0-9a-f]{4,40}$/i;
 const NUMBER = /^\d+$/;
 
-/** Refs whose value is the given one (a number: PR or issue; hex: a commit sha or its prefix). Index seeks only. */
-export function refsEqual(db: Database.Database, filter: RefFilter): RefHit[] {
-  const cols = `id, session_id AS sessionId, ref_type AS type, ref_value AS value, event_id AS eventId`;
+/** A ref stands at the event it came from: its row is written with that event. */
+const REF_PLACE: LinePlace = { table: 'main.session_refs', line: 'coalesce(event_id, 0)' };
+// CROSS JOIN pins the order: the matched ids drive (newest first), session_refs is probed by primary key
+const REF_ROWS = `SELECT r.id, r.session_id AS sessionId, r.ref_type AS type, r.ref_value AS value, r.event_id AS eventId
+  FROM json_each(@ids) j CROSS JOIN session_refs r ON r.id = j.value`;
+// each segment's rows are a range of ids inside the index's (type, value) entries, which end in the id
+const REFS_EQUAL = 'SELECT id FROM session_refs WHERE ref_type = @type AND ref_value = @value';
+// Shas are lowercase hex: every continuation sorts below '~', so [v, v~) is the prefix range on the index.
+const COMMITS_FROM = "SELECT id FROM session_refs WHERE ref_type = 'commit' AND ref_value >= @value AND ref_value < @upto";
+
+/**
+ * Refs whose value is the given one (a number: PR or issue; hex: a commit sha or its prefix), newest first
+ * (newest-rowids.ts), at most `max` a type; `capped` when a type had more.
+ */
+export function refsEqual(db: Database.Database, filter: RefFilter, max = SIDE_CAP): Capped<RefHit> {
   const types = filter.type ? [filter.type] : NUMBER.test(filter.value) ? ['pr', 'issue'] : ['pr', 'issue', 'commit'];
-  const out: RefHit[] = [];
+  const rows: RefHit[] = [];
+  let capped = false;
   for (const type of types) {
-    if (type === 'commit' && HEX.test(filter.value)) {
-      // Shas are lowercase hex: every continuation sorts below '~', so [v, v~) is the prefix range on the index.
-      const v = filter.value.toLowerCase();
-      out.push(...(statement(db, `SELECT ${cols} FROM session_refs WHERE ref_type = 'commit' AND ref_value >= ? AND ref_value < ? LIMIT ${SIDE_CAP}`).all(v, `${v}~`) as RefHit[]));
-    } else {
-      out.push(...(statement(db, `SELECT ${cols} FROM session_refs WHERE ref_type = ? AND ref_value = ? LIMIT ${SIDE_CAP}`).all(type, filter.value) as RefHit[]));
-    }
+    const v = filter.value.toLowerCase();
+    const read =
+      type === 'commit' && HEX.test(filter.value)
+        ? newestRowids(db, COMMITS_FROM, { value: v, upto: `${v}~` }, max, REF_PLACE, 'id')
+        : newestRowids(db, REFS_EQUAL, { type, value: filter.value }, max, REF_PLACE, 'id');
+    capped ||= read.capped;
+    if (read.ids.length > 0) rows.push(...(statement(db, REF_ROWS).all({ ids: JSON.stringify(read.ids) }) as RefHit[]));
   }
-  return out;
+  return { rows, capped };
 }
 
 /**
@@ -150,11 +163,12 @@ export function refsEqual(db: Database.Database, filter: RefFilter): RefHit[] {
  * prefix). A ref is always written in the text of the event it came from, so the event search finds its
  * session anyway; this adds the `ref` kind when the query is the reference itself.
  */
-export function refHits(db: Database.Database, q: ParsedQuery): RefHit[] {
+export function refHits(db: Database.Database, q: ParsedQuery): Capped<RefHit> {
   const pos = positiveTerms(q);
-  if (pos.length !== 1) return [];
+  const none = { rows: [], capped: false };
+  if (pos.length !== 1) return none;
   const v = pos[0].text.replace(/^#/, '');
-  if (!NUMBER.test(v) && !(HEX.test(v) && v.length >= 7)) return [];
+  if (!NUMBER.test(v) && !(HEX.test(v) && v.length >= 7)) return none;
   return refsEqual(db, { type: null, value: v });
 }
 
