@@ -2,6 +2,7 @@ import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import type { StreamIndexed } from '../../../shared/api';
 import { useServerEvents } from './stream';
+import { refetchAfterCommit } from './refetch-after-commit';
 import { throttleTrailing } from './throttle';
 
 export interface LiveInvalidationOptions {
@@ -23,7 +24,7 @@ export function useLiveInvalidation(queryKeyPrefix: QueryKey, opts: LiveInvalida
     whenRef.current = opts.when;
   });
   const invalidate = useMemo(
-    () => throttleTrailing(() => void queryClient.invalidateQueries({ queryKey: JSON.parse(keyJson) as QueryKey }), opts.throttleMs ?? 1500),
+    () => throttleTrailing(() => void refetchAfterCommit(queryClient, JSON.parse(keyJson) as QueryKey), opts.throttleMs ?? 1500),
     [queryClient, keyJson, opts.throttleMs],
   );
   useEffect(() => () => invalidate.cancel(), [invalidate]);
