@@ -158,6 +158,18 @@ describe('what a search finds', () => {
     expect(ids(search('file:nothing/like/this'))).toEqual([]);
   });
 
+  // `Reconnect file:ts` marked "restar[ts]" in event text: a 1–2 character value is a fragment of many words.
+  it('a file: value is marked in the paths it found, and in event text only from 3 characters', () => {
+    const marked = (r: SearchResponse, id: string) => {
+      const sn = session(r, id).hits[0].snippet!;
+      return sn.highlights.map(([a, b]) => sn.text.slice(a, b));
+    };
+    expect(marked(search('wsReconnectLoop file:re'), S1)).toEqual(['wsReconnectLoop']); // not the "re" of "forever"
+    expect(marked(search('file:re'), S1)).toEqual(['re']); // /w/src/ws/reconnect.ts
+    expect(marked(search('forever file:reconnect.ts'), S1)).toEqual(['forever']);
+    expect(marked(search('export file:reconnect.ts', { sort: 'recent' }), S1)).toContain('reconnect.ts');
+  });
+
   it('a PR number is a ref: by ref: alone, or as the query word', () => {
     const r = search('ref:1234');
     expect(ids(r)).toEqual([S2]);

@@ -360,14 +360,25 @@ function filtersOf(q: ParsedQuery): Record<string, string[]> {
   return out;
 }
 
-/** What to highlight: the required words, and the file: values (a path found by file: shows where). */
-function snippetTermsOf(q: ParsedQuery): QueryTerm[] {
-  const terms = positiveTerms(q);
-  for (const f of q.file) terms.push({ text: foldWhitespace(f), exclude: false, phrase: false, index: 'trigram' });
-  return terms;
+interface SnippetTerms {
+  /** in event text, prompts, companion files and titles */
+  text: QueryTerm[];
+  /** in the paths a session touched */
+  paths: QueryTerm[];
 }
 
-function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionMatches, terms: QueryTerm[], eventCount: number): SearchSession {
+/**
+ * What to highlight: the required words, and the file: values (a path found by file: shows where), in event text too
+ * (a path in a message) from 3 characters: a shorter value is a fragment of many words ("restar[ts]" for `file:ts`).
+ */
+function snippetTermsOf(q: ParsedQuery): SnippetTerms {
+  const words = positiveTerms(q);
+  const files = q.file.map((f): QueryTerm => ({ text: foldWhitespace(f), exclude: false, phrase: false, index: 'trigram' }));
+  return { text: [...words, ...files.filter((f) => [...f.text].length >= 3)], paths: [...words, ...files] };
+}
+
+function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionMatches, snippetTerms: SnippetTerms, eventCount: number): SearchSession {
+  const terms = snippetTerms.text;
   const hits: SearchHit[] = [];
   const classes = [...m.firstByClass.entries()].sort((a, b) => WEIGHTS[b[0]] - WEIGHTS[a[0]]);
   for (const [, c] of classes) {
@@ -398,7 +409,7 @@ function sessionResult(db: Database.Database, dir: SessionDirectory, m: SessionM
       eventType: f.eventId === null ? null : 'tool_call',
       name: f.path,
       ts: null,
-      snippet: hits.length === 0 ? makeSnippet(f.path, terms) : null,
+      snippet: hits.length === 0 ? makeSnippet(f.path, snippetTerms.paths) : null,
     });
   }
   for (const f of m.companions) {
