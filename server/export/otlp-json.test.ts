@@ -191,6 +191,23 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     }
   });
 
+  it('a part whose batches the serializer wrote in another shape is encoded whole instead of joined', () => {
+    const original = JsonTraceSerializer.serializeRequest.bind(JsonTraceSerializer);
+    // a schemaUrl after the spans: the batches can no longer be cut around their spans
+    const serialize = vi.spyOn(JsonTraceSerializer, 'serializeRequest').mockImplementation((s) => {
+      const text = Buffer.from(original(s)!).toString('utf8');
+      return new TextEncoder().encode(text.endsWith(']}]}]}') ? `${text.slice(0, -5)},"schemaUrl":"x"}]}]}` : text);
+    });
+    try {
+      const parts = [...otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 3, exportedAt: EXPORTED_AT })!].map((p) => JSON.parse(Buffer.concat(p).toString('utf8')) as OtlpDocument);
+      expect(parts.length).toBeGreaterThan(1);
+      const all = parts.flatMap((p) => (p.resourceSpans as { scopeSpans: { spans: Span[]; schemaUrl: string }[] }[]).flatMap((r) => r.scopeSpans.flatMap((x) => x.spans)));
+      expect(all).toEqual(spans);
+    } finally {
+      serialize.mockRestore();
+    }
+  });
+
   it('a span over the limit by itself goes alone in its part', () => {
     const sizes = spans.map((s) => Buffer.byteLength(JSON.stringify(s)));
     const limit = Math.max(...sizes); // the largest span alone, with its resource, scope and head, is over it

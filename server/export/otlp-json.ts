@@ -4,7 +4,6 @@ import { familyCte } from '../counts/session-events';
 import { VERSION } from '../version';
 import { readableSpans } from './otlp-spans';
 import { sessionSpanPlan, sessionSpans } from './session-spans';
-import type { ReadableSpan } from '@opentelemetry/sdk-trace';
 
 /** VS Code's importer refuses files over 50 MB (INTEROP §1); so do we, naming the size. */
 export const MAX_EXPORT_BYTES = 50 * 1024 * 1024;
@@ -96,49 +95,74 @@ function exportHead(db: Database.Database, rootSessionId: string, o: OtlpExportO
   return { exportedAt: new Date(o.exportedAt ?? Date.now()).toISOString(), exporterVersion: `chronoscope ${VERSION}`, sessionId: rootSessionId, sessionTitle: title };
 }
 
+const utf8 = (text: string) => new TextEncoder().encode(text);
+const SPANS_OPEN = utf8('"spans":[');
+/** how the serializer closes a document of one resource and one scope: its spans, scopeSpans, resourceSpans and itself */
+const SPANS_CLOSE = utf8(']}]}]}');
+
+/**
+ * A batch's document cut around its spans: what comes before them (the resource and scope, the same for every batch of
+ * an export) and the spans themselves, without their brackets. Null when the document has another shape than one
+ * resource with one scope (the caller then encodes its part whole).
+ */
+function cutAroundSpans(doc: Uint8Array): { head: Buffer; spans: Uint8Array } | null {
+  const bytes = Buffer.from(doc.buffer, doc.byteOffset, doc.byteLength);
+  const at = bytes.indexOf(SPANS_OPEN);
+  if (at < 0 || !bytes.subarray(bytes.byteLength - SPANS_CLOSE.byteLength).equals(SPANS_CLOSE)) return null;
+  return { head: bytes.subarray(0, at + SPANS_OPEN.byteLength), spans: bytes.subarray(at + SPANS_OPEN.byteLength, bytes.byteLength - SPANS_CLOSE.byteLength) };
+}
+
 /**
  * The export in parts of at most `maxBytes` each (`--split`), as the bytes of each part's JSON document, made one at a
  * time as they are taken: consecutive spans in tree order (a span's parent may sit in an earlier part). Spans are read
- * and encoded a batch at a time; a part is encoded whole once its batches would pass the limit with the next one (its
- * size is at most theirs: one resource and scope instead of one per batch). What is held at once is a part and a
- * batch, whatever the size of the session (the bench archive's largest family, 254k spans in 12 parts, held all of
- * them: 3.4 GB of RSS). Each part is the bytes JSON.stringify gives for `{ resourceSpans, copilotChat }`.
+ * and encoded a batch at a time, and a part is its batches' spans joined under one resource and scope (so at most the
+ * size of its batches together), closed before the batch that would pass the limit. What is held at once is a part's
+ * bytes and a batch's spans, whatever the size of the session (the bench archive's largest family, 254k spans, held
+ * every span with its line: 3.4 GB of RSS). Each part is the bytes JSON.stringify gives for `{ resourceSpans,
+ * copilotChat }`, and the bytes the serializer gives for the part's spans encoded at once.
  */
 export function otlpJsonParts(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): Iterable<Uint8Array[]> | null {
   const plan = sessionSpanPlan(db, sessionId);
   if (!plan) return null;
   const head = exportHead(db, plan.rootSessionId, o);
-  const tail = new TextEncoder().encode(`,"copilotChat":${JSON.stringify(head)}}`);
+  const tail = utf8(`,"copilotChat":${JSON.stringify(head)}}`);
   const max = (o.maxBytes ?? MAX_EXPORT_BYTES) - tail.byteLength;
   const batch = o.sizeBatch ?? PART_BATCH;
-  const encodeBatch = (from: number, to: number) => {
-    const spans = readableSpans({ ...plan, spans: plan.read(from, to) }, { content: true, rawEntry: true });
-    return { spans, bytes: JsonTraceSerializer.serializeRequest(spans)!.byteLength };
-  };
-  /** the document's bytes: the serializer's `{"resourceSpans":[…]}` with the head spliced in before its last brace */
-  const part = (spans: ReadableSpan[]): Uint8Array[] => {
-    const body = JsonTraceSerializer.serializeRequest(spans)!;
-    return [body.subarray(0, body.byteLength - 1), tail];
+  const encode = (from: number, to: number) => JsonTraceSerializer.serializeRequest(readableSpans({ ...plan, spans: plan.read(from, to) }, { content: true, rawEntry: true }))!;
+  /** a document as the serializer wrote it, with the head spliced in before its last brace */
+  const whole = (doc: Uint8Array): Uint8Array[] => [doc.subarray(0, doc.byteLength - 1), tail];
+  type Batch = { from: number; to: number; cut: ReturnType<typeof cutAroundSpans> };
+  /** the batches' spans under the first one's resource and scope; encoded again whole if any has another shape */
+  const part = (batches: Batch[]): Uint8Array[] => {
+    const first = batches[0].cut;
+    if (first === null || batches.some((b) => b.cut === null || !b.cut.head.equals(first.head))) return whole(encode(batches[0].from, batches[batches.length - 1].to));
+    const out: Uint8Array[] = [first.head];
+    batches.forEach((b, k) => out.push(...(k > 0 ? [utf8(',')] : []), b.cut!.spans));
+    out.push(SPANS_CLOSE.subarray(0, SPANS_CLOSE.byteLength - 1), tail);
+    return out;
   };
   return (function* () {
-    let pending: ReadableSpan[] = [];
+    if (plan.length === 0) {
+      yield whole(JsonTraceSerializer.serializeRequest([])!);
+      return;
+    }
+    let pending: Batch[] = [];
     let pendingBytes = 0;
     for (let from = 0; from < plan.length; ) {
       let to = Math.min(plan.length, from + batch);
-      let b = encodeBatch(from, to);
+      let doc = encode(from, to);
       // a batch over the limit by itself: fewer spans, down to one (which goes alone, whatever its size)
-      while (b.bytes > max && to - from > 1) b = encodeBatch(from, (to = from + Math.ceil((to - from) / 2)));
-      if (pending.length > 0 && pendingBytes + b.bytes > max) {
+      while (doc.byteLength > max && to - from > 1) doc = encode(from, (to = from + Math.ceil((to - from) / 2)));
+      if (pending.length > 0 && pendingBytes + doc.byteLength > max) {
         yield part(pending);
         pending = [];
         pendingBytes = 0;
       }
-      pending = pending.concat(b.spans);
-      pendingBytes += b.bytes;
+      pending.push({ from, to, cut: cutAroundSpans(doc) });
+      pendingBytes += doc.byteLength;
       from = to;
     }
-    yield part(pending); // the last, or the one part of a session without spans
-
+    yield part(pending);
   })();
 }
 
