@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3';
 import type { SessionSource } from '../../shared/api';
 import { rawLines } from '../db/raw-lines';
-import { sessionTree } from '../spans/tree-cache';
-import type { SpanEntry } from '../spans/span-tree';
+import { sessionTree, type CachedTree } from '../spans/tree-cache';
+import type { SpanEntry, SpanTree } from '../spans/span-tree';
 import type { RawLogEntry } from '../../shared/log-entry';
 import { isCliEnvelope } from '../ingest/cli/normalize-cli';
 import { startArgumentsOf } from '../ingest/cli/start-arguments';
@@ -60,6 +60,38 @@ export interface SpanPlan extends Omit<SessionSpans, 'spans'> {
 }
 
 const READ_BATCH = 2000;
+
+interface SpanIds {
+  /** events.id → its r_idx, where not 0 */
+  runs: Map<number, number>;
+  /** tree node → its OTLP span id */
+  idOfNode: Map<number, string>;
+}
+
+/**
+ * The OTLP ids of a cached tree's nodes, kept while the tree is (tree-cache.ts keeps one while its events stay the
+ * same): forwarding asks for them batch after batch of 500 events, and for the largest family of the bench archive
+ * deriving them again took ~0.9 s a batch.
+ */
+const idsOfTree = new WeakMap<CachedTree, Map<string, SpanIds>>();
+
+function spanIdsOf(db: Database.Database, tree: SpanTree, kept: number[], nums: string, traceId: string): SpanIds {
+  const runs = new Map<number, number>();
+  for (const r of db.prepare('SELECT id, r_idx FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND r_idx != 0').iterate(nums) as Iterable<{ id: number; r_idx: number }>) runs.set(r.id, r.r_idx);
+  // Occurrences count in line order (events.id), not tree order, so that a tree that changes shape as a session
+  // grows keeps the ids of the lines it already had.
+  const idOfNode = new Map<number, string>();
+  const occurrences = new Map<string, number>();
+  for (const i of [...kept].sort((a, b) => tree.id(a) - tree.id(b))) {
+    const e = tree.entry(i);
+    const rIdx = runs.get(e.id) ?? 0;
+    const key = `${e.sessionId}|${rIdx}|${e.type}|${e.spanId ?? ''}`;
+    const n = occurrences.get(key) ?? 0;
+    occurrences.set(key, n + 1);
+    idOfNode.set(i, spanIdOf(traceId, e.sessionId, rIdx, e.type, e.spanId, n));
+  }
+  return { runs, idOfNode };
+}
 
 /** The start lines of the scope's Copilot CLI tool calls, by `<session id>|<tool call id>`, in id order. */
 function cliStartLines(db: Database.Database, sessions: { num: number; id: string }[], nums: string): Map<string, number[]> {
@@ -121,24 +153,12 @@ export function sessionSpanPlan(db: Database.Database, sessionId: string, only?:
   for (let i = 0; i < tree.length; i++) if (tree.dup(i) !== 2) kept.push(i);
   const nums = JSON.stringify(cached.scope.sessions.map((x) => x.num));
   const wanted = only ? kept.filter((i) => only(tree.id(i))) : kept;
-  let ids: { runs: Map<number, number>; idOfNode: Map<number, string> } | null = null;
   const idsOnce = () => {
-    if (ids) return ids;
-    const runs = new Map<number, number>();
-    for (const r of db.prepare('SELECT id, r_idx FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND r_idx != 0').iterate(nums) as Iterable<{ id: number; r_idx: number }>) runs.set(r.id, r.r_idx);
-    // Occurrences count in line order (events.id), not tree order, so that a tree that changes shape as a session
-    // grows keeps the ids of the lines it already had.
-    const idOfNode = new Map<number, string>();
-    const occurrences = new Map<string, number>();
-    for (const i of [...kept].sort((a, b) => tree.id(a) - tree.id(b))) {
-      const e = tree.entry(i);
-      const rIdx = runs.get(e.id) ?? 0;
-      const key = `${e.sessionId}|${rIdx}|${e.type}|${e.spanId ?? ''}`;
-      const n = occurrences.get(key) ?? 0;
-      occurrences.set(key, n + 1);
-      idOfNode.set(i, spanIdOf(traceId, e.sessionId, rIdx, e.type, e.spanId, n));
-    }
-    return (ids = { runs, idOfNode });
+    let byTrace = idsOfTree.get(cached);
+    if (!byTrace) idsOfTree.set(cached, (byTrace = new Map()));
+    let ids = byTrace.get(traceId);
+    if (!ids) byTrace.set(traceId, (ids = spanIdsOf(db, tree, kept, nums, traceId)));
+    return ids;
   };
   // A Copilot CLI tool call's arguments are on its start line, another event: read with the wanted lines.
   let startOf: Map<string, number[]> | null = null;
