@@ -9,6 +9,7 @@ import { startArgumentsOf } from '../ingest/cli/start-arguments';
 import { lineAttrs } from '../ingest/normalize';
 import { cliExportAttrs } from './cli-attrs';
 import { spanIdOf, traceIdOf } from './span-ids';
+import { positionIn } from '../spans/sorted-position';
 
 /** One event of a session's tree with its line: what a reader of the session's text needs (Markdown). */
 export interface SpanLine {
@@ -214,17 +215,7 @@ export function sessionSpanPlan(db: Database.Database, sessionId: string, only?:
     depth: (k) => tree.depth[wanted[k]],
     positionOf: (eventId) => {
       const i = tree.indexOf(eventId);
-      if (i === undefined) return null;
-      // wanted is ascending (tree order)
-      let lo = 0;
-      let hi = wanted.length - 1;
-      while (lo <= hi) {
-        const mid = (lo + hi) >> 1;
-        if (wanted[mid] === i) return mid;
-        if (wanted[mid] < i) lo = mid + 1;
-        else hi = mid - 1;
-      }
-      return null;
+      return i === undefined ? null : positionIn(wanted, i); // wanted ascends (tree order)
     },
     linesAt,
     readAt,

@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { positionIn } from './sorted-position';
 import type { RequestSummary, SpanListResponse, SpanOverview, SpanRow, SpanSeekResponse, SpanView } from '../../shared/api';
 import { notFound } from '../http/errors';
 import { rawLines } from '../db/raw-lines';
@@ -51,18 +52,6 @@ function viewRevealing(db: Database.Database, cached: CachedTree, view: SpanView
   return { state: viewOf(db, cached, { ...view, toggled }), opened };
 }
 
-/** Position of pre-order index `i` among the visible rows (they ascend), or null. */
-function rowIndexOf(rows: Int32Array, i: number): number | null {
-  let lo = 0;
-  let hi = rows.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid] === i) return mid;
-    if (rows[mid] < i) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return null;
-}
 
 const labelCaches = new WeakMap<Database.Database, Map<number, string>>();
 
@@ -150,7 +139,7 @@ export function listSpans(db: Database.Database, sessionId: string, q: ListSpans
     const r = viewRevealing(db, cached, q, revealAt);
     state = r.state;
     revealOpened = r.opened;
-    revealIndex = rowIndexOf(state.visible.rows, revealAt);
+    revealIndex = positionIn(state.visible.rows, revealAt);
   }
   const { rows } = state.visible;
   const end = Math.min(rows.length, q.offset + q.limit);
@@ -197,7 +186,7 @@ export function seekSpan(db: Database.Database, sessionId: string, q: SeekInput)
   }
   if (found < 0) return { index: null, id: null, opened: [] };
   const r = viewRevealing(db, cached, q, found);
-  return { index: rowIndexOf(r.state.visible.rows, found), id: tree.id(found), opened: r.opened };
+  return { index: positionIn(r.state.visible.rows, found), id: tree.id(found), opened: r.opened };
 }
 
 function requestSummaries(db: Database.Database, tree: SpanTree): { requests: RequestSummary[]; total: number } {
