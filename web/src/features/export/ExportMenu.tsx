@@ -5,10 +5,17 @@ import './export.css';
 /** What VS Code's Agent Debug Log import drops (INTEROP §1): said in the menu, so nobody expects it there. */
 const VSCODE_LOSES = 'time to first token, cached tokens, credits, prompts and the system prompt and tool files';
 
-/** Copies a span's (or the session's) Markdown; says so for a moment, or why it could not. */
+type CopyState = 'idle' | 'copying' | 'copied' | 'failed';
+
+/** What a Copy as Markdown button says: the first copy of a span in the largest sessions reads their tree (~1.5 s). */
+export const copyMarkdownLabel = (state: CopyState): string =>
+  ({ idle: 'Copy as Markdown', copying: 'Copying…', copied: 'Copied', failed: 'Could not copy' })[state];
+
+/** Copies a span's (or the session's) Markdown; says so while it does, for a moment after, or why it could not. */
 export function useCopyMarkdown(sessionId: string, eventId?: number) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
+  const [state, setState] = useState<CopyState>('idle');
   const copy = async () => {
+    setState('copying');
     try {
       const md = await getText(`/api/sessions/${encodeURIComponent(sessionId)}/export`, { format: 'md', event: eventId });
       await navigator.clipboard.writeText(md);
@@ -79,8 +86,8 @@ export function ExportMenu({ sessionId }: { sessionId: string }) {
           <span className="export-item-title">Markdown file</span>
           <span className="export-item-note">Requests, model and tool calls, subagents; cut at 30,000 characters.</span>
         </a>
-        <button role="menuitem" type="button" className="export-item" onClick={() => void copy()}>
-          <span className="export-item-title">{state === 'copied' ? 'Copied' : state === 'failed' ? 'Could not copy' : 'Copy as Markdown'}</span>
+        <button role="menuitem" type="button" className="export-item" aria-busy={state === 'copying'} onClick={() => void copy()}>
+          <span className="export-item-title">{copyMarkdownLabel(state)}</span>
           <span className="export-item-note">To paste into an issue or a chat with a model.</span>
         </button>
       </div>

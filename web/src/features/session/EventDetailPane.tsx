@@ -15,7 +15,7 @@ import { JsonTree } from './JsonTree';
 import { inferredParentNote } from './parent-note';
 import { DETAIL_MAX_CHARS, eventDetailOptions } from './session.queries';
 import { spanKind, typeLabel } from './span-types';
-import { useCopyMarkdown } from '../export/ExportMenu';
+import { copyMarkdownLabel, useCopyMarkdown } from '../export/ExportMenu';
 
 /** Fetches one event (bounded to DETAIL_MAX_CHARS per string until asked for all) and shows it. */
 export function ConnectedEventDetail({
@@ -100,8 +100,8 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferr
           >
             {copied ? 'Copied' : 'Copy as JSON'}
           </button>
-          <button type="button" className="btn btn-small" onClick={() => void markdown.copy()} title="This span and what is under it, as Markdown">
-            {markdown.state === 'copied' ? 'Copied' : markdown.state === 'failed' ? 'Could not copy' : 'Copy as Markdown'}
+          <button type="button" className="btn btn-small" aria-busy={markdown.state === 'copying'} onClick={() => void markdown.copy()} title="This span and what is under it, as Markdown">
+            {copyMarkdownLabel(markdown.state)}
           </button>
           <button type="button" className="icon-btn" aria-label="Close details" title="Close (Esc)" onClick={onClose}>
             ×
