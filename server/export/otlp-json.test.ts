@@ -260,6 +260,23 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     }
   });
 
+  // A discovery line the writer copies (FORMAT §4.4) written again into the same file is one event (dup 2): the tree and
+  // the export leave the repeats out, but the early refusal counted their bytes.
+  it('a line repeated inside its file is not counted as what the export holds', async () => {
+    const sid = 'eeeeeeee-2222-4222-8222-222222222222';
+    const ok = line({ ts: Date.UTC(2026, 10, 20), dur: 0, sid, type: 'user_message', name: 'user_message', spanId: '0000000000000001', status: 'ok', attrs: { content: 'hi' } });
+    const copied = line({ ts: Date.UTC(2026, 10, 20, 0, 0, 1), dur: 0, sid, type: 'discovery', name: 'Load Skills', spanId: '0000000000000002', status: 'ok', attrs: { details: `loaded: ${'s'.repeat(4000)}`, category: 'discovery', source: 'core' } });
+    const gx = await fixtureDb({ [`${sid}/main.jsonl`]: ok + copied.repeat(10) }); // ~40 KB of lines, 2 events exported
+    try {
+      expect(gx.db.prepare('SELECT count(*) FROM events WHERE dup = 2').pluck().get()).toBe(9);
+      const docs = exportOtlpJson(gx.db, sid, { maxBytes: 20_000 })!;
+      expect(docs).toHaveLength(1);
+      expect(JSON.stringify(docs[0]).length).toBeLessThan(20_000);
+    } finally {
+      gx.cleanup();
+    }
+  });
+
   it('an unknown session is null', () => {
     expect(exportOtlpJson(fx.db, 'nope')).toBeNull();
   });

@@ -168,11 +168,12 @@ export function otlpJsonParts(db: Database.Database, sessionId: string, o: OtlpE
 
 /**
  * What the exported entries of a session and its child logs hold at least: the bytes read of their log files, less
- * their bad lines and fragments (not exported) and two bytes a line for its line break; each entry is written whole
- * as a JSON string (chronoscope.entry), quotes and escapes on top. Null for an unknown session.
+ * their bad lines and fragments (not exported), the lines repeated inside one file (dup 2: the export leaves them out,
+ * as the tree does) and two bytes a line for its line break; each entry is written whole as a JSON string
+ * (chronoscope.entry), quotes and escapes on top. Null for an unknown session.
  */
 function archivedLogBytes(db: Database.Database, sessionId: string): { bytes: number; entries: number } | null {
-  const row = db
+  const logs = db
     .prepare(
       `WITH RECURSIVE ${familyCte(' WHERE id = ?')}
        SELECT count(DISTINCT family.id) sessions, coalesce(sum(f.events), 0) entries,
@@ -181,5 +182,13 @@ function archivedLogBytes(db: Database.Database, sessionId: string): { bytes: nu
        FROM family LEFT JOIN files f ON f.session_id = family.id`,
     )
     .get(sessionId) as { sessions: number; bytes: number; entries: number };
-  return row.sessions === 0 ? null : { bytes: row.bytes, entries: row.entries };
+  if (logs.sessions === 0) return null;
+  const repeats = db
+    .prepare(
+      `WITH RECURSIVE ${familyCte(' WHERE id = ?')}
+       SELECT count(*) n, coalesce(sum(l.length), 0) bytes
+       FROM family JOIN sessions s ON s.id = family.id JOIN events e ON e.session_num = s.num AND e.dup = 2 JOIN lines l ON l.id = e.id`,
+    )
+    .get(sessionId) as { n: number; bytes: number };
+  return { bytes: logs.bytes - repeats.bytes, entries: logs.entries - repeats.n };
 }
