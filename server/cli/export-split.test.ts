@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHILD, exportFixtureFiles, PARENT } from '../export/export-fixture';
+import { CHILD, exportFixtureFiles, PARENT, splitDocuments } from '../export/export-fixture';
 import { exportOtlpJson, otlpJsonParts } from '../export/otlp-json';
 import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
 import { writeParts } from './export';
@@ -36,7 +36,7 @@ function captured(run: () => number): { code: number; out: string; err: string }
 
 describe('export --split', () => {
   it('several parts: FILE-1.json … FILE-N.json, each the document the split export makes', () => {
-    const expected = exportOtlpJson(fx.db, PARENT, { split: true, maxBytes: 10_000, exportedAt: AT })!;
+    const expected = splitDocuments(fx.db, PARENT, { maxBytes: 10_000, exportedAt: AT });
     expect(expected.length).toBeGreaterThan(2);
     const r = captured(() => writeParts(path.join(tmp, 'many.json'), otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, exportedAt: AT })!));
     const n = expected.length;

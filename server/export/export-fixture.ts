@@ -1,4 +1,6 @@
+import type Database from 'better-sqlite3';
 import { line } from '../test-support/fixture-db';
+import { otlpJsonParts, type OtlpDocument, type OtlpExportOptions } from './otlp-json';
 
 // A session written the way the current logger writes (FORMAT §10): span ids are a window's counter (the
 // subagent's log, written in the same window, continues it), turns in both id forms, a subagent in a child log whose subagent entry hangs off the parent's
@@ -48,4 +50,9 @@ export function exportFixtureFiles(): Record<string, string> {
       line({ ts: T0 + 6700, dur: 15, sid: C, type: 'tool_call', name: 'grep_search', spanId: id(9), parentSpanId: id(7), status: 'ok', attrs: { args: '{"query":"while (true)"}', result: 'src/retry.ts:1' } }),
     ].join(''),
   };
+}
+
+/** A split export's parts (otlpJsonParts) read back as documents. */
+export function splitDocuments(db: Database.Database, sessionId: string, o: OtlpExportOptions): OtlpDocument[] {
+  return [...(otlpJsonParts(db, sessionId, o) ?? [])].map((p) => JSON.parse(Buffer.concat(p).toString('utf8')) as OtlpDocument);
 }

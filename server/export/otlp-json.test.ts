@@ -2,7 +2,7 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spanOverview } from '../spans/list-spans';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { CHILD, exportFixtureFiles, PARENT } from './export-fixture';
+import { CHILD, exportFixtureFiles, PARENT, splitDocuments } from './export-fixture';
 import { ExportTooLargeError, exportOtlpJson, otlpJsonParts, type OtlpDocument } from './otlp-json';
 
 // The OTLP JSON export, rule by rule against what VS Code's Agent Debug Log import accepts and what collectors
@@ -159,7 +159,7 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     }
     expect(err).toBeInstanceOf(ExportTooLargeError);
     expect((err as Error).message).toMatch(/^the export is 0\.\d MB \(19 spans\), over VS Code's 50 MB import limit: use --split/);
-    const parts = exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, split: true, exportedAt: EXPORTED_AT })!;
+    const parts = splitDocuments(fx.db, PARENT, { maxBytes: 10_000, exportedAt: EXPORTED_AT });
     expect(parts.length).toBeGreaterThan(1);
     for (const p of parts) expect(Buffer.byteLength(JSON.stringify(p))).toBeLessThanOrEqual(10_000);
     for (const p of parts) expect(p.copilotChat).toEqual(doc.copilotChat);
@@ -227,7 +227,7 @@ describe('OTLP JSON export (INTEROP §1)', () => {
       expect(() => exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4 })).toThrow(ExportTooLargeError);
       expect(serialize.mock.calls.map(([batch]) => batch.length)).toEqual([4, 4, 4, 4, 3]);
       serialize.mockClear();
-      exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4, split: true });
+      [...otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4 })!];
       expect(Math.max(...serialize.mock.calls.map(([batch]) => batch.length))).toBeLessThan(spans.length);
     } finally {
       serialize.mockRestore();

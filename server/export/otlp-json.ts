@@ -35,10 +35,8 @@ export interface OtlpDocument {
 export interface OtlpExportOptions {
   /** when the file says it was exported; fixed in tests so two exports are byte-identical */
   exportedAt?: number;
-  /** write parts of at most MAX_EXPORT_BYTES instead of refusing */
-  split?: boolean;
   maxBytes?: number;
-  /** spans encoded at a time to measure the export (tests set a small one) */
+  /** spans encoded at a time to measure the export, or to make a split export's parts (tests set a small one) */
   sizeBatch?: number;
 }
 
@@ -51,21 +49,17 @@ const SIZE_BATCH = 5000;
 /**
  * Spans read and encoded at a time for a split export: a part closes before the batch that would take it over the
  * limit, so a smaller batch fills parts closer to it (the largest family of the bench: batches of 5,000 spans, ~10 MB
- * each, made 13 parts of ~43 MB; of 1,000, 12 of ~48 MB).
+ * each, made 13 parts of ~43 MB; of 1,000, 11 of ~52 MB, the limit being 50 MiB).
  */
 const PART_BATCH = 1000;
 
 /**
- * A session and its child logs as one OTLP JSON document (or several with `split`), encoded by the OpenTelemetry
+ * A session and its child logs as one OTLP JSON document (`otlpJsonParts` splits one over the limit), encoded by the OpenTelemetry
  * JSON serializer: 32-hex trace id, 16-hex span ids (span-ids.ts), nanosecond times as decimal strings, integer
  * attributes as intValue. The top-level `copilotChat` block is what VS Code's Agent Debug Log import reads first.
  * Exporting twice gives the same bytes (given exportedAt).
  */
 export function exportOtlpJson(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): OtlpDocument[] | null {
-  if (o.split) {
-    const parts = otlpJsonParts(db, sessionId, o);
-    return parts === null ? null : [...parts].map((p) => JSON.parse(Buffer.concat(p).toString('utf8')) as OtlpDocument);
-  }
   const max = o.maxBytes ?? MAX_EXPORT_BYTES;
   // Each span carries its archived line (chronoscope.entry): when the lines alone are over the limit, say so before
   // reading any (the bench archive's largest family: 10 s and 1.35 GB of RSS to refuse it by its encoded size).
