@@ -9,13 +9,17 @@ import { searchSessions } from '../search/search-sessions';
 import { listRequests } from '../spans/list-requests';
 import { listSpans, seekSpan, spanOverview, type ListSpansInput, type SeekInput } from '../spans/list-spans';
 import { requestTimeline, requestBreakdowns } from '../spans/request-timeline';
+import { listCustomizations, type CustomizationsQuery } from '../customizations/list-customizations';
+import { cacheBreaks } from '../usage/cache-breaks';
+import { usage } from '../usage/usage';
+import type { CacheParams, UsageParams } from '../../shared/api';
 
 /**
  * What the read workers run: the requests whose work grows with what they read and that hold nothing the main
  * connection needs. Search (a long phrase, a common word read to the end) and a session's span tree (built whole
  * for the biggest session: 90 ms at 7,000 events, again after every commit during a backfill). Not triage: its
  * model's typed arrays live per connection, and one copy is the memory budget. And the exports, which read a
- * session's lines.
+ * session's lines, and usage and customizations, which read every model call or discovery event of their window.
  */
 export const READ_OPS = {
   search: (db: Database.Database, a: { input: SearchQuery; now: number }) => searchSessions(db, a.input, a.now),
@@ -28,6 +32,10 @@ export const READ_OPS = {
   // the session's span tree again (the page's, already built in this worker), and the lines of what it writes
   markdown: (db: Database.Database, a: { sessionId: string; maxChars?: number; eventId?: number }) => ({ text: exportMarkdown(db, a.sessionId, { maxChars: a.maxChars, eventId: a.eventId }) }),
   otlp: (db: Database.Database, a: { sessionId: string }) => otlpDocument(db, a.sessionId),
+  // passes over every model call of the window: `usage` over all time took 1.0 s of the bench archive
+  usage: (db: Database.Database, a: { query: UsageParams; now: number }) => usage(db, a.query, a.now),
+  cacheBreaks: (db: Database.Database, a: { query: CacheParams; now: number }) => cacheBreaks(db, a.query, a.now),
+  customizations: (db: Database.Database, a: { query: CustomizationsQuery; now: number }) => listCustomizations(db, a.query, a.now),
 };
 
 /** What an op needs loaded, in the thread that runs it, before it runs (its module's packages, not at the thread's start). */

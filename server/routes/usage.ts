@@ -2,19 +2,18 @@ import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
 import { CacheQuery, CustomizationsQuery, UsageQuery } from '../../shared/api';
 import type { AppContext } from '../app-context';
-import { inOneSnapshot } from '../db/one-snapshot';
-import { listCustomizations } from '../customizations/list-customizations';
 import { validationHook } from '../http/errors';
-import { cacheBreaks } from '../usage/cache-breaks';
-import { usage } from '../usage/usage';
+import { jsonBody } from '../http/json-bytes';
+import { readOffTheLoop } from '../read-pool/read-ops';
 
-/** What it cost (tokens, credits) and what was loaded (customizations): issue 17. */
+/** What it cost (tokens, credits) and what was loaded (customizations): issue 17. In the read worker (read-ops.ts). */
 export function usageRoutes(ctx: AppContext) {
   return new Hono()
-    .get('/usage', zValidator('query', UsageQuery, validationHook), (c) => c.json(inOneSnapshot(ctx.db, (db) => usage(db, c.req.valid('query'))), 200))
-    .get('/usage/cache', zValidator('query', CacheQuery, validationHook), (c) => c.json(inOneSnapshot(ctx.db, (db) => cacheBreaks(db, c.req.valid('query'))), 200))
-    .get('/customizations', zValidator('query', CustomizationsQuery, validationHook), (c) => {
+    .get('/usage', zValidator('query', UsageQuery, validationHook), async (c) => jsonBody(c, await readOffTheLoop(ctx, 'usage', { query: c.req.valid('query'), now: Date.now() })))
+    .get('/usage/cache', zValidator('query', CacheQuery, validationHook), async (c) => jsonBody(c, await readOffTheLoop(ctx, 'cacheBreaks', { query: c.req.valid('query'), now: Date.now() })))
+    .get('/customizations', zValidator('query', CustomizationsQuery, validationHook), async (c) => {
       const q = c.req.valid('query');
-      return c.json(inOneSnapshot(ctx.db, (db) => listCustomizations(db, { sessionId: q.session, window: q.window, skippedOnly: q.skipped === '1' })), 200);
+      const query = { sessionId: q.session, window: q.window, skippedOnly: q.skipped === '1' };
+      return jsonBody(c, await readOffTheLoop(ctx, 'customizations', { query, now: Date.now() }));
     });
 }
