@@ -29,6 +29,38 @@ test('the Usage page shows the totals of /api/usage and groups by repository', a
   await expect(page.getByRole('table', { name: 'Usage by repository' }).getByRole('row')).toHaveCount(byRepo.rows.length + 1);
 });
 
+// At 1440 px the cards sat in 140 px tracks, and a real archive's tokens (1,325,810,452 / 98,368,022) ran past their card.
+test("the Usage cards hold an archive's largest figures, whole, at 1440 and 1024 px", async ({ page }) => {
+  const real = (await (await page.request.get('/api/usage?window=all')).json()) as { totals: Record<string, number> };
+  const big = { ...real, totals: { ...real.totals, tokensIn: 1_325_810_452, tokensOut: 98_368_022, requests: 128_822, modelCalls: 418_018, callsWithoutCredits: 314_079 } };
+  await page.route('**/api/usage?*', (route) => route.fulfill({ json: big }));
+  for (const width of [1440, 1024]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/usage?window=all');
+    const tokens = page.locator('.usage-totals .stat').filter({ has: page.getByText('Tokens in / out', { exact: true }) });
+    await expect(tokens.locator('dd')).toHaveText(/^1,325,810,452 \/ 98,368,022/);
+    const cards = await page.locator('.usage-totals .stat').evaluateAll((els) =>
+      els.map((el) => {
+        const dd = el.querySelector('dd') as HTMLElement;
+        // each number's line boxes: one when it is not broken between its digits
+        const numbers: number[] = [];
+        const walk = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+        for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+          for (const m of (n.textContent ?? '').matchAll(/[0-9][0-9,.]*/g)) {
+            const r = document.createRange();
+            r.setStart(n, m.index);
+            r.setEnd(n, m.index + m[0].length);
+            numbers.push(new Set([...r.getClientRects()].map((rect) => Math.round(rect.top))).size);
+          }
+        }
+        return { over: el.scrollWidth - el.clientWidth, numbers, text: dd.textContent };
+      }),
+    );
+    for (const c of cards) expect(c.over, `${width} px: ${c.text}`).toBeLessThanOrEqual(0);
+    for (const c of cards) expect(c.numbers.every((lines) => lines === 1), `${width} px: ${c.text}`).toBe(true);
+  }
+});
+
 test('the Customizations page lists testing2 as skipped for name-mismatch, with the fix and its sessions', async ({ page }) => {
   await page.goto('/customizations');
   await expect(page.getByText(/entries read/)).toBeVisible();
