@@ -104,16 +104,14 @@ function spanBlock(s: SpanLine, depth: number, valueChars: number): string | nul
   return indentBlock(text, depth);
 }
 
+/** Spans whose lines are read at a time: a few MB of lines at most. */
+const READ_BATCH = 2000;
+
 /**
  * A session for people and LLMs: its facts, then each request in order with the user's text, and under it
  * every model call (model, duration, TTFT, tokens), tool call (name, arguments, result, error), subagent (its
  * own calls nested) and the assistant's text. Cut at `maxChars` with a last line saying what was left out.
  */
-const range = (from: number, to: number) => Array.from({ length: to - from }, (_, j) => from + j);
-
-/** Spans whose lines are read at a time: a few MB of lines at most. */
-const READ_BATCH = 2000;
-
 export function exportMarkdown(db: Database.Database, sessionId: string, o: MarkdownOptions = {}): string | null {
   const plan = sessionSpanPlan(db, sessionId);
   const d = getSessionDetail(db, sessionId);
@@ -166,9 +164,9 @@ export function exportMarkdown(db: Database.Database, sessionId: string, o: Mark
   let k = from;
   for (; k < to; k += batch) {
     let cutOff = false;
-    for (const s of plan.linesAt(range(k, Math.min(to, k + batch)))) {
+    for (const [j, s] of plan.lines(k, Math.min(to, k + batch)).entries()) {
       let block: string | null;
-      const request = !scope && s.depth === 0 && s.entry.type === 'user_message';
+      const request = isRequest(k + j);
       if (request) {
         requestNo++;
         base = 1;

@@ -56,11 +56,16 @@ export interface SpanPlan extends Omit<SessionSpans, 'spans'> {
   linesAt(positions: number[]): SpanLine[];
   /** …and their OTLP ids */
   readAt(positions: number[]): ExportSpan[];
-  /** the spans `from..to`, with their ids */
+  /** the spans `from..to`, with their lines */
+  lines(from: number, to: number): SpanLine[];
+  /** …and their ids */
   read(from: number, to: number): ExportSpan[];
 }
 
 const READ_BATCH = 2000;
+
+/** from, from + 1, …, to − 1 */
+const positions = (from: number, to: number): number[] => Array.from({ length: Math.max(0, to - from) }, (_, j) => from + j);
 
 interface SpanIds {
   /** events.id → its r_idx, where not 0 */
@@ -219,6 +224,7 @@ export function sessionSpanPlan(db: Database.Database, sessionId: string, only?:
     },
     linesAt,
     readAt,
-    read: (from, to) => readAt(Array.from({ length: Math.max(0, Math.min(to, wanted.length) - from) }, (_, j) => from + j)),
+    lines: (from, to) => linesAt(positions(from, Math.min(to, wanted.length))),
+    read: (from, to) => readAt(positions(from, Math.min(to, wanted.length))),
   };
 }
