@@ -83,13 +83,7 @@ export function writeParts(outFile: string | undefined, parts: Iterable<Uint8Arr
     writeChunks(nth(n), part);
   }
   if (n === 1 && first !== null) {
-    if (outFile === undefined) {
-      for (const c of first) process.stdout.write(c);
-      process.stdout.write('\n');
-    } else {
-      writeChunks(outFile, first);
-      process.stderr.write(`wrote ${outFile}\n`);
-    }
+    write(outFile, first);
     return 0;
   }
   process.stderr.write(`wrote ${n} parts: ${nth(1)} … ${nth(n)}\n`);
@@ -109,12 +103,15 @@ function notFound(id: string): never {
   throw new CliError('not_found', `no session ${id} in the index (\`chronoscope search\` finds ids)`);
 }
 
-/** The text to stdout or the file. */
-function write(outFile: string | undefined, text: string): void {
+/** The text (or its chunks) to stdout, ending with a line break, or to the file. */
+function write(outFile: string | undefined, text: string | Uint8Array[]): void {
+  const chunks = typeof text === 'string' ? [Buffer.from(text)] : text;
   if (!outFile) {
-    process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+    for (const c of chunks) process.stdout.write(c);
+    const last = chunks[chunks.length - 1];
+    if (last === undefined || last[last.length - 1] !== 0x0a) process.stdout.write('\n');
     return;
   }
-  fs.writeFileSync(outFile, text);
+  writeChunks(outFile, chunks);
   process.stderr.write(`wrote ${outFile}\n`);
 }
