@@ -167,22 +167,16 @@ export function otlpJsonParts(db: Database.Database, sessionId: string, o: OtlpE
  * (chronoscope.entry), quotes and escapes on top. Null for an unknown session.
  */
 function archivedLogBytes(db: Database.Database, sessionId: string): { bytes: number; entries: number } | null {
-  const logs = db
+  const row = db
     .prepare(
-      `WITH RECURSIVE ${familyCte(' WHERE id = ?')}
-       SELECT count(DISTINCT family.id) sessions, coalesce(sum(f.events), 0) entries,
+      `WITH RECURSIVE ${familyCte(' WHERE id = ?')},
+         repeats(n, bytes) AS (SELECT count(*), coalesce(sum(l.length), 0)
+           FROM family JOIN sessions s ON s.id = family.id JOIN events e ON e.session_num = s.num AND e.dup = 2 JOIN lines l ON l.id = e.id)
+       SELECT count(DISTINCT family.id) sessions, coalesce(sum(f.events), 0) - (SELECT n FROM repeats) entries,
          coalesce(sum(f.offset - 2 * (f.events + f.bad_lines + f.fragments)
-           - (SELECT coalesce(sum(l.length), 0) FROM lines l WHERE l.file_id = f.id AND l.kind > 0)), 0) bytes
+           - (SELECT coalesce(sum(l.length), 0) FROM lines l WHERE l.file_id = f.id AND l.kind > 0)), 0) - (SELECT bytes FROM repeats) bytes
        FROM family LEFT JOIN files f ON f.session_id = family.id`,
     )
     .get(sessionId) as { sessions: number; bytes: number; entries: number };
-  if (logs.sessions === 0) return null;
-  const repeats = db
-    .prepare(
-      `WITH RECURSIVE ${familyCte(' WHERE id = ?')}
-       SELECT count(*) n, coalesce(sum(l.length), 0) bytes
-       FROM family JOIN sessions s ON s.id = family.id JOIN events e ON e.session_num = s.num AND e.dup = 2 JOIN lines l ON l.id = e.id`,
-    )
-    .get(sessionId) as { n: number; bytes: number };
-  return { bytes: logs.bytes - repeats.bytes, entries: logs.entries - repeats.n };
+  return row.sessions === 0 ? null : { bytes: row.bytes, entries: row.entries };
 }
