@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { SessionDetail } from '../shared/api';
 import { MANY_SUBAGENTS_ID } from './fixtures/many-subagents';
 
@@ -14,12 +14,16 @@ function append(file: string, name: string): void {
   );
 }
 
-test('new rows below the fold: a pill counts them and scrolls to them; Follow live keeps the newest in view', async ({ page }) => {
+/** The session's page at 1024 px, its main log (to append to) and its span tree. */
+async function openSession(page: Page): Promise<{ file: string; tree: Locator }> {
   const detail = (await (await page.request.get(`/api/sessions/${MANY_SUBAGENTS_ID}`)).json()) as SessionDetail;
-  const file = detail.logFiles.find((f) => f.kind === 'main')!.path;
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.goto(`/session/${MANY_SUBAGENTS_ID}`);
-  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  return { file: detail.logFiles.find((f) => f.kind === 'main')!.path, tree: page.getByRole('tree', { name: 'Spans of this session' }) };
+}
+
+test('new rows below the fold: a pill counts them and scrolls to them; Follow live keeps the newest in view', async ({ page }) => {
+  const { file, tree } = await openSession(page);
   await page.getByRole('button', { name: 'Expand all' }).click();
   await expect(tree.getByText(/^1[0-9]{2} rows$/)).toBeVisible();
 
@@ -45,11 +49,7 @@ test('new rows below the fold: a pill counts them and scrolls to them; Follow li
 // keeps a query's first fetch through an invalidation (web/src/api/refetch-after-commit.ts). Here that answer is
 // held in the browser until the commit is surely announced.
 test('a line committed while a new view is on its first fetch still shows: that fetch is made again', async ({ page }) => {
-  const detail = (await (await page.request.get(`/api/sessions/${MANY_SUBAGENTS_ID}`)).json()) as SessionDetail;
-  const file = detail.logFiles.find((f) => f.kind === 'main')!.path;
-  await page.setViewportSize({ width: 1024, height: 768 });
-  await page.goto(`/session/${MANY_SUBAGENTS_ID}`);
-  const tree = page.getByRole('tree', { name: 'Spans of this session' });
+  const { file, tree } = await openSession(page);
   await page.getByRole('button', { name: 'Collapse all' }).click();
   const count = tree.getByText(/^[0-9]+ rows$/);
   await expect(count).toBeVisible();
