@@ -84,13 +84,15 @@ describe('span-tree API answers (golden)', () => {
     await expect(await answers()).toMatchFileSnapshot('__snapshots__/span-tree-golden.json');
   });
 
-  it('are the same when the tree is loaded a few rows per query (the chunks of a large family)', async () => {
-    const chunk = treeLoad.chunk;
-    treeLoad.chunk = 4;
+  it('are the same when the tree is loaded a few rows per query, by id range or by session (a large family)', async () => {
+    const saved = { ...treeLoad };
     try {
-      await expect(await answers()).toMatchFileSnapshot('__snapshots__/span-tree-golden.json');
+      for (const maxRangeWalk of [Number.POSITIVE_INFINITY, 0]) {
+        Object.assign(treeLoad, { rangeRows: 3, chunk: 4, maxRangeWalk });
+        await expect(await answers()).toMatchFileSnapshot('__snapshots__/span-tree-golden.json');
+      }
     } finally {
-      treeLoad.chunk = chunk;
+      Object.assign(treeLoad, saved);
     }
   });
 });

@@ -47,23 +47,50 @@ describe('sessionTree cache', () => {
     }
   });
 
-  it('collects after each chunk of a load that takes several, and once the tree is built; not for a one-chunk load', async () => {
-    const lines = Array.from({ length: 10 }, (_, i) => ev(1000 + i, 'tool_call', `t${i}`)).join('');
-    fx = await fixtureDb({ [`${S}/main.jsonl`]: lines });
+  it('reads ids side by side a range at a time without collecting, and ids spread among other sessions by session, collecting after each read', async () => {
+    const T = 'bbbbbbbb-2222-4222-8222-222222222222';
+    const other = Array.from({ length: 30 }, (_, i) => line({ ts: 5000 + i, dur: 5, sid: T, type: 'tool_call', name: 'x', spanId: `o${i}`, status: 'ok', attrs: {} })).join('');
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: Array.from({ length: 6 }, (_, i) => ev(1000 + i, 'tool_call', `t${i}`)).join(''), [`${T}/main.jsonl`]: other });
     const saved = { ...treeLoad };
     let collections = 0;
     try {
       treeLoad.collect = () => collections++;
-      treeLoad.chunk = 4;
-      expect(sessionTree(fx.db, S)?.tree.rows.length).toBe(10);
-      expect(collections).toBe(3 + 1); // three chunks of at most 4, then the built tree's garbage
+      Object.assign(treeLoad, { rangeRows: 4, chunk: 5 });
+      // six ids side by side: two range reads, then the built tree (6 events > chunk) collected once
+      expect(sessionTree(fx.db, S)?.tree.rows.toArray().map((e) => e.spanId)).toEqual(['t0', 't1', 't2', 't3', 't4', 't5']);
+      expect(collections).toBe(1);
+
+      // six more lines after the other session's 30: ids 1–6, then 37–42 (the other session's between them)
+      fs.appendFileSync(path.join(fx.logsDir(), S, 'main.jsonl'), Array.from({ length: 6 }, (_, i) => ev(2000 + i, 'tool_call', `u${i}`)).join(''));
+      await fx.reindex();
+      const spanIds = ['t0', 't1', 't2', 't3', 't4', 't5', 'u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
+      for (const [maxRangeWalk, expected] of [
+        // 1–4 by range; 5, 6, 37, 38 walk 34 rows for 4 (over 4 a row): by session, five ids (5, 6, 37–39), collected;
+        // 40–42 by range; then the build
+        [4, 1 + 1],
+        // every read by session, five ids at a time: 3 reads collected, and the build
+        [0, 3 + 1],
+        // every read by range: only the build
+        [Number.POSITIVE_INFINITY, 1],
+      ] as const) {
+        collections = 0;
+        treeLoad.maxRangeWalk = maxRangeWalk;
+        const conn = openReadDb(fx.dbPath); // a connection of its own: no tree cached
+        try {
+          expect(sessionTree(conn, S)?.tree.rows.toArray().map((e) => e.spanId)).toEqual(spanIds);
+        } finally {
+          conn.close();
+        }
+        expect(collections, `maxRangeWalk ${maxRangeWalk}`).toBe(expected);
+      }
+
       collections = 0;
-      treeLoad.chunk = 32;
-      const other = openReadDb(fx.dbPath); // a connection of its own: no tree cached
+      Object.assign(treeLoad, saved, { collect: () => collections++ });
+      const conn = openReadDb(fx.dbPath);
       try {
-        expect(sessionTree(other, S)?.tree.rows.length).toBe(10);
+        expect(sessionTree(conn, S)?.tree.rows.length).toBe(12); // one read, nothing to collect
       } finally {
-        other.close();
+        conn.close();
       }
       expect(collections).toBe(0);
     } finally {

@@ -49,48 +49,64 @@ const caches = new WeakMap<Database.Database, Map<string, CachedTree>>();
 type EventRow = [number, number, string, string | null, string | null, string | null, number, number | null, number, string | null, string | null, number | null, number | null, number | null, number, number];
 
 /**
- * Events per load query: each is aggregated into one JSON text by SQLite and parsed at once by V8. The parsed rows
- * are copied into columns and dropped chunk by chunk: 250,000 at once cost ~100 MB of transient heap for the
- * largest family of the bench; 32,000 keep that to a tenth for a few more queries. (Tests set a small chunk.)
+ * How a tree's events are read: in id ranges of a few hundred events, each aggregated into one JSON text by SQLite and
+ * parsed at once by V8 (two to three times faster than one JS row per event through the driver), copied into columns
+ * and dropped. (Tests set small values.)
  *
- * `collect`: a full collection, run after each chunk of a load that takes more than one. A chunk's JSON text and
- * its outer array are large objects, which V8 places in the old generation at once and frees only in a full
- * collection, so without one the chunks' garbage piled up: the 254k-event family of the bench took the heap from
- * 10 to 60 MB used (88 committed) during its load and the thread's RSS up 116 MB, which it kept. With a collection
- * after each of its 8 chunks (~8 ms each): 25 MB used, 41 committed, RSS up 75 MB (scratch run of `sessionTree`,
- * 4 MB semi-spaces as in the server). The read worker sets it (read-worker.ts); elsewhere it is null.
+ * `rangeRows`: events per query where the scope's ids lie close together, the usual case (a backfill writes each
+ * session's lines, and a family's sessions, side by side): the query walks the rows of its id range and keeps those
+ * of the scope's sessions. Its text (~100 KB) stays under V8's large-object size, so it dies young, in a scavenge.
+ * `chunk`: events per query where they are spread among other sessions' rows (a family that went on growing live
+ * among others): there the query walks the scope's sessions in `events_session_ts` instead, all of their entries
+ * for each query, so it reads many events at once. Such a text is a large object, which V8 places in the old
+ * generation and frees only in a full collection: `collect` runs one after each (the read worker sets it,
+ * read-worker.ts; elsewhere it is null). Without one the 254k-event family of the bench took the read worker's RSS
+ * up 116 MB, which it kept.
+ *
+ * The largest family of the 1.6 GiB bench archive (254,419 events, ids side by side), built in a process with the
+ * server's launch flags (scratch runs, alternated): read by session, 8 reads and collections, 623–655 ms and the
+ * whole build's RSS +88–91 MB at its peak, +73–76 MB kept; by range, 497 reads of 512, 404–478 ms, +73–77 and +58–61
+ * MB. 256 to 2,048 rows a read: the same RSS within 3 MB.
  */
-export const treeLoad: { chunk: number; collect: (() => void) | null } = { chunk: 32_000, collect: null };
+export const treeLoad: { rangeRows: number; chunk: number; maxRangeWalk: number; collect: (() => void) | null } = {
+  rangeRows: 512,
+  chunk: 32_000,
+  /** a range query walks at most this many rows for each event of the scope it returns; past it, the session index */
+  maxRangeWalk: 4,
+  collect: null,
+};
 
 /**
  * Appends the rows of the events table for the sessions in scope (id > afterId) to `into`: columns only, the raw
- * lines stay on disk. SQLite builds one JSON array per chunk (an id range) and V8 parses it whole: two to three
- * times faster than one JS row per event through the driver. Rows come out in id (line) order. Returns how many.
+ * lines stay on disk. The scope's ids first (one JSON text, sorted here), then their rows range by range (treeLoad).
+ * Rows come out in id (line) order. Returns how many.
  */
 function loadEntries(db: Database.Database, scope: SessionScope, into: EntryColumns | null, afterId = 0): { rows: EntryColumns; added: number } {
   const nums = JSON.stringify(scope.sessions.map((s) => s.num));
-  const bounds = db
-    .prepare('SELECT count(*) n, min(id) lo, max(id) hi FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id > ?')
-    .get(nums, afterId) as { n: number; lo: number | null; hi: number | null };
-  const rows = into ?? new EntryColumns(bounds.n);
-  if (bounds.n === 0 || bounds.lo === null || bounds.hi === null) return { rows, added: 0 };
-  const st = db
-    .prepare(
-      `SELECT json_group_array(json_array(id, session_num, type, name, span_id, parent_span_id, status, ts, dur, model, tool, ttft,
-         tokens_in, tokens_out, dup, r_idx)) FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id BETWEEN ? AND ?`,
-    )
-    .pluck();
+  const ids = Float64Array.from(
+    JSON.parse(
+      db.prepare('SELECT json_group_array(id) FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id > ?').pluck().get(nums, afterId) as string,
+    ) as number[],
+  ).sort();
+  const rows = into ?? new EntryColumns(ids.length);
+  const columns = `json_group_array(json_array(id, session_num, type, name, span_id, parent_span_id, status, ts, dur, model, tool, ttft,
+         tokens_in, tokens_out, dup, r_idx))`;
+  // `+session_num`: no index on it, so the planner walks the id range (the primary key)
+  const byRange = db.prepare(`SELECT ${columns} FROM events WHERE id BETWEEN ? AND ? AND +session_num IN (SELECT value FROM json_each(?))`).pluck();
+  const bySession = db.prepare(`SELECT ${columns} FROM events WHERE session_num IN (SELECT value FROM json_each(?)) AND id BETWEEN ? AND ?`).pluck();
   const idOf = new Map(scope.sessions.map((s) => [s.num, s.id]));
-  const chunks = Math.ceil(bounds.n / treeLoad.chunk);
-  const width = Math.ceil((bounds.hi - bounds.lo + 1) / chunks);
   const before = rows.length;
-  for (let lo = bounds.lo; lo <= bounds.hi; lo += width) {
-    const chunk = JSON.parse(st.get(nums, lo, Math.min(bounds.hi, lo + width - 1)) as string) as EventRow[];
+  for (let first = 0; first < ids.length; ) {
+    let last = Math.min(ids.length, first + treeLoad.rangeRows) - 1;
+    const close = ids[last] - ids[first] + 1 <= treeLoad.maxRangeWalk * (last - first + 1);
+    if (!close) last = Math.min(ids.length, first + treeLoad.chunk) - 1;
+    const text = (close ? byRange.get(ids[first], ids[last], nums) : bySession.get(nums, ids[first], ids[last])) as string;
+    const chunk = JSON.parse(text) as EventRow[];
     // json_group_array follows the scan, which is not always id order: sort each chunk.
     chunk.sort((a, b) => a[0] - b[0]);
     for (const r of chunk) rows.pushRow(r[0], idOf.get(r[1]) ?? '', r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
-    // after the last chunk too: the tree is built next, and its maps would otherwise join that chunk's garbage
-    if (chunks > 1) treeLoad.collect?.();
+    if (!close) treeLoad.collect?.();
+    first = last + 1;
   }
   return { rows, added: rows.length - before };
 }
@@ -147,7 +163,7 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
   const axis = buildTimeAxis(starts, ends);
   const histogram = axisHistogram(axis, starts, statuses);
   lap('axis');
-  // A tree that took several chunks left tens of MB of garbage (its owner maps, the axis's arrays): collected now,
+  // A large tree left tens of MB of garbage (its owner maps, the axis's arrays, the ids read first): collected now,
   // not at whatever request comes next, so that the thread's heap is back to what it keeps.
   if (rows.length > treeLoad.chunk) treeLoad.collect?.();
   return { version: versionOf(stamp), stamp, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null, checkedAt: '' };
