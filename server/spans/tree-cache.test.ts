@@ -50,7 +50,7 @@ describe('sessionTree cache', () => {
   it('reads ids side by side a range at a time without collecting, and ids spread among other sessions by session, collecting after each read', async () => {
     const T = 'bbbbbbbb-2222-4222-8222-222222222222';
     const other = Array.from({ length: 30 }, (_, i) => line({ ts: 5000 + i, dur: 5, sid: T, type: 'tool_call', name: 'x', spanId: `o${i}`, status: 'ok', attrs: {} })).join('');
-    fx = await fixtureDb({ [`${S}/main.jsonl`]: Array.from({ length: 6 }, (_, i) => ev(1000 + i, 'tool_call', `t${i}`)).join(''), [`${T}/main.jsonl`]: other });
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: Array.from({ length: 6 }, (_, i) => ev(1000 + i, 'tool_call', `t${i}`)).join('') });
     const saved = { ...treeLoad };
     let collections = 0;
     try {
@@ -60,9 +60,13 @@ describe('sessionTree cache', () => {
       expect(sessionTree(fx.db, S)?.tree.rows.toArray().map((e) => e.spanId)).toEqual(['t0', 't1', 't2', 't3', 't4', 't5']);
       expect(collections).toBe(1);
 
-      // six more lines after the other session's 30: ids 1–6, then 37–42 (the other session's between them)
+      // another session's 30 lines, then six more of this one's: ids 1–6, then 37–42 (each indexed on its own, so in that order)
+      fs.mkdirSync(path.join(fx.logsDir(), T));
+      fs.writeFileSync(path.join(fx.logsDir(), T, 'main.jsonl'), other);
+      await fx.reindex();
       fs.appendFileSync(path.join(fx.logsDir(), S, 'main.jsonl'), Array.from({ length: 6 }, (_, i) => ev(2000 + i, 'tool_call', `u${i}`)).join(''));
       await fx.reindex();
+      expect(fx.db.prepare('SELECT e.id FROM events e JOIN sessions s ON s.num = e.session_num WHERE s.id = ? ORDER BY e.id').pluck().all(S)).toEqual([1, 2, 3, 4, 5, 6, 37, 38, 39, 40, 41, 42]);
       const spanIds = ['t0', 't1', 't2', 't3', 't4', 't5', 'u0', 'u1', 'u2', 'u3', 'u4', 'u5'];
       for (const [maxRangeWalk, expected] of [
         // 1–4 by range; 5, 6, 37, 38 walk 34 rows for 4 (over 4 a row): by session, five ids (5, 6, 37–39), collected;
