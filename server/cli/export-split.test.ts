@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { CHILD, exportFixtureFiles, PARENT, splitDocuments } from '../export/export-fixture';
-import { exportOtlpJson, otlpJsonParts } from '../export/otlp-json';
+import { CHILD, exportedDocument, exportFixtureFiles, PARENT, splitDocuments } from '../export/export-fixture';
+import { otlpJsonParts } from '../export/otlp-json';
 import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
 import { writeParts } from './export';
 
@@ -47,7 +47,7 @@ describe('export --split', () => {
   });
 
   it('one part: the file named, or stdout', () => {
-    const whole = JSON.stringify(exportOtlpJson(fx.db, CHILD, { exportedAt: AT })![0]);
+    const whole = JSON.stringify(exportedDocument(fx.db, CHILD, { exportedAt: AT })!);
     const file = path.join(tmp, 'one.json');
     expect(captured(() => writeParts(file, otlpJsonParts(fx.db, CHILD, { exportedAt: AT })!))).toEqual({ code: 0, out: '', err: `wrote ${file}\n` });
     expect(fs.readFileSync(file, 'utf8')).toBe(whole);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Options } from '../config';
 import { exportMarkdown, DEFAULT_MARKDOWN_CHARS } from '../export/markdown';
-import { ExportTooLargeError, exportOtlpJson, otlpJsonParts } from '../export/otlp-json';
+import { ExportTooLargeError, otlpJsonDocument, otlpJsonParts } from '../export/otlp-json';
 import { flag } from '../triage/cli-args';
 import { CliError } from './cli-error';
 import { readIndex } from './open-index';
@@ -42,9 +42,9 @@ export async function runExport(opts: Options): Promise<number> {
       if (parts === null) return notFound(id);
       return writeParts(outFile, parts);
     }
-    let docs;
+    let doc;
     try {
-      docs = exportOtlpJson(db, id);
+      doc = otlpJsonDocument(db, id);
     } catch (err) {
       if (err instanceof ExportTooLargeError) {
         process.stderr.write(`chronoscope export: ${err.message}\n`);
@@ -52,8 +52,8 @@ export async function runExport(opts: Options): Promise<number> {
       }
       throw err;
     }
-    if (docs === null) return notFound(id);
-    write(outFile, JSON.stringify(docs[0]));
+    if (doc === null) return notFound(id);
+    write(outFile, doc);
     return 0;
   });
 }

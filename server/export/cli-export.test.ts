@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAIN, RESULT_NEEDLE, cliTree } from '../ingest/cli/cli-fixture';
 import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
 import { exportMarkdown } from './markdown';
-import { exportOtlpJson } from './otlp-json';
+import { exportedDocument } from './export-fixture';
 import { sessionSpans } from './session-spans';
 
 let fx: FixtureDb;
@@ -38,7 +38,7 @@ describe('a Copilot CLI session', () => {
   });
 
   it('OTLP carries them as the tool and chat attributes collectors read', () => {
-    const doc = exportOtlpJson(fx.db, MAIN, { exportedAt: 0 })![0];
+    const doc = exportedDocument(fx.db, MAIN, { exportedAt: 0 })!;
     type Span = { attributes: { key: string; value: { stringValue?: string } }[] };
     const spans = (doc.resourceSpans as { scopeSpans: { spans: Span[] }[] }[]).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
     const attr = (span: Span, key: string) => span.attributes.find((a) => a.key === key)?.value.stringValue;

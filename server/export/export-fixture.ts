@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { line } from '../test-support/fixture-db';
-import { otlpJsonParts, type OtlpDocument, type OtlpExportOptions } from './otlp-json';
+import { otlpJsonDocument, otlpJsonParts, type OtlpDocument, type OtlpExportOptions } from './otlp-json';
 
 // A session written the way the current logger writes (FORMAT §10): span ids are a window's counter (the
 // subagent's log, written in the same window, continues it), turns in both id forms, a subagent in a child log whose subagent entry hangs off the parent's
@@ -55,4 +55,10 @@ export function exportFixtureFiles(): Record<string, string> {
 /** A split export's parts (otlpJsonParts) read back as documents. */
 export function splitDocuments(db: Database.Database, sessionId: string, o: OtlpExportOptions): OtlpDocument[] {
   return [...(otlpJsonParts(db, sessionId, o) ?? [])].map((p) => JSON.parse(Buffer.concat(p).toString('utf8')) as OtlpDocument);
+}
+
+/** The whole export (otlpJsonDocument) read back as a document; null for an unknown session. */
+export function exportedDocument(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): OtlpDocument | null {
+  const doc = otlpJsonDocument(db, sessionId, o);
+  return doc === null ? null : (JSON.parse(Buffer.concat(doc).toString('utf8')) as OtlpDocument);
 }

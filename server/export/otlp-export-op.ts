@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { ApiError, notFound } from '../http/errors';
+import { EncodedJson } from '../http/json-bytes';
 
 // The OTLP export as a read op (read-pool/read-ops.ts): run in the read worker, since encoding up to 50 MB of spans
 // held the event loop for seconds (/api/health waited 1.8 s on a 413 of the bench archive's second family). Its module
@@ -12,13 +13,13 @@ export async function loadOtlpExport(): Promise<void> {
   otlp ??= await import('./otlp-json');
 }
 
-/** The session's OTLP JSON document, or the API's 404 or 413 (over VS Code's 50 MB, with how to split it). */
-export function otlpDocument(db: Database.Database, sessionId: string): unknown {
+/** The session's OTLP JSON document as its bytes, or the API's 404 or 413 (over VS Code's 50 MB, with how to split it). */
+export function otlpDocument(db: Database.Database, sessionId: string): EncodedJson {
   if (!otlp) throw new Error('the OTLP export is not loaded in this thread (loadOtlpExport)');
   try {
-    const docs = otlp.exportOtlpJson(db, sessionId);
-    if (docs === null) throw notFound(`session ${sessionId}`);
-    return docs[0];
+    const doc = otlp.otlpJsonDocument(db, sessionId);
+    if (doc === null) throw notFound(`session ${sessionId}`);
+    return new EncodedJson(doc);
   } catch (err) {
     if (err instanceof otlp.ExportTooLargeError) {
       throw new ApiError(413, 'export_too_large', `${err.size}: run \`chronoscope export ${sessionId} --split -o FILE\` to write it in parts`, { bytes: err.bytes, spans: err.spans });

@@ -2,8 +2,8 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spanOverview } from '../spans/list-spans';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { CHILD, exportFixtureFiles, PARENT, splitDocuments } from './export-fixture';
-import { ExportTooLargeError, exportOtlpJson, otlpJsonParts, type OtlpDocument } from './otlp-json';
+import { CHILD, exportedDocument, exportFixtureFiles, PARENT, splitDocuments } from './export-fixture';
+import { ExportTooLargeError, otlpJsonParts, type OtlpDocument } from './otlp-json';
 
 // The OTLP JSON export, rule by rule against what VS Code's Agent Debug Log import accepts and what collectors
 // need (INTEROP §1–2).
@@ -32,7 +32,7 @@ const EXPORTED_AT = Date.UTC(2026, 11, 1);
 
 beforeAll(async () => {
   fx = await fixtureDb(exportFixtureFiles());
-  doc = exportOtlpJson(fx.db, PARENT, { exportedAt: EXPORTED_AT })![0];
+  doc = exportedDocument(fx.db, PARENT, { exportedAt: EXPORTED_AT })!;
   spans = (doc.resourceSpans as { scopeSpans: { spans: Span[] }[] }[]).flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
 });
 afterAll(() => fx.cleanup());
@@ -54,7 +54,7 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     // PARENT stands in for a CLI session until the CLI ingest writes them: the export reads only the column
     fx.db.prepare(`UPDATE sessions SET source = 'cli' WHERE id = ?`).run(PARENT);
     try {
-      const cli = exportOtlpJson(fx.db, PARENT, { exportedAt: EXPORTED_AT })![0];
+      const cli = exportedDocument(fx.db, PARENT, { exportedAt: EXPORTED_AT })!;
       expect(resourceOf(cli)).toMatchObject({ 'service.name': 'github-copilot-cli', 'chronoscope.source': 'cli', 'session.id': PARENT });
     } finally {
       fx.db.prepare(`UPDATE sessions SET source = 'vscode' WHERE id = ?`).run(PARENT);
@@ -147,13 +147,13 @@ describe('OTLP JSON export (INTEROP §1)', () => {
   });
 
   it('exporting twice gives the same file', () => {
-    expect(JSON.stringify(exportOtlpJson(fx.db, PARENT, { exportedAt: EXPORTED_AT }))).toBe(JSON.stringify([doc]));
+    expect(JSON.stringify(exportedDocument(fx.db, PARENT, { exportedAt: EXPORTED_AT }))).toBe(JSON.stringify(doc));
   });
 
   it('over the size limit: refused with the size, or split into parts under it', () => {
     let err: unknown;
     try {
-      exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000 });
+      exportedDocument(fx.db, PARENT, { maxBytes: 10_000 });
     } catch (e) {
       err = e;
     }
@@ -220,12 +220,24 @@ describe('OTLP JSON export (INTEROP §1)', () => {
   });
 
   // The bench archive's largest family (254k spans with their prompts) failed with a 500: its size was measured by
-  // encoding the whole export as one string, past what V8 can hold ("RangeError: Invalid string length").
-  it('the size is measured in batches of spans, never the whole export as one string', () => {
+  // encoding the whole export as one string, past what V8 can hold ("RangeError: Invalid string length"). And its
+  // second family (98 MB) was encoded whole, twice, 2.6 s, before the 413 said so.
+  it('the size is measured in batches of spans, never the whole export as one string, and refused once they pass the limit', () => {
     const serialize = vi.spyOn(JsonTraceSerializer, 'serializeRequest');
     try {
-      expect(() => exportOtlpJson(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4 })).toThrow(ExportTooLargeError);
-      expect(serialize.mock.calls.map(([batch]) => batch.length)).toEqual([4, 4, 4, 4, 3]);
+      let err: unknown;
+      try {
+        exportedDocument(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4 });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(ExportTooLargeError);
+      // the spans of the first two batches (8 of 19) are over 10,000 bytes: the other three are never encoded
+      expect(serialize.mock.calls.map(([batch]) => batch.length)).toEqual([4, 4]);
+      expect((err as Error).message).toMatch(/^the export is over 0\.\d MB \(its first 8 of 19 spans\), over VS Code's 50 MB import limit: use --split/);
+      const whole = Buffer.byteLength(JSON.stringify(doc));
+      expect((err as ExportTooLargeError).bytes).toBeGreaterThan(10_000);
+      expect((err as ExportTooLargeError).bytes).toBeLessThan(whole);
       serialize.mockClear();
       [...otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4 })!];
       expect(Math.max(...serialize.mock.calls.map(([batch]) => batch.length))).toBeLessThan(spans.length);
@@ -234,12 +246,25 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     }
   });
 
+  it('an export over the limit only in its last batch is refused with its exact size', () => {
+    const whole = Buffer.byteLength(JSON.stringify({ ...doc, copilotChat: { ...doc.copilotChat, exportedAt: new Date(EXPORTED_AT).toISOString() } }));
+    let err: unknown;
+    try {
+      exportedDocument(fx.db, PARENT, { maxBytes: whole - 1, sizeBatch: 4, exportedAt: EXPORTED_AT });
+    } catch (e) {
+      err = e;
+    }
+    expect((err as ExportTooLargeError).bytes).toBe(whole);
+    expect((err as Error).message).toMatch(/^the export is 0\.\d MB \(19 spans\)/);
+    expect(Buffer.byteLength(JSON.stringify(exportedDocument(fx.db, PARENT, { maxBytes: whole, sizeBatch: 4, exportedAt: EXPORTED_AT })))).toBe(whole);
+  });
+
   // …and it had already read every span with its raw line and text (the server at 1.35 GB of RSS for 10 s) to say so.
   it("refused before reading a span when the session's archived log lines alone are over the limit", () => {
     const serialize = vi.spyOn(JsonTraceSerializer, 'serializeRequest');
     try {
-      expect(() => exportOtlpJson(fx.db, PARENT, { maxBytes: 1000 })).toThrow(ExportTooLargeError);
-      expect(() => exportOtlpJson(fx.db, PARENT, { maxBytes: 1000 })).toThrow(/^the export is over 0\.\d MB \(its 19 log entries alone\), over VS Code's 50 MB import limit/);
+      expect(() => exportedDocument(fx.db, PARENT, { maxBytes: 1000 })).toThrow(ExportTooLargeError);
+      expect(() => exportedDocument(fx.db, PARENT, { maxBytes: 1000 })).toThrow(/^the export is over 0\.\d MB \(its 19 log entries alone\), over VS Code's 50 MB import limit/);
       expect(serialize).not.toHaveBeenCalled();
     } finally {
       serialize.mockRestore();
@@ -252,9 +277,8 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     const ok = line({ ts: Date.UTC(2026, 10, 20), dur: 0, sid, type: 'user_message', name: 'user_message', spanId: '0000000000000001', status: 'ok', attrs: { content: 'hi' } });
     const gx = await fixtureDb({ [`${sid}/main.jsonl`]: ok + garbage });
     try {
-      const docs = exportOtlpJson(gx.db, sid, { maxBytes: 20_000 })!;
-      expect(docs).toHaveLength(1);
-      expect(JSON.stringify(docs[0]).length).toBeLessThan(20_000);
+      const exported = exportedDocument(gx.db, sid, { maxBytes: 20_000 })!;
+      expect(JSON.stringify(exported).length).toBeLessThan(20_000);
     } finally {
       gx.cleanup();
     }
@@ -269,15 +293,14 @@ describe('OTLP JSON export (INTEROP §1)', () => {
     const gx = await fixtureDb({ [`${sid}/main.jsonl`]: ok + copied.repeat(10) }); // ~40 KB of lines, 2 events exported
     try {
       expect(gx.db.prepare('SELECT count(*) FROM events WHERE dup = 2').pluck().get()).toBe(9);
-      const docs = exportOtlpJson(gx.db, sid, { maxBytes: 20_000 })!;
-      expect(docs).toHaveLength(1);
-      expect(JSON.stringify(docs[0]).length).toBeLessThan(20_000);
+      const exported = exportedDocument(gx.db, sid, { maxBytes: 20_000 })!;
+      expect(JSON.stringify(exported).length).toBeLessThan(20_000);
     } finally {
       gx.cleanup();
     }
   });
 
   it('an unknown session is null', () => {
-    expect(exportOtlpJson(fx.db, 'nope')).toBeNull();
+    expect(exportedDocument(fx.db, 'nope')).toBeNull();
   });
 });

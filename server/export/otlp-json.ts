@@ -3,25 +3,34 @@ import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { familyCte } from '../counts/session-events';
 import { VERSION } from '../version';
 import { readableSpans } from './otlp-spans';
-import { sessionSpanPlan, sessionSpans } from './session-spans';
+import { sessionSpanPlan } from './session-spans';
 
 /** VS Code's importer refuses files over 50 MB (INTEROP §1); so do we, naming the size. */
 export const MAX_EXPORT_BYTES = 50 * 1024 * 1024;
 
+/**
+ * How an export's size was found: `exact`, encoded whole; `entries`, its archived log lines alone (the export holds each
+ * entry, and more); `{ first }`, encoded until its first `first` spans passed the limit (the rest not encoded).
+ */
+export type ExportSizeBasis = 'exact' | 'entries' | { first: number };
+
 export class ExportTooLargeError extends Error {
   /** what is wrong, without what to do: the CLI and the API each say how to split in their own terms */
   readonly size: string;
-  /** `atLeast`: `bytes` is the archived log lines alone (the export holds each, and more), `spans` their entries */
+  /** `bytes`: the size, or what `basis` says it is at least; `spans`: the export's spans (its entries for `entries`) */
   constructor(
     readonly bytes: number,
     readonly spans: number,
-    atLeast = false,
+    basis: ExportSizeBasis = 'exact',
   ) {
     const mb = (bytes / 1024 / 1024).toFixed(1);
-    const count = spans.toLocaleString('en-US');
-    const size = atLeast
-      ? `the export is over ${mb} MB (its ${count} log entries alone), over VS Code's 50 MB import limit`
-      : `the export is ${mb} MB (${count} spans), over VS Code's 50 MB import limit`;
+    const count = (n: number) => n.toLocaleString('en-US');
+    const size =
+      basis === 'exact'
+        ? `the export is ${mb} MB (${count(spans)} spans), over VS Code's 50 MB import limit`
+        : basis === 'entries'
+          ? `the export is over ${mb} MB (its ${count(spans)} log entries alone), over VS Code's 50 MB import limit`
+          : `the export is over ${mb} MB (its first ${count(basis.first)} of ${count(spans)} spans), over VS Code's 50 MB import limit`;
     super(`${size}: use --split to write it in parts`);
     this.size = size;
   }
@@ -41,47 +50,45 @@ export interface OtlpExportOptions {
 }
 
 /**
- * Spans encoded at a time to measure an export: the largest family of the bench archive (254k spans with their
- * prompts) encoded as one string passed V8's longest string ("RangeError: Invalid string length", a 500 after 8.6 s);
- * a batch of these is tens of MB at most.
+ * Spans read and encoded at a time: a split export's part closes before the batch that would take it over the limit,
+ * so a smaller batch fills parts closer to it (the largest family of the bench: batches of 5,000 spans, ~10 MB each,
+ * made 13 parts of ~43 MB; of 1,000, 11 of ~52 MB, the limit being 50 MiB); and a whole export over the limit is
+ * refused one batch after it passes it. Never the whole export as one string: the bench archive's largest family
+ * (254k spans with their prompts) passed V8's longest string ("RangeError: Invalid string length", a 500 after 8.6 s).
  */
-const SIZE_BATCH = 5000;
-/**
- * Spans read and encoded at a time for a split export: a part closes before the batch that would take it over the
- * limit, so a smaller batch fills parts closer to it (the largest family of the bench: batches of 5,000 spans, ~10 MB
- * each, made 13 parts of ~43 MB; of 1,000, 11 of ~52 MB, the limit being 50 MiB).
- */
-const PART_BATCH = 1000;
+const BATCH = 1000;
 
 /**
- * A session and its child logs as one OTLP JSON document (`otlpJsonParts` splits one over the limit), encoded by the OpenTelemetry
- * JSON serializer: 32-hex trace id, 16-hex span ids (span-ids.ts), nanosecond times as decimal strings, integer
- * attributes as intValue. The top-level `copilotChat` block is what VS Code's Agent Debug Log import reads first.
- * Exporting twice gives the same bytes (given exportedAt).
+ * A session and its child logs as one OTLP JSON document, as its bytes (in pieces, in order), encoded by the
+ * OpenTelemetry JSON serializer: 32-hex trace id, 16-hex span ids (span-ids.ts), nanosecond times as decimal strings,
+ * integer attributes as intValue. The top-level `copilotChat` block is what VS Code's Agent Debug Log import reads
+ * first. The bytes JSON.stringify gives for `{ resourceSpans, copilotChat }`; exporting twice gives the same bytes
+ * (given exportedAt). Over `maxBytes` (VS Code's 50 MB): ExportTooLargeError, as soon as that is known: before reading
+ * a span when the archived log lines alone are over, else once the spans encoded so far are (the bench archive's
+ * second family, 98 MB: the whole export was encoded twice before, 2.6 s, to say so).
  */
-export function exportOtlpJson(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): OtlpDocument[] | null {
-  const max = o.maxBytes ?? MAX_EXPORT_BYTES;
+export function otlpJsonDocument(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): Uint8Array[] | null {
+  const limit = o.maxBytes ?? MAX_EXPORT_BYTES;
   // Each span carries its archived line (chronoscope.entry): when the lines alone are over the limit, say so before
   // reading any (the bench archive's largest family: 10 s and 1.35 GB of RSS to refuse it by its encoded size).
   const logs = archivedLogBytes(db, sessionId);
-  if (logs !== null && logs.bytes > max) throw new ExportTooLargeError(logs.bytes, logs.entries, true);
-  const ss = sessionSpans(db, sessionId);
-  if (!ss) return null;
-  const spans = readableSpans(ss, { content: true, rawEntry: true });
-  const head = exportHead(db, ss.rootSessionId, o);
-  const decode = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as { resourceSpans: unknown[] };
-  // The size, batch by batch: each batch's resource and scope are counted again, a few hundred bytes a batch over.
-  const batch = o.sizeBatch ?? SIZE_BATCH;
-  /** the whole export when one batch held it (encoded once, not again below) */
-  let whole: Uint8Array | null = null;
-  let bytes = 0;
-  for (let i = 0; i < spans.length; i += batch) {
-    const e = JsonTraceSerializer.serializeRequest(spans.slice(i, i + batch))!;
-    bytes += e.byteLength;
-    if (spans.length <= batch) whole = e;
+  if (logs !== null && logs.bytes > limit) throw new ExportTooLargeError(logs.bytes, logs.entries, 'entries');
+  const enc = spanEncoder(db, sessionId, o);
+  if (!enc) return null;
+  if (enc.length === 0) return enc.empty();
+  const batches: EncodedBatch[] = [];
+  // what the document holds at least: each batch's spans (its resource and scope are written once, the commas between)
+  let atLeast = enc.tail.byteLength;
+  for (const b of enc.batches()) {
+    batches.push(b);
+    atLeast += b.cut?.spans.byteLength ?? b.bytes;
+    // refused before the rest is read and encoded; past the last batch, the exact size below says it
+    if (atLeast > limit && b.to < enc.length) throw new ExportTooLargeError(atLeast, enc.length, { first: b.to });
   }
-  if (bytes > max) throw new ExportTooLargeError(bytes, spans.length);
-  return [{ resourceSpans: decode(whole ?? JsonTraceSerializer.serializeRequest(spans)!).resourceSpans, copilotChat: head }];
+  const doc = enc.part(batches);
+  const bytes = doc.reduce((n, piece) => n + piece.byteLength, 0);
+  if (bytes > limit) throw new ExportTooLargeError(bytes, enc.length);
+  return doc;
 }
 
 function exportHead(db: Database.Database, rootSessionId: string, o: OtlpExportOptions): OtlpDocument['copilotChat'] {
@@ -106,57 +113,85 @@ function cutAroundSpans(doc: Uint8Array): { head: Buffer; spans: Uint8Array } | 
   return { head: bytes.subarray(0, at + SPANS_OPEN.byteLength), spans: bytes.subarray(at + SPANS_OPEN.byteLength, bytes.byteLength - SPANS_CLOSE.byteLength) };
 }
 
+/** A batch of spans encoded: which (tree positions from..to), its document's size, and that document cut around its spans. */
+interface EncodedBatch {
+  from: number;
+  to: number;
+  bytes: number;
+  cut: ReturnType<typeof cutAroundSpans>;
+}
+
 /**
- * The export in parts of at most `maxBytes` each (`--split`), as the bytes of each part's JSON document, made one at a
- * time as they are taken: consecutive spans in tree order (a span's parent may sit in an earlier part). Spans are read
- * and encoded a batch at a time, and a part is its batches' spans joined under one resource and scope (so at most the
- * size of its batches together), closed before the batch that would pass the limit. What is held at once is a part's
- * bytes and a batch's spans, whatever the size of the session (the bench archive's largest family, 254k spans, held
- * every span with its line: 3.4 GB of RSS). Each part is the bytes JSON.stringify gives for `{ resourceSpans,
- * copilotChat }`, and the bytes the serializer gives for the part's spans encoded at once.
+ * What both exports are made of: the session's spans (sessionSpanPlan, in tree order) read and encoded a batch at a
+ * time (`batches`; with `halve`, a batch over the limit by itself is encoded again with fewer spans, down to one), and
+ * documents made of such batches (`part`: their spans joined under the first one's resource and scope, or encoded
+ * again whole if any has another shape), each ending with the export's `copilotChat` head (`tail`).
  */
-export function otlpJsonParts(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): Iterable<Uint8Array[]> | null {
+function spanEncoder(db: Database.Database, sessionId: string, o: OtlpExportOptions) {
   const plan = sessionSpanPlan(db, sessionId);
   if (!plan) return null;
   const head = exportHead(db, plan.rootSessionId, o);
   const tail = utf8(`,"copilotChat":${JSON.stringify(head)}}`);
   const max = (o.maxBytes ?? MAX_EXPORT_BYTES) - tail.byteLength;
-  const batch = o.sizeBatch ?? PART_BATCH;
+  const batch = o.sizeBatch ?? BATCH;
   const encode = (from: number, to: number) => JsonTraceSerializer.serializeRequest(readableSpans({ ...plan, spans: plan.read(from, to) }, { content: true, rawEntry: true }))!;
   /** a document as the serializer wrote it, with the head spliced in before its last brace */
   const whole = (doc: Uint8Array): Uint8Array[] => [doc.subarray(0, doc.byteLength - 1), tail];
-  type Batch = { from: number; to: number; cut: ReturnType<typeof cutAroundSpans> };
-  /** the batches' spans under the first one's resource and scope; encoded again whole if any has another shape */
-  const part = (batches: Batch[]): Uint8Array[] => {
-    const first = batches[0].cut;
-    if (first === null || batches.some((b) => b.cut === null || !b.cut.head.equals(first.head))) return whole(encode(batches[0].from, batches[batches.length - 1].to));
-    const out: Uint8Array[] = [first.head];
-    batches.forEach((b, k) => out.push(...(k > 0 ? [utf8(',')] : []), b.cut!.spans));
-    out.push(SPANS_CLOSE.subarray(0, SPANS_CLOSE.byteLength - 1), tail);
-    return out;
+  return {
+    length: plan.length,
+    tail,
+    /** the document of no spans */
+    empty: () => whole(JsonTraceSerializer.serializeRequest([])!),
+    *batches(halve = false): Generator<EncodedBatch> {
+      for (let from = 0; from < plan.length; ) {
+        let to = Math.min(plan.length, from + batch);
+        let doc = encode(from, to);
+        while (halve && doc.byteLength > max && to - from > 1) doc = encode(from, (to = from + Math.ceil((to - from) / 2)));
+        yield { from, to, bytes: doc.byteLength, cut: cutAroundSpans(doc) };
+        from = to;
+      }
+    },
+    part(batches: EncodedBatch[]): Uint8Array[] {
+      const first = batches[0].cut;
+      if (first === null || batches.some((b) => b.cut === null || !b.cut.head.equals(first.head))) return whole(encode(batches[0].from, batches[batches.length - 1].to));
+      const out: Uint8Array[] = [first.head];
+      batches.forEach((b, k) => out.push(...(k > 0 ? [utf8(',')] : []), b.cut!.spans));
+      out.push(SPANS_CLOSE.subarray(0, SPANS_CLOSE.byteLength - 1), tail);
+      return out;
+    },
+    /** the limit for a document's batches together (each batch's size counts its resource and scope again) */
+    max,
   };
+}
+
+/**
+ * The export in parts of at most `maxBytes` each (`--split`), as the bytes of each part's JSON document, made one at a
+ * time as they are taken: consecutive spans in tree order (a span's parent may sit in an earlier part), a part closed
+ * before the batch that would pass the limit. What is held at once is a part's bytes and a batch's spans, whatever the
+ * size of the session (the bench archive's largest family, 254k spans, held every span with its line: 3.4 GB of RSS).
+ * Each part is the bytes JSON.stringify gives for `{ resourceSpans, copilotChat }`, and the bytes the serializer gives
+ * for the part's spans encoded at once.
+ */
+export function otlpJsonParts(db: Database.Database, sessionId: string, o: OtlpExportOptions = {}): Iterable<Uint8Array[]> | null {
+  const enc = spanEncoder(db, sessionId, o);
+  if (!enc) return null;
   return (function* () {
-    if (plan.length === 0) {
-      yield whole(JsonTraceSerializer.serializeRequest([])!);
+    if (enc.length === 0) {
+      yield enc.empty();
       return;
     }
-    let pending: Batch[] = [];
+    let pending: EncodedBatch[] = [];
     let pendingBytes = 0;
-    for (let from = 0; from < plan.length; ) {
-      let to = Math.min(plan.length, from + batch);
-      let doc = encode(from, to);
-      // a batch over the limit by itself: fewer spans, down to one (which goes alone, whatever its size)
-      while (doc.byteLength > max && to - from > 1) doc = encode(from, (to = from + Math.ceil((to - from) / 2)));
-      if (pending.length > 0 && pendingBytes + doc.byteLength > max) {
-        yield part(pending);
+    for (const b of enc.batches(true)) {
+      if (pending.length > 0 && pendingBytes + b.bytes > enc.max) {
+        yield enc.part(pending);
         pending = [];
         pendingBytes = 0;
       }
-      pending.push({ from, to, cut: cutAroundSpans(doc) });
-      pendingBytes += doc.byteLength;
-      from = to;
+      pending.push(b);
+      pendingBytes += b.bytes;
     }
-    yield part(pending);
+    yield enc.part(pending);
   })();
 }
 

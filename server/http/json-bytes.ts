@@ -9,7 +9,24 @@ const encoder = new TextEncoder();
  * generation scavenged, ~12% of its time, and what made /api/health wait (issue 19.4).
  */
 export function encodeJson(value: unknown): Uint8Array<ArrayBuffer> {
-  return encoder.encode(JSON.stringify(value)) as Uint8Array<ArrayBuffer>;
+  return value instanceof EncodedJson ? value.bytes : (encoder.encode(JSON.stringify(value)) as Uint8Array<ArrayBuffer>);
+}
+
+/**
+ * An answer made as JSON bytes in the first place (the OTLP export, written by the serializer): encodeJson passes it
+ * on as it is, instead of a value decoded from those bytes only to be encoded again.
+ */
+export class EncodedJson {
+  readonly bytes: Uint8Array<ArrayBuffer>;
+  /** the pieces, in order, copied into one buffer of their own (a read worker transfers it whole) */
+  constructor(pieces: readonly Uint8Array[]) {
+    this.bytes = new Uint8Array(pieces.reduce((n, p) => n + p.byteLength, 0));
+    let at = 0;
+    for (const p of pieces) {
+      this.bytes.set(p, at);
+      at += p.byteLength;
+    }
+  }
 }
 
 /** The bytes each encoded answer was made of, for the response cache (it would read them back from the Response). */

@@ -6,8 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWriteDb } from '../db/open';
 import { rawLines } from '../db/raw-lines';
 import { ensureSchema } from '../db/schema';
-import { exportFixtureFiles, PARENT } from '../export/export-fixture';
-import { exportOtlpJson } from '../export/otlp-json';
+import { exportedDocument, exportFixtureFiles, PARENT } from '../export/export-fixture';
 import { indexOnce } from '../ingest/index-once';
 import { listSessions } from '../sessions/list-sessions';
 import { sessionTree } from '../spans/tree-cache';
@@ -59,7 +58,7 @@ const lineTexts = (db: Parameters<typeof sessionTree>[0]) => (db.prepare('SELECT
 describe('import of our own export', () => {
   it('gives back the same span tree, durations, tokens and text', async () => {
     const imports = path.join(dir, 'roundtrip');
-    const doc = exportOtlpJson(fx.db, PARENT)![0];
+    const doc = exportedDocument(fx.db, PARENT)!;
     const r = importOtlp(JSON.stringify(doc), imports, null);
     expect(r.skipped).toEqual([]);
     expect(r.written.map((w) => [w.sessionId, w.lines, w.files.map((f) => path.basename(f)).sort()])).toEqual([
@@ -77,7 +76,7 @@ describe('import of our own export', () => {
   });
 
   it('leaves out a session the index already has from its own logs, and says so', () => {
-    const r = importOtlp(JSON.stringify(exportOtlpJson(fx.db, PARENT)![0]), path.join(dir, 'dup'), fx.db);
+    const r = importOtlp(JSON.stringify(exportedDocument(fx.db, PARENT)!), path.join(dir, 'dup'), fx.db);
     expect(r).toMatchObject({ skipped: [PARENT], written: [] });
   });
 });

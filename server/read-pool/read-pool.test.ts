@@ -57,10 +57,10 @@ describe('ReadPool: searches and span trees in a worker thread', () => {
   // The exports held the event loop: the OTLP encoding of the bench archive's second family 1.8 s (for a 413), the
   // Markdown of its largest 1.8 s. In the worker they answer what they answer in process, refusals included.
   it('exports: the OTLP document (its packages loaded on the first one) and Markdown, as in process; 404 and 413 kept', async () => {
-    const { exportOtlpJson } = await import('../export/otlp-json');
+    const { exportedDocument } = await import('../export/export-fixture');
     const { exportMarkdown } = await import('../export/markdown');
     const otlp = parsed(await pool.run('otlp', { sessionId: 'p1' }));
-    const want = exportOtlpJson(fx.db, 'p1')![0];
+    const want = exportedDocument(fx.db, 'p1')!;
     expect({ ...otlp, copilotChat: { ...otlp.copilotChat, exportedAt: '' } }).toEqual({ ...want, copilotChat: { ...want.copilotChat, exportedAt: '' } });
     expect(parsed(await pool.run('markdown', { sessionId: 'p2', eventId: undefined, maxChars: undefined }))).toEqual({ text: exportMarkdown(fx.db, 'p2') });
     const missing = await pool.run('otlp', { sessionId: 'nope' }).catch((e: unknown) => e);
