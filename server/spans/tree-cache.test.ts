@@ -72,8 +72,8 @@ describe('sessionTree cache', () => {
         // 1–4 by range; 5, 6, 37, 38 walk 34 rows for 4 (over 4 a row): by session, five ids (5, 6, 37–39), collected;
         // 40–42 by range; then the build
         [4, 1 + 1],
-        // every read by session, five ids at a time: 3 reads collected, and the build
-        [0, 3 + 1],
+        // every read by session, five ids at a time (5, 5, 2): the two larger than a range read collected, and the build
+        [0, 2 + 1],
         // every read by range: only the build
         [Number.POSITIVE_INFINITY, 1],
       ] as const) {
@@ -95,6 +95,17 @@ describe('sessionTree cache', () => {
         expect(sessionTree(conn, S)?.tree.rows.length).toBe(12); // one read, nothing to collect
       } finally {
         conn.close();
+      }
+      expect(collections).toBe(0);
+
+      // the same twelve ids read by session, as a small family spread among other rows is: one small read, no collection
+      collections = 0;
+      treeLoad.maxRangeWalk = 1;
+      const spread = openReadDb(fx.dbPath);
+      try {
+        expect(sessionTree(spread, S)?.tree.rows.toArray().map((e) => e.spanId)).toEqual(spanIds);
+      } finally {
+        spread.close();
       }
       expect(collections).toBe(0);
     } finally {

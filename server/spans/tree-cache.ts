@@ -59,9 +59,9 @@ type EventRow = [number, number, string, string | null, string | null, string | 
  * `chunk`: events per query where they are spread among other sessions' rows (a family that went on growing live
  * among others): there the query walks the scope's sessions in `events_session_ts` instead, all of their entries
  * for each query, so it reads many events at once. Such a text is a large object, which V8 places in the old
- * generation and frees only in a full collection: `collect` runs one after each (the read worker sets it,
- * read-worker.ts; elsewhere it is null). Without one the 254k-event family of the bench took the read worker's RSS
- * up 116 MB, which it kept.
+ * generation and frees only in a full collection: `collect` runs one after each such read of more than `rangeRows`
+ * events (the read worker sets it, read-worker.ts; elsewhere it is null). Without one the 254k-event family of the
+ * bench took the read worker's RSS up 116 MB, which it kept.
  *
  * The largest family of the 1.6 GiB bench archive (254,419 events, ids side by side), built in a process with the
  * server's launch flags (scratch runs, alternated): read by session, 8 reads and collections, 623–655 ms and the
@@ -105,7 +105,9 @@ function loadEntries(db: Database.Database, scope: SessionScope, into: EntryColu
     // json_group_array follows the scan, which is not always id order: sort each chunk.
     chunk.sort((a, b) => a[0] - b[0]);
     for (const r of chunk) rows.pushRow(r[0], idOf.get(r[1]) ?? '', r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11], r[12], r[13], r[14], r[15]);
-    if (!close) treeLoad.collect?.();
+    // only a read larger than a range read makes a text past V8's large-object size (a small family spread among
+    // other sessions' rows, read by session in one small read, needs no full collection)
+    if (!close && last - first + 1 > treeLoad.rangeRows) treeLoad.collect?.();
     first = last + 1;
   }
   return { rows, added: rows.length - before };
