@@ -234,10 +234,16 @@ describe('OTLP JSON export (INTEROP §1)', () => {
       expect(err).toBeInstanceOf(ExportTooLargeError);
       // the spans of the first two batches (8 of 19) are over 10,000 bytes: the other three are never encoded
       expect(serialize.mock.calls.map(([batch]) => batch.length)).toEqual([4, 4]);
-      expect((err as Error).message).toMatch(/^the export is over 0\.\d MB \(its first 8 of 19 spans\), over VS Code's 50 MB import limit: use --split/);
+      const { bytes, estimatedBytes } = err as ExportTooLargeError;
       const whole = Buffer.byteLength(JSON.stringify(doc));
-      expect((err as ExportTooLargeError).bytes).toBeGreaterThan(10_000);
-      expect((err as ExportTooLargeError).bytes).toBeLessThan(whole);
+      expect(bytes).toBeGreaterThan(10_000);
+      expect(bytes).toBeLessThan(whole);
+      // the whole at the rate of the spans encoded: what a user needs to know how many parts --split makes
+      expect(estimatedBytes).toBe(Math.round((bytes * 19) / 8));
+      const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+      expect((err as Error).message).toBe(
+        `the export is over ${mb(bytes)} MB (its first 8 of 19 spans; about ${mb(estimatedBytes!)} MB in all at that rate), over VS Code's 50 MB import limit: use --split to write it in parts`,
+      );
       serialize.mockClear();
       [...otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, sizeBatch: 4 })!];
       expect(Math.max(...serialize.mock.calls.map(([batch]) => batch.length))).toBeLessThan(spans.length);
@@ -255,6 +261,7 @@ describe('OTLP JSON export (INTEROP §1)', () => {
       err = e;
     }
     expect((err as ExportTooLargeError).bytes).toBe(whole);
+    expect((err as ExportTooLargeError).estimatedBytes).toBeNull();
     expect((err as Error).message).toMatch(/^the export is 0\.\d MB \(19 spans\)/);
     expect(Buffer.byteLength(JSON.stringify(exportedDocument(fx.db, PARENT, { maxBytes: whole, sizeBatch: 4, exportedAt: EXPORTED_AT })))).toBe(whole);
   });
