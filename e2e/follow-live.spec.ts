@@ -46,8 +46,8 @@ test('new rows below the fold: a pill counts them and scrolls to them; Follow li
 
 // CI once showed the tree without a line appended just after Expand all, while the tool filter had its tool: the new
 // view's first answer, read before the commit, was still on its way when the stream said "indexed", and React Query
-// keeps a query's first fetch through an invalidation (web/src/api/refetch-after-commit.ts). Here that answer is
-// held in the browser until the commit is surely announced.
+// keeps a query's first fetch through an invalidation; web/src/api/refetch-after-commit.ts lets such a fetch answer and
+// makes it again. Here that answer is held in the browser until the commit is surely announced.
 test('a line committed while a new view is on its first fetch still shows: that fetch is made again', async ({ page }) => {
   const { file, tree } = await openSession(page);
   await page.getByRole('button', { name: 'Collapse all' }).click();
