@@ -1,6 +1,5 @@
 // The FTS5 pending-terms hash of SQLite's amalgamation, given a hash function that spreads trigrams (docs/CONTRIBUTING.md,
-// "The FTS5 hash"), and whether the installed better-sqlite3 carries it. Imported by scripts/patch-sqlite.mjs (the
-// install step), the bench (it says which SQLite it measured) and a test; no side effects.
+// "The FTS5 hash"). Imported by scripts/sqlite-patches.mjs and a test; no side effects.
 //
 // FTS5 keeps a commit group's new terms in a hash table before it writes them out as a segment. Its hash of a term
 // ((h << 3) ^ h ^ byte, from 13, over the term's bytes) gives a 3-byte trigram one of ~2^16 values and maps tens of
@@ -11,11 +10,6 @@
 // finalizer, in both functions (fts5HashKey hashes a stored key, the term's index byte first; fts5HashKey2 a new
 // term and its index byte: they must agree). Only the slot an entry lives in changes: the table is in memory, and
 // its terms are sorted before they are written, so nothing on disk depends on it.
-
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 
 /** The two functions as SQLite 3.53 writes them. */
 export const ORIGINAL = `static unsigned int fts5HashKey(int nSlot, const u8 *p, int n){
@@ -74,28 +68,4 @@ export function patchFts5Hash(source) {
   const at = source.indexOf(ORIGINAL);
   if (at === -1 || source.indexOf(ORIGINAL, at + 1) !== -1) return { state: 'unknown', source };
   return { state: 'patched', source: source.slice(0, at) + PATCHED + source.slice(at + ORIGINAL.length) };
-}
-
-/** Where better-sqlite3 is installed, its binary, and the stamp scripts/patch-sqlite.mjs leaves beside the binary it built. */
-export function installed() {
-  const moduleDir = path.dirname(createRequire(import.meta.url).resolve('better-sqlite3/package.json'));
-  const release = path.join(moduleDir, 'build', 'Release');
-  return { moduleDir, binary: path.join(release, 'better_sqlite3.node'), stamp: path.join(release, 'chronoscope-fts5-hash.json') };
-}
-
-const sha1 = (file) => crypto.createHash('sha1').update(fs.readFileSync(file)).digest('hex');
-
-/** The stamp's text for a binary just built: its SHA-1 (npm reinstalling or rebuilding the module changes the binary). */
-export function stampFor(binary) {
-  return `${JSON.stringify({ binary: sha1(binary), patch: 'scripts/fts5-hash-patch.mjs' })}\n`;
-}
-
-/** Whether the better-sqlite3 binary in place is the one scripts/patch-sqlite.mjs built. */
-export function fts5HashPatched() {
-  const { binary, stamp } = installed();
-  try {
-    return JSON.parse(fs.readFileSync(stamp, 'utf8')).binary === sha1(binary);
-  } catch {
-    return false;
-  }
 }

@@ -9,6 +9,8 @@ import { LOOPBACK_HOSTS } from './config';
 import { openReadDb, openWriteDbOrRecover } from './db/open';
 import { ensureSchema } from './db/schema';
 import { searchDbPath } from './search-index/search-db';
+import { trimMalloc } from './memory/malloc-trim';
+import { QuietTrim } from './memory/quiet-trim';
 import { checkIndexInBackground } from './db/check-index';
 import { IndexRecovery } from './index-recovery';
 import { superviseIngestWorker } from './ingest/supervise-worker';
@@ -95,6 +97,10 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     importsDir: o.importsDir,
     readPool: new ReadPool(o.dbPath),
   };
+  // what requests and commits freed goes back to the system once the server is quiet (quiet-trim.ts)
+  const quietTrim = new QuietTrim(() => {
+    if (ctx.db.open) trimMalloc(ctx.db);
+  });
   let markBackfilled: () => void = () => {};
   const backfilled = new Promise<void>((resolve) => (markBackfilled = resolve));
   const onMessage = (m: WorkerMessage) => {
@@ -103,6 +109,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         if (ctx.db.open) offerCommitRows(ctx.db, m.rows);
         break;
       case 'indexed':
+        quietTrim.activity();
         ctx.status.lastIndexedAt = m.at;
         ctx.bus.emit('indexed', { sessionIds: m.sessionIds, events: m.events, at: m.at });
         break;
@@ -156,6 +163,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
         resolve(s);
       });
       s.once('error', reject);
+      s.on('request', () => quietTrim.activity());
       stampConnections(s);
     });
   } catch (err) {
@@ -208,6 +216,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     recovery,
     async close() {
       closed = true;
+      quietTrim.stop();
       await recovery.running();
       handCommitRowsBackWith(null);
       worker.postMessage({ type: 'stop' });

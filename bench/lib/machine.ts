@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import os from 'node:os';
 // @ts-expect-error: a plain ES module of the install step, without types
-import { fts5HashPatched } from '../../scripts/fts5-hash-patch.mjs';
+import { patchesInstalled, PATCHES } from '../../scripts/sqlite-patches.mjs';
 
 export interface MachineFacts {
   cores: number;
@@ -16,8 +16,10 @@ export interface MachineFacts {
 export function machineFacts(): MachineFacts {
   const db = new Database(':memory:');
   const version = (db.prepare('SELECT sqlite_version() v').get() as { v: string }).v;
-  // the numbers depend on it: FTS5's term hash, patched at install (scripts/patch-sqlite.mjs), or stock
-  const sqlite = `${version} (${fts5HashPatched() ? "FTS5's term hash patched by scripts/patch-sqlite.mjs" : "stock: scripts/patch-sqlite.mjs's FTS5 hash patch not applied"})`;
+  // the numbers depend on it: FTS5's term hash and malloc_trim, patched at install (scripts/patch-sqlite.mjs), or stock
+  const have = patchesInstalled() as string[];
+  const patches = (PATCHES as { file: string; what: string }[]).map((p) => (have.includes(p.file) ? p.what : `not ${p.what}`));
+  const sqlite = `${version} (${have.length > 0 ? `patched by scripts/patch-sqlite.mjs: ${patches.join(', ')}` : 'stock: scripts/patch-sqlite.mjs did not patch it'})`;
   db.close();
   return {
     cores: os.cpus().length,

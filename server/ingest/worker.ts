@@ -19,6 +19,7 @@ import { SearchThread } from '../search-index/search-thread';
 import type { SearchWriterStatus } from '../search-index/search-writer';
 import { commitRowsTransfer, recycleCommitRowChunks, type CommitRows } from '../triage/commit-rows';
 import { compactArchiveText } from './archive-text-compaction';
+import { trimMalloc } from '../memory/malloc-trim';
 import type { FtsCompaction } from '../db/fts-compaction';
 
 export interface WorkerInput {
@@ -136,6 +137,7 @@ async function main() {
           if (process.env[HEAP_SNAPSHOT_ENV]) v8.writeHeapSnapshot(process.env[HEAP_SNAPSHOT_ENV]);
           collectGarbage();
           db.pragma('shrink_memory');
+          trimMalloc(db);
           search.settle();
           // the merges of the archive's FTS5 tables the backfill put off, between the live groups from now on, once
           // search has caught up (not beside the last of the backfill's search rows, for the disk and the memory)

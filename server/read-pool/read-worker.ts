@@ -7,6 +7,7 @@ import { encodeJson } from '../http/json-bytes';
 import { READ_OP_LOADS, runReadOp, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
 import { fullCollection } from '../memory/full-collection';
+import { trimMalloc } from '../memory/malloc-trim';
 import { reportThreadMemory } from '../memory/thread-memory';
 import { cachedTreeEvents, treeLoad } from '../spans/tree-cache';
 
@@ -14,8 +15,14 @@ const dbPath = (workerData as { dbPath: string }).dbPath;
 const db = openReadDb(dbPath);
 const port = parentPort!;
 reportThreadMemory('read', () => ({ treeCacheEvents: cachedTreeEvents(db) }));
-// A large span tree's load collects between its chunks (tree-cache.ts, treeLoad).
-treeLoad.collect = fullCollection();
+// A large span tree's load collects between its chunks (tree-cache.ts, treeLoad), and after its build gives back
+// what the load freed (malloc-trim.ts: SQLite's growing JSON texts of its reads).
+const collect = fullCollection();
+treeLoad.collect = collect;
+treeLoad.release = () => {
+  collect();
+  trimMalloc(db);
+};
 
 port.on('message', (job: ReadJob) => {
   const load = READ_OP_LOADS[job.op];

@@ -11,6 +11,7 @@ import { lineFormatOf, LINE_EVENT, processLine } from '../ingest/process-line';
 import { archiveIdOf, indexedThrough, LIVE_MERGE_CONFIG, openSearchWriteDb, SEARCH_FTS_TABLES, searchDbPath, searchMetaValue, setMergePolicy, setSearchMeta } from './search-db';
 import type { SearchRow } from './search-feed';
 import { sessionKeyOf, SessionPrompts } from './session-prompts';
+import { trimMalloc } from '../memory/malloc-trim';
 
 /**
  * Writes the search file (search-db.ts) from two sources, and keeps these invariants:
@@ -237,6 +238,7 @@ export class SearchWriter {
     this.guard(() => setMergePolicy(this.db, LIVE_MERGE_CONFIG));
     this.db.pragma('shrink_memory');
     this.archive.pragma('shrink_memory');
+    trimMalloc(this.db);
   }
 
   /**
@@ -253,7 +255,10 @@ export class SearchWriter {
     this.compaction = new FtsCompaction(db, SEARCH_FTS_TABLES, {
       canStep: () => this.db === db && !db.inTransaction && !this.failed,
       onDone: () => {
-        if (this.guard(() => setSearchMeta(db, 'merged_through', String(through)))) db.pragma('shrink_memory');
+        if (this.guard(() => setSearchMeta(db, 'merged_through', String(through)))) {
+          db.pragma('shrink_memory');
+          trimMalloc(db);
+        }
         onDone();
       },
       onError: (err) =>

@@ -61,19 +61,21 @@ type EventRow = [number, number, string, string | null, string | null, string | 
  * for each query, so it reads many events at once. Such a text is a large object, which V8 places in the old
  * generation and frees only in a full collection: `collect` runs one after each such read of more than `rangeRows`
  * events (the read worker sets it, read-worker.ts; elsewhere it is null). Without one the 254k-event family of the
- * bench took the read worker's RSS up 116 MB, which it kept.
+ * bench took the read worker's RSS up 116 MB, which it kept. `release`, when set, runs after a build of more than
+ * `chunk` events instead of `collect`: the read worker's collects, then gives the freed memory back (malloc-trim.ts).
  *
  * The largest family of the 1.6 GiB bench archive (254,419 events, ids side by side), built in a process with the
  * server's launch flags (scratch runs, alternated): read by session, 8 reads and collections, 623–655 ms and the
  * whole build's RSS +88–91 MB at its peak, +73–76 MB kept; by range, 497 reads of 512, 404–478 ms, +73–77 and +58–61
  * MB. 256 to 2,048 rows a read: the same RSS within 3 MB.
  */
-export const treeLoad: { rangeRows: number; chunk: number; maxRangeWalk: number; collect: (() => void) | null } = {
+export const treeLoad: { rangeRows: number; chunk: number; maxRangeWalk: number; collect: (() => void) | null; release: (() => void) | null } = {
   rangeRows: 512,
   chunk: 32_000,
   /** a range query walks at most this many rows for each event of the scope it returns; past it, the session index */
   maxRangeWalk: 4,
   collect: null,
+  release: null,
 };
 
 /**
@@ -167,7 +169,7 @@ function build(db: Database.Database, scope: SessionScope, stamp: CachedTree['st
   lap('axis');
   // A large tree left tens of MB of garbage (its owner maps, the axis's arrays, the ids read first): collected now,
   // not at whatever request comes next, so that the thread's heap is back to what it keeps.
-  if (rows.length > treeLoad.chunk) treeLoad.collect?.();
+  if (rows.length > treeLoad.chunk) (treeLoad.release ?? treeLoad.collect)?.();
   return { version: versionOf(stamp), stamp, scope, tree, axis, histogram, views: new Map(), textMatches: new Map(), overview: null, checkedAt: '' };
 }
 
