@@ -7,7 +7,7 @@
  */
 export class QuietTrim {
   private last = 0;
-  private pending = false;
+  /** armed by an activity, cleared once it has trimmed: a trim is due exactly while it is set */
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -18,14 +18,12 @@ export class QuietTrim {
 
   activity(): void {
     this.last = this.clock();
-    this.pending = true;
     if (this.timer === null) this.arm(this.quietMs);
   }
 
   stop(): void {
     if (this.timer !== null) clearTimeout(this.timer);
     this.timer = null;
-    this.pending = false;
   }
 
   private arm(ms: number): void {
@@ -37,8 +35,6 @@ export class QuietTrim {
     this.timer = null;
     const quiet = this.clock() - this.last;
     if (quiet < this.quietMs) return this.arm(this.quietMs - quiet);
-    if (!this.pending) return;
-    this.pending = false;
     this.trim();
   }
 }
