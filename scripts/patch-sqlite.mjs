@@ -52,8 +52,8 @@ function main() {
     const built = path.join(work, 'build', 'Release', 'better_sqlite3.node');
     if (r.status !== 0 || !fs.existsSync(built)) return warn(`node-gyp failed (${r.error?.message ?? `exit ${r.status}`}): ${(r.stderr ?? '').trim().split('\n').slice(-3).join(' | ')}`);
     // it must load in this node before it replaces anything
-    const probe = patched.applied.includes('scripts/malloc-trim-patch.mjs') ? '; db.prepare("SELECT chronoscope_malloc_trim()").get()' : '';
-    const check = spawnSync(process.execPath, ['-e', `const D = require(${JSON.stringify(path.join(moduleDir, 'lib', 'index.js'))}); const db = new D(':memory:', { nativeBinding: ${JSON.stringify(built)} }); db.exec("CREATE VIRTUAL TABLE t USING fts5 (x, tokenize = 'trigram')")${probe}`], { encoding: 'utf8' });
+    const probes = PATCHES.filter((p) => patched.applied.includes(p.file)).map((p) => `db.exec(${JSON.stringify(p.probe)});`);
+    const check = spawnSync(process.execPath, ['-e', `const D = require(${JSON.stringify(path.join(moduleDir, 'lib', 'index.js'))}); const db = new D(':memory:', { nativeBinding: ${JSON.stringify(built)} }); ${probes.join(' ')}`], { encoding: 'utf8' });
     if (check.status !== 0) return warn(`the patched build does not load: ${check.stderr.trim().split('\n')[0]}`);
     fs.copyFileSync(built, `${binary}.patched`);
     fs.renameSync(`${binary}.patched`, binary);

@@ -10,12 +10,24 @@ import { patchMallocTrim } from './malloc-trim-patch.mjs';
 
 /**
  * Each patch: its file (what the stamp records), what it is for (the bench's machine line and the install's warning
- * when it cannot apply), and the function that applies it to the amalgamation's text ('patched', 'already' or
- * 'unknown': another SQLite version, left as it is).
+ * when it cannot apply), the function that applies it to the amalgamation's text ('patched', 'already' or 'unknown':
+ * another SQLite version, left as it is), and the SQL a build carrying it must run before it replaces the stock one.
  */
 export const PATCHES = [
-  { file: 'scripts/fts5-hash-patch.mjs', what: "FTS5's term hash", without: 'search indexing runs on the stock hash (correct, ~17% more CPU for the trigram index)', apply: patchFts5Hash },
-  { file: 'scripts/malloc-trim-patch.mjs', what: 'malloc_trim', without: 'memory freed after a backfill stays in the malloc arena (~40–60 MB more RSS)', apply: patchMallocTrim },
+  {
+    file: 'scripts/fts5-hash-patch.mjs',
+    what: "FTS5's term hash",
+    without: 'search indexing runs on the stock hash (correct, ~17% more CPU for the trigram index)',
+    apply: patchFts5Hash,
+    probe: "CREATE VIRTUAL TABLE t USING fts5 (x, tokenize = 'trigram')",
+  },
+  {
+    file: 'scripts/malloc-trim-patch.mjs',
+    what: 'malloc_trim',
+    without: 'memory freed after a backfill stays in the malloc arena (~40–60 MB more RSS)',
+    apply: patchMallocTrim,
+    probe: 'SELECT chronoscope_malloc_trim()',
+  },
 ];
 
 /** The amalgamation with every patch that recognises it applied; `applied` and `unknown` list the patches' files. */
