@@ -41,4 +41,13 @@ export class BatchRing {
     this.at = (this.at + 1) % RING_SLOTS;
     return (this.slots[i] ??= { lines: Buffer.allocUnsafeSlow(SLOT_BYTES), chunks: Buffer.allocUnsafeSlow(SLOT_BYTES) });
   }
+
+  /**
+   * Lets the slots go (an idle worker, worker.ts): the next batch allocates again. Safe at any moment: a batch still
+   * holding a slot keeps its buffers alive, and no later batch can be handed the same memory.
+   */
+  release(): void {
+    this.slots = [];
+    this.at = 0;
+  }
 }

@@ -22,7 +22,8 @@ import { IngestStore } from './store';
 import { InlineSearchFeed, type SearchFeed } from '../search-index/search-feed';
 import type { SearchWriterStatus } from '../search-index/search-writer';
 import { tailFile, type FileIdentity } from './tail-file';
-import type { CommitRows } from '../triage/commit-rows';
+import { releaseCommitRowChunks, type CommitRows } from '../triage/commit-rows';
+import { releaseReadBuffer } from './read-lines';
 
 export interface IndexerEvents {
   indexed(sessionIds: string[], events: number): void;
@@ -195,6 +196,16 @@ export class Indexer {
     if (plan.recent.filesTotal === 0) this.markRecentRead();
     this.emitProgress();
     for (const f of plan.files) this.queue.add(f.path);
+  }
+
+  /**
+   * Lets go of the buffers kept for the next batch (the batch ring, the read buffer, the triage rows' chunks, ~13 MB
+   * after a backfill): for a worker that has been idle a while (worker.ts). Whatever comes next allocates them again.
+   */
+  releaseBuffers(): void {
+    this.store.batchRing.release();
+    releaseReadBuffer();
+    releaseCommitRowChunks();
   }
 
   async stop(): Promise<void> {

@@ -10,6 +10,11 @@ const CHUNK_BYTES = 1024 * 1024;
  */
 let readBuffer: Buffer | null = null;
 
+/** Lets this thread's read buffer go (an idle ingest worker, worker.ts); the next read allocates it again. */
+export function releaseReadBuffer(): void {
+  readBuffer = null;
+}
+
 export interface RawLine {
   /** the line's bytes without its `\n`; empty when the line was too long to keep */
   bytes: Buffer;

@@ -20,6 +20,7 @@ import type { SearchWriterStatus } from '../search-index/search-writer';
 import { commitRowsTransfer, recycleCommitRowChunks, type CommitRows } from '../triage/commit-rows';
 import { compactArchiveText } from './archive-text-compaction';
 import { trimMalloc } from '../memory/malloc-trim';
+import { IDLE_RELEASE_MS, QuietTrim } from '../memory/quiet-trim';
 import type { FtsCompaction } from '../db/fts-compaction';
 
 export interface WorkerInput {
@@ -120,6 +121,14 @@ async function main() {
       post({ type: 'damaged', cause: status.archiveDamage });
     }
   });
+  // Idle a while after a backfill or a live session's commits: what the worker kept for the next batch and what V8
+  // sized its heap by goes back to the system (quiet-trim.ts, IDLE_RELEASE_MS).
+  const idle = new QuietTrim(() => {
+    if (stopping || !db.open) return;
+    indexer.releaseBuffers();
+    collectGarbage();
+    trimMalloc(db);
+  }, IDLE_RELEASE_MS);
   const indexer = new Indexer(
     db,
     { roots: input.roots, watch: input.watch, search },
@@ -127,6 +136,7 @@ async function main() {
       indexed: (sessionIds, events) => {
         post({ type: 'indexed', sessionIds, events, at: Date.now() });
         forwarder?.kick();
+        idle.activity();
       },
       progress: (p) => {
         post({ type: 'progress', ...p });
@@ -139,10 +149,11 @@ async function main() {
           db.pragma('shrink_memory');
           trimMalloc(db);
           search.settle();
+          idle.activity();
           // the merges of the archive's FTS5 tables the backfill put off, between the live groups from now on, once
           // search has caught up (not beside the last of the backfill's search rows, for the disk and the memory)
           void indexer.whenSearchCaughtUp().then(() => {
-            if (!stopping) archiveCompaction = compactArchiveText(db, { damaged: (cause) => post({ type: 'damaged', cause }) });
+            if (!stopping) archiveCompaction = compactArchiveText(db, { damaged: (cause) => post({ type: 'damaged', cause }), onDone: () => idle.activity() });
           });
         }
       },
@@ -156,6 +167,7 @@ async function main() {
     if (m.type === 'recycle-rows') recycleCommitRowChunks(m.num ?? [], m.int ?? []);
     if (m.type === 'stop') {
       stopping = true;
+      idle.stop();
       archiveCompaction?.stop();
       forwarder?.stop();
       void indexer

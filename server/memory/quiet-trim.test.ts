@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { QuietTrim } from './quiet-trim';
+import { IDLE_RELEASE_MS, QuietTrim } from './quiet-trim';
 
 describe('QuietTrim', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
@@ -34,4 +34,28 @@ describe('QuietTrim', () => {
     vi.advanceTimersByTime(60_000);
     expect(trims).toBe(0);
   });
+});
+
+describe('IDLE_RELEASE_MS', () => {
+  // Why a worker's idle release waits: V8 shrinks a young generation grown by a burst only at a collection that
+  // finds the allocation rate low, measured over the last seconds. A worker with the ingest's room to grow, a burst,
+  // then a full collection at once and another IDLE_RELEASE_MS later (fullCollection's way of getting `gc`).
+  it('is long enough that a full collection after it shrinks a young generation a burst grew; one at once does not', async () => {
+    const code = `
+      const v8 = require('node:v8'); const vm = require('node:vm'); const { parentPort, workerData } = require('node:worker_threads');
+      v8.setFlagsFromString('--expose-gc'); const gc = vm.runInNewContext('gc');
+      const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
+      let keep = [];
+      for (let i = 0; i < 3e5; i++) { keep.push({ a: 'x' + i, b: [i, i + 1] }); if (keep.length > 1e5) keep = keep.slice(5e4); }
+      keep = null;
+      gc();
+      const atOnce = young();
+      setTimeout(() => { gc(); parentPort.postMessage({ atOnce, later: young() }); }, workerData);`;
+    const { Worker } = await import('node:worker_threads');
+    const w = new Worker(code, { eval: true, workerData: IDLE_RELEASE_MS, resourceLimits: { maxYoungGenerationSizeMb: 48 } });
+    const r = await new Promise<{ atOnce: number; later: number }>((resolve, reject) => w.once('message', resolve).once('error', reject));
+    await w.terminate();
+    expect(r.atOnce).toBeGreaterThan(8 * 2 ** 20);
+    expect(r.later).toBeLessThanOrEqual(2 * 2 ** 20);
+  }, 20_000);
 });

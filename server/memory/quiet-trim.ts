@@ -41,3 +41,12 @@ export class QuietTrim {
 
 /** Long enough that a page's requests, or a live session's commits, come inside it; short next to an idle hour. */
 export const QUIET_MS = 10_000;
+
+/**
+ * The quiet period of a worker thread that gives back its heap too (a full collection, then the trim). V8 shrinks a
+ * young generation it grew for a burst of allocation only at a collection that finds the allocation rate low, and it
+ * measures that rate over the last 5 s: a collection right after a backfill left the ingest worker's 16–33 MB young
+ * generation committed, one 6 s later shrank it to 1 MB (and the old generation to what is live). V8's own memory
+ * reducer did it too, but 40 s after the backfill, while the archive's merges kept the worker busy.
+ */
+export const IDLE_RELEASE_MS = 6_000;

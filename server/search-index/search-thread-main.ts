@@ -9,6 +9,7 @@ import { unpackRows } from './packed-rows';
 import { lowerThisThreadPriority, SEARCH_THREAD_NICE } from './thread-priority';
 import { fullCollection } from '../memory/full-collection';
 import { reportThreadMemory } from '../memory/thread-memory';
+import { IDLE_RELEASE_MS, QuietTrim } from '../memory/quiet-trim';
 
 const port = parentPort!;
 lowerThisThreadPriority(SEARCH_THREAD_NICE);
@@ -21,8 +22,15 @@ const retry = new CatchUpRetry(writer);
 // The archive's log is checkpointed here, on this thread's spare time, not in the ingest thread's COMMIT.
 const checkpointer = new ArchiveCheckpointer(input.archivePath);
 let cancelFold: () => void = () => {};
+// Idle a while (the backfill's rows written, or a live session's group): the heap V8 grew for the rows and the
+// memory SQLite freed go back to the system (quiet-trim.ts, IDLE_RELEASE_MS).
+const idle = new QuietTrim(() => {
+  collectGarbage();
+  writer.releaseMemory();
+}, IDLE_RELEASE_MS);
 
 port.on('message', (m: SearchThreadRequest) => {
+  idle.activity();
   switch (m.t) {
     case 'rows': {
       writer.add(unpackRows(m.rows));
@@ -46,12 +54,16 @@ port.on('message', (m: SearchThreadRequest) => {
       };
       fold();
       // the merges the backfill put off (FTS_MERGE_CONFIG), now that it is over; their log folded after them
-      writer.compact(fold);
+      writer.compact(() => {
+        fold();
+        idle.activity();
+      });
       break;
     }
     case 'crash':
       throw new Error('search thread crashed (test)');
     case 'stop':
+      idle.stop();
       retry.stop();
       clearInterval(follow);
       cancelFold();

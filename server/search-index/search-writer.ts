@@ -236,6 +236,12 @@ export class SearchWriter {
    */
   settle(): void {
     this.guard(() => setMergePolicy(this.db, LIVE_MERGE_CONFIG));
+    this.releaseMemory();
+  }
+
+  /** Both connections' spare page cache returned, then the malloc arena trimmed (settle, and an idle thread). */
+  releaseMemory(): void {
+    if (!this.db.open) return;
     this.db.pragma('shrink_memory');
     this.archive.pragma('shrink_memory');
     trimMalloc(this.db);

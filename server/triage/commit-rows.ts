@@ -45,6 +45,12 @@ export function recycleCommitRowChunks(num: Float64Array[], int: Int32Array[]): 
   for (const a of int) if (a.length === CHUNK_ROWS * INT && intPool.length < POOL_MAX) intPool.push(a);
 }
 
+/** Empties the pools (an idle ingest worker, worker.ts): the next group allocates its chunks again. */
+export function releaseCommitRowChunks(): void {
+  numPool.length = 0;
+  intPool.length = 0;
+}
+
 /** The model's filter (model.ts rowsStmt): calls, events that took time or failed, failures, and copies. */
 export function isTriageRow(type: string, dur: number, status: number, fail: string | null, dup: number): boolean {
   return CALLS.has(type) || dur > 0 || status === 1 || fail !== null || dup > 0;
