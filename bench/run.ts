@@ -307,7 +307,11 @@ function missNotes(rows: Row[]): string[] {
         'load in alternated probes, 7–12 MB more idle, and three whole benches could not tell it apart: 352 MB with it, 332 and 353 without). ' +
         'Since the FTS5 merge after a backfill (server/db/fts-compaction.ts), the row under query load runs while the search thread ' +
         'merges its file (~16 s of its 30): 348 MB in the bench at ec8910e against 325 at 4e8fbd8, within the spread above; a ' +
-        'scratch probe of the merge without query load saw the server\'s RSS at 216–217 MB throughout it.',
+        'scratch probe of the merge without query load saw the server\'s RSS at 216–217 MB throughout it. Then (2026-12-07, ' +
+        'docs/CONTRIBUTING.md, "What an idle worker keeps"): the memory log showed the ingest worker holding 38 MB of heap and 14 MB of ' +
+        'batch buffers, and the search thread 17 MB of heap, for ~40 s after the backfill, through this row; both now collect, let go of ' +
+        'their buffers and trim 6 s after their last work (a collection then also shrinks the young generation the backfill grew): ' +
+        '`--only memory` after it, this row 276 MB (318 and 320 in the two benches before), idle after the backfill 182 MB (223, 231).',
     ],
     [
       /^held-out corpus/,
