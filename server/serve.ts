@@ -10,6 +10,7 @@ import { openReadDb, openWriteDbOrRecover } from './db/open';
 import { ensureSchema } from './db/schema';
 import { searchDbPath } from './search-index/search-db';
 import { trimMalloc } from './memory/malloc-trim';
+import { fullCollection } from './memory/full-collection';
 import { QuietTrim } from './memory/quiet-trim';
 import { checkIndexInBackground } from './db/check-index';
 import { IndexRecovery } from './index-recovery';
@@ -98,7 +99,9 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
     readPool: new ReadPool(o.dbPath),
   };
   // what requests and commits freed goes back to the system once the server is quiet (quiet-trim.ts)
+  const collectGarbage = fullCollection();
   const quietTrim = new QuietTrim(() => {
+    collectGarbage();
     if (ctx.db.open) trimMalloc(ctx.db);
   });
   let markBackfilled: () => void = () => {};

@@ -8,6 +8,7 @@ import { READ_OP_LOADS, runReadOp, type ReadOp } from './read-ops';
 import type { ReadJob, ReadReply } from './read-pool';
 import { fullCollection } from '../memory/full-collection';
 import { trimMalloc } from '../memory/malloc-trim';
+import { IDLE_RELEASE_MS, QuietTrim } from '../memory/quiet-trim';
 import { reportThreadMemory } from '../memory/thread-memory';
 import { cachedTreeEvents, treeLoad } from '../spans/tree-cache';
 
@@ -19,12 +20,18 @@ reportThreadMemory('read', () => ({ treeCacheEvents: cachedTreeEvents(db) }));
 // what the load freed (malloc-trim.ts: SQLite's growing JSON texts of its reads).
 const collect = fullCollection();
 treeLoad.collect = collect;
-treeLoad.release = () => {
+const release = () => {
   collect();
   trimMalloc(db);
 };
+treeLoad.release = release;
+
+// Idle a while after its requests: the heap V8 grew for them goes back to the system (quiet-trim.ts, IDLE_RELEASE_MS);
+// a span tree kept for the next window stays.
+const idle = new QuietTrim(release, IDLE_RELEASE_MS);
 
 port.on('message', (job: ReadJob) => {
+  idle.activity();
   const load = READ_OP_LOADS[job.op];
   // Jobs that arrive meanwhile run before this one: it takes its snapshot only once loaded, so none overlap.
   if (load) void load().then(() => answer(job), (err: unknown) => answer(job, err));
