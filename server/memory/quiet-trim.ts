@@ -1,6 +1,6 @@
 /**
- * Calls `trim` (malloc-trim.ts) once the server has been quiet for `quietMs` after some activity: an API request,
- * or a commit of the ingest. What a burst of requests or a live session's writes freed in the malloc arena (span trees
+ * Calls `trim` (a full collection, then malloc-trim.ts) once a thread has been quiet for `quietMs` after some activity:
+ * on the main thread an API request or a commit of the ingest; in the workers their own work (IDLE_RELEASE_MS). What a burst of requests or a live session's writes freed in the malloc arena (span trees
  * loaded, searches, answers written) goes back to the system then, instead of staying with an idle server; while
  * requests or commits keep coming (a backfill commits every few seconds) it waits, and without activity it never
  * runs again. One timer, re-armed for what is left of the quiet period, not one per request.
