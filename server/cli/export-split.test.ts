@@ -54,6 +54,35 @@ describe('export --split', () => {
     expect(captured(() => writeParts(undefined, otlpJsonParts(fx.db, CHILD, { exportedAt: AT })!))).toEqual({ code: 0, out: `${whole}\n`, err: '' });
   });
 
+  it('the first part is on disk, not held, while the second is made; a file from an earlier export keeps its name and bytes', () => {
+    const expected = splitDocuments(fx.db, PARENT, { maxBytes: 10_000, exportedAt: AT });
+    const file = path.join(tmp, 'held.json');
+    fs.writeFileSync(file, 'an earlier export');
+    const seenAtSecond: (string | null)[] = [];
+    function* watched(): Generator<Uint8Array[]> {
+      let i = 0;
+      for (const part of otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, exportedAt: AT })!) {
+        if (++i === 2) seenAtSecond.push(fs.existsSync(`${file}.partial`) ? fs.readFileSync(`${file}.partial`, 'utf8') : null);
+        yield part;
+      }
+    }
+    expect(captured(() => writeParts(file, watched())).code).toBe(0);
+    expect(seenAtSecond).toEqual([JSON.stringify(expected[0])]);
+    expect(fs.readFileSync(path.join(tmp, 'held-1.json'), 'utf8')).toBe(JSON.stringify(expected[0]));
+    expect(fs.readFileSync(file, 'utf8')).toBe('an earlier export');
+    expect(fs.existsSync(`${file}.partial`)).toBe(false);
+  });
+
+  it('a failure before the second part leaves neither the file nor the part on disk', () => {
+    const file = path.join(tmp, 'failed.json');
+    function* failing(): Generator<Uint8Array[]> {
+      yield* [...otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, exportedAt: AT })!].slice(0, 1);
+      throw new Error('disk gone');
+    }
+    expect(() => captured(() => writeParts(file, failing()))).toThrow('disk gone');
+    expect(fs.readdirSync(tmp).filter((f) => f.startsWith('failed'))).toEqual([]);
+  });
+
   it('several parts and no -o: exit 2 and nothing on stdout', () => {
     const r = captured(() => writeParts(undefined, otlpJsonParts(fx.db, PARENT, { maxBytes: 10_000, exportedAt: AT })!));
     expect(r.code).toBe(2);

@@ -59,34 +59,46 @@ export async function runExport(opts: Options): Promise<number> {
 }
 
 /**
- * The parts of a split export, each written as soon as it is made: the first is held until the second says whether
- * there are several (FILE-1.json, FILE-2.json, …) or one (FILE, or stdout without -o).
+ * The parts of a split export, each written as soon as it is made. Whether there are several (FILE-1.json,
+ * FILE-2.json, …) or one (FILE, or stdout without -o) is known only at the second: the first goes to a file of its
+ * own meanwhile (FILE.partial, renamed when the second comes or the export ends), not held in memory beside the
+ * second (~48 MB each, a sixth of the largest family's peak RSS). Without -o it is held: stdout cannot be taken back.
  */
 export function writeParts(outFile: string | undefined, parts: Iterable<Uint8Array[]>): number {
-  const ext = outFile === undefined ? '' : path.extname(outFile);
-  const stem = outFile === undefined ? '' : outFile.slice(0, outFile.length - ext.length);
+  if (outFile === undefined) return printOnePart(parts);
+  const ext = path.extname(outFile);
+  const stem = outFile.slice(0, outFile.length - ext.length);
   const nth = (i: number) => `${stem}-${i}${ext || '.json'}`;
-  let first: Uint8Array[] | null = null;
+  const firstFile = `${outFile}.partial`;
   let n = 0;
-  for (const part of parts) {
-    n++;
-    if (n === 1) {
-      first = part;
-      continue;
+  let written = false;
+  try {
+    for (const part of parts) {
+      n++;
+      if (n === 2) fs.renameSync(firstFile, nth(1));
+      writeChunks(n === 1 ? firstFile : nth(n), part);
     }
-    if (outFile === undefined) {
+    if (n === 1) fs.renameSync(firstFile, outFile);
+    written = true;
+  } finally {
+    // failed before a second part: the first one's file is the export of nothing
+    if (!written && n === 1) fs.rmSync(firstFile, { force: true });
+  }
+  process.stderr.write(n === 1 ? `wrote ${outFile}\n` : `wrote ${n} parts: ${nth(1)} … ${nth(n)}\n`);
+  return 0;
+}
+
+/** A split export to stdout: its one part, or exit 2 at the second (the parts need files). */
+function printOnePart(parts: Iterable<Uint8Array[]>): number {
+  let first: Uint8Array[] | null = null;
+  for (const part of parts) {
+    if (first !== null) {
       process.stderr.write(`chronoscope export: the export is over VS Code's 50 MB import limit and comes in parts: name a file with -o and they are written as FILE-1.json, FILE-2.json, …\n`);
       return 2;
     }
-    if (first !== null) writeChunks(nth(1), first);
-    first = null;
-    writeChunks(nth(n), part);
+    first = part;
   }
-  if (n === 1 && first !== null) {
-    write(outFile, first);
-    return 0;
-  }
-  process.stderr.write(`wrote ${n} parts: ${nth(1)} … ${nth(n)}\n`);
+  write(undefined, first ?? []);
   return 0;
 }
 
