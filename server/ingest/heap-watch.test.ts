@@ -23,6 +23,22 @@ describe('HeapWatch', () => {
     expect(collections).toEqual([49, 49, 70, 93, 93, 49]);
   });
 
+  it('collect(): a collection asked for at any moment sets the limit from what survives it, as its own do', () => {
+    let used = 0;
+    let live = 60 * MB;
+    const collections: number[] = [];
+    const w = new HeapWatch({ floorBytes: 48 * MB, headroomBytes: 32 * MB, inUse: () => used, collect: () => (collections.push(used / MB), (used = live)) });
+    const at = (mb: number) => ((used = mb * MB), w.check());
+    expect(at(93)).toBe(true); // the backfill's busiest moment: 60 MB survive, the limit 92
+    expect(w.limit).toBe(92 * MB);
+    live = 12 * MB; // the backfill over, its plan and caches let go
+    used = 40 * MB;
+    w.collect();
+    expect([w.liveAfterCollect, w.limit]).toEqual([12 * MB, 48 * MB]);
+    expect([at(47), at(49)]).toEqual([false, true]);
+    expect(collections).toEqual([93, 40, 49]);
+  });
+
   it('counts the memory array buffers hold outside the heap (the line bytes of a batch), not the heap alone', () => {
     const before = oldGenerationAndBuffersInUse();
     const lines = Array.from({ length: 20 }, () => Buffer.alloc(MB, 1));

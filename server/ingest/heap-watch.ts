@@ -59,11 +59,19 @@ export class HeapWatch {
     }
     this.limit = this.limitFor(this.liveAfterCollect);
     if (inUse <= this.limit) return false;
+    this.collect();
+    return true;
+  }
+
+  /**
+   * A full collection now, whatever the memory in use (the backfill over, the worker idle): what survives it sets
+   * the limit, as after one of the watch's own, instead of the busiest moment's figure staying the limit's base.
+   */
+  collect(): void {
     this.o.collect();
     this.liveAfterCollect = this.o.inUse();
     this.limit = this.limitFor(this.liveAfterCollect);
     this.settling = true;
-    return true;
   }
 
   private limitFor(live: number): number {

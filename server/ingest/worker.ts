@@ -126,7 +126,7 @@ async function main() {
   const idle = new QuietTrim(() => {
     if (stopping || !db.open) return;
     indexer.releaseBuffers();
-    collectGarbage();
+    heapWatch.collect();
     trimMalloc(db);
   }, IDLE_RELEASE_MS);
   const indexer = new Indexer(
@@ -145,7 +145,7 @@ async function main() {
         if (p.state === 'idle' && !settled) {
           settled = true;
           if (process.env[HEAP_SNAPSHOT_ENV]) v8.writeHeapSnapshot(process.env[HEAP_SNAPSHOT_ENV]);
-          collectGarbage();
+          heapWatch.collect();
           db.pragma('shrink_memory');
           trimMalloc(db);
           search.settle();
