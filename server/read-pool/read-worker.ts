@@ -10,7 +10,7 @@ import { fullCollection } from '../memory/full-collection';
 import { trimMalloc } from '../memory/malloc-trim';
 import { IDLE_RELEASE_MS, QuietTrim } from '../memory/quiet-trim';
 import { reportThreadMemory } from '../memory/thread-memory';
-import { cachedTreeEvents, treeLoad } from '../spans/tree-cache';
+import { cachedTreeEvents, dropTrees, treeLoad, TREES_IDLE_MS } from '../spans/tree-cache';
 
 const dbPath = (workerData as { dbPath: string }).dbPath;
 const db = openReadDb(dbPath);
@@ -29,9 +29,14 @@ treeLoad.release = release;
 // Idle a while after its requests: the heap V8 grew for them goes back to the system (quiet-trim.ts, IDLE_RELEASE_MS);
 // a span tree kept for the next window stays.
 const idle = new QuietTrim(release, IDLE_RELEASE_MS);
+// Idle much longer: the trees go too (TREES_IDLE_MS).
+const forgetTrees = new QuietTrim(() => {
+  if (dropTrees(db) > 0) release();
+}, TREES_IDLE_MS);
 
 port.on('message', (job: ReadJob) => {
   idle.activity();
+  forgetTrees.activity();
   const load = READ_OP_LOADS[job.op];
   // Jobs that arrive meanwhile run before this one: it takes its snapshot only once loaded, so none overlap.
   if (load) void load().then(() => answer(job), (err: unknown) => answer(job, err));

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { recordStatements } from '../test-support/record-statements';
-import { buildTimings, sessionTree, treeLoad } from './tree-cache';
+import { buildTimings, cachedTreeEvents, dropTrees, sessionTree, treeLoad } from './tree-cache';
 
 const S = 'aaaaaaaa-1111-4111-8111-111111111111';
 const ev = (ts: number, type: string, spanId: string, parentSpanId?: string) => line({ ts, dur: 5, sid: S, type, name: type, spanId, parentSpanId, status: 'ok', attrs: {} });
@@ -42,6 +42,23 @@ describe('sessionTree cache', () => {
       } finally {
         fresh.close();
       }
+    } finally {
+      read.close();
+    }
+  });
+
+  it('dropTrees forgets the kept trees: the next request builds its tree again, the same', async () => {
+    fx = await fixtureDb({ [`${S}/main.jsonl`]: ev(1000, 'user_message', 'u1') + ev(1100, 'tool_call', 't1', 'u1') + ev(1200, 'tool_call', 't2', 't1') });
+    const read = openReadDb(fx.dbPath);
+    try {
+      const kept = sessionTree(read, S);
+      expect(cachedTreeEvents(read)).toBe(3);
+      expect(dropTrees(read)).toBe(3);
+      expect([cachedTreeEvents(read), dropTrees(read)]).toEqual([0, 0]);
+      const again = sessionTree(read, S);
+      expect(again).not.toBe(kept);
+      expect(again?.tree.rows.toArray()).toEqual(kept?.tree.rows.toArray());
+      expect(again?.version).toBe(kept?.version);
     } finally {
       read.close();
     }

@@ -208,6 +208,21 @@ export function sessionTree(db: Database.Database, sessionId: string, maxEvents 
   return current;
 }
 
+/**
+ * How long a read worker keeps its span trees without a request (read-worker.ts): a session view asks for windows
+ * while someone reads it, and its tree (the bench's largest family: ~58 MB kept) is what makes each window cheap; a
+ * server nobody has asked anything for this long gives the memory back, and the next view builds its tree again
+ * (~0.5 s for that family, milliseconds for most sessions).
+ */
+export const TREES_IDLE_MS = 5 * 60_000;
+
+/** Forgets the connection's kept trees (an idle read worker); returns how many events they held. */
+export function dropTrees(db: Database.Database): number {
+  const events = cachedTreeEvents(db);
+  caches.delete(db);
+  return events;
+}
+
 /** Events in the connection's kept trees (the memory log's count). */
 export function cachedTreeEvents(db: Database.Database): number {
   let n = 0;
