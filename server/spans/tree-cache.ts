@@ -212,7 +212,7 @@ export function sessionTree(db: Database.Database, sessionId: string, maxEvents 
  * How long a read worker keeps its span trees without a request (read-worker.ts): a session view asks for windows
  * while someone reads it, and its tree (the bench's largest family: ~58 MB kept) is what makes each window cheap; a
  * server nobody has asked anything for this long gives the memory back, and the next view builds its tree again
- * (~0.5 s for that family, milliseconds for most sessions).
+ * (0.9–1.0 s for that family over HTTP, milliseconds for most sessions).
  */
 export const TREES_IDLE_MS = 5 * 60_000;
 
