@@ -9,7 +9,7 @@ export default defineConfig({
   server: { port: 5173, proxy: { '/api': 'http://127.0.0.1:7311' } },
   test: {
     root: '.',
-    include: ['shared/**/*.test.ts', 'server/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
+    include: ['scripts/**/*.test.ts', 'shared/**/*.test.ts', 'server/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'bench/**/*.test.ts'],
     // Generous: a test runs this long only when it fails, and the CI machine is slower than ours on its busy days.
     testTimeout: 120000,
     hookTimeout: 60000,
