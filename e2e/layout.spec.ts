@@ -44,6 +44,40 @@ test('at 1024×768 an open event leaves at least 15 tree rows, beside the tree',
   expect(Math.abs(expand.y + expand.height / 2 - (filter.y + filter.height / 2))).toBeLessThan(4);
 });
 
+test('at 1024 px a span id and its parent\'s each stay on one line in the details', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const s = await busiestSession(page);
+  const list = (await (await page.request.get(`/api/events?session=${encodeURIComponent(s.id)}&min=-1&limit=50`)).json()) as { events: { id: number }[] };
+  let event: { id: number; spanId: string; parentSpanId: string } | null = null;
+  for (const e of list.events) {
+    const d = (await (await page.request.get(`/api/events/${e.id}`)).json()) as { id: number; spanId: string | null; parentSpanId: string | null };
+    if (d.spanId && d.parentSpanId) {
+      event = { id: d.id, spanId: d.spanId, parentSpanId: d.parentSpanId };
+      break;
+    }
+  }
+  expect(event).not.toBeNull();
+  await page.goto(`/session/${encodeURIComponent(s.id)}?event=${event!.id}`);
+  const details = page.getByRole('complementary', { name: 'Event details' });
+  await expect(details).toContainText(event!.parentSpanId);
+  // the lines each id's characters are laid out on (a Range's rects: one per line the text runs over)
+  const linesOf = (id: string) =>
+    details.evaluate((root, id) => {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        const at = n.textContent!.indexOf(id);
+        if (at < 0) continue;
+        const r = document.createRange();
+        r.setStart(n, at);
+        r.setEnd(n, at + id.length);
+        return new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top))).size;
+      }
+      return -1;
+    }, id);
+  expect(await linesOf(event!.spanId)).toBe(1);
+  expect(await linesOf(event!.parentSpanId)).toBe(1);
+});
+
 test('the splitter resizes the side panel by mouse and by keys, and the width is remembered', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const s = await busiestSession(page);

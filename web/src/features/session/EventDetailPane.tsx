@@ -170,8 +170,8 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferr
           </>
         )}
         <dt>Span</dt>
-        <dd className="mono">
-          {d.spanId !== null ? visibleText(d.spanId) : '—'}
+        <dd className="mono event-span">
+          <span>{d.spanId !== null ? visibleText(d.spanId) : '—'}</span>
           {d.parentSpanId && <span className="muted">parent {visibleText(d.parentSpanId)}</span>}
         </dd>
         {parentNote && (
