@@ -29,6 +29,22 @@ test('the Usage page shows the totals of /api/usage and groups by repository', a
   await expect(page.getByRole('table', { name: 'Usage by repository' }).getByRole('row')).toHaveCount(byRepo.rows.length + 1);
 });
 
+// The page opens on the last 7 days: a user whose calls are older (or a filter that matches none) is shown the way
+// to them, not only told to look elsewhere.
+test('an empty Usage page offers all time and every repository, one click each', async ({ page }) => {
+  const api = (await (await page.request.get('/api/usage?window=all')).json()) as { totals: UsageTotals };
+  await page.goto(`/usage?window=24h&repo=${encodeURIComponent('nobody/no-such-repo')}`);
+  await expect(page.getByText('No model calls in nobody/no-such-repo in the last 24 hours.', { exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Show all time' }).click();
+  await expect(page).toHaveURL(/window=all/);
+  await expect(page.getByText('No model calls in nobody/no-such-repo.', { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Show all time' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Show every repository' }).click();
+  await expect(page).not.toHaveURL(/repo=/);
+  const stat = page.locator('.usage-totals .stat').filter({ has: page.getByText('Model calls', { exact: true }) }).locator('dd');
+  await expect(stat).toHaveText(fmt(api.totals.modelCalls));
+});
+
 // At 1440 px the cards sat in 140 px tracks, and a real archive's tokens (1,325,810,452 / 98,368,022) ran past their card.
 test("the Usage cards hold an archive's largest figures, whole, at 1440 and 1024 px", async ({ page }) => {
   const real = (await (await page.request.get('/api/usage?window=all')).json()) as { totals: Record<string, number> };

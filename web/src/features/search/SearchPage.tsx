@@ -12,6 +12,7 @@ import { Segmented, SOURCE_OPTIONS } from '../../ui/Segmented';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { visibleText } from '../../ui/visible-text';
+import { inWindow, WINDOW_TEXT } from '../../ui/window-text';
 import { moveSelection } from '../../ui/keys/list-selection';
 import { useListKeys } from '../../ui/keys/useListKeys';
 import { useShortcuts } from '../../ui/keys/useShortcuts';
@@ -33,7 +34,6 @@ const WINDOWS: { value: TimeWindow; label: string; title: string }[] = [
   { value: '90d', label: '90d', title: 'Matches from the last 90 days' },
   { value: 'all', label: 'All', title: 'All time' },
 ];
-const WINDOW_TEXT: Record<TimeWindow, string> = { '24h': 'the last 24 hours', '7d': 'the last 7 days', '30d': 'the last 30 days', '90d': 'the last 90 days', all: 'all time' };
 const EDITABLE_FILTERS = ['repo', 'branch', 'tool', 'model', 'file', 'ref', 'status'] as const;
 
 /** `/search`: every session, searched as you type, grouped by repository. */
@@ -308,9 +308,9 @@ function NoResults({ response, q, setQuery, setWindow }: { response: SearchRespo
   const shorter = word && Array.from(word).length > 4 ? Array.from(word).slice(0, Math.max(3, Math.ceil(Array.from(word).length * 0.6))).join('') : null;
   const filters = Object.entries(response.query.filters).flatMap(([k, vs]) => vs.map((v) => [k, v] as const));
   return (
-    <EmptyState title={`No sessions match ${visibleText(q)}${response.query.window !== 'all' ? ` in ${WINDOW_TEXT[response.query.window]}` : ''}.`}>
+    <EmptyState title={`No sessions match ${visibleText(q)}${inWindow(response.query.window)}.`}>
       <p>Every word must appear in the same message, response or tool call; part of a word is enough.</p>
-      <div className="search-suggestions">
+      <div className="empty-state-actions">
         {response.query.window !== 'all' && (
           <button type="button" className="btn" onClick={() => setWindow('all')}>
             Search all time

@@ -3,13 +3,12 @@ import { useMemo } from 'react';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { plural } from '../../ui/format';
+import { inWindow } from '../../ui/window-text';
 import { repositoryLabel } from './group-by-repository';
 import { repositoryListOptions, sessionListOptions } from './sessions.queries';
 import { SessionList, SessionListSkeleton, type SessionOrder } from './SessionList';
 import { useNewSessions } from './useNewSessions';
 import type { SessionsFilters } from './url';
-
-const WINDOW_TEXT = { '24h': 'in the last 24 hours', '7d': 'in the last 7 days', '30d': 'in the last 30 days', '90d': 'in the last 90 days', all: '' } as const;
 
 /** Fetches the sessions for the filters (page by page) and hands them to SessionList. */
 export function ConnectedSessionList({
@@ -36,7 +35,7 @@ export function ConnectedSessionList({
   if (sessions.length === 0) {
     const filtered = filters.repo !== undefined || filters.window !== 'all';
     return (
-      <EmptyState title={filtered ? `No sessions ${filters.repo !== undefined ? `in ${repositoryLabel(filters.repo || null)} ` : ''}${WINDOW_TEXT[filters.window]}.` : 'No sessions indexed yet.'}>
+      <EmptyState title={filtered ? `No sessions${filters.repo !== undefined ? ` in ${repositoryLabel(filters.repo || null)}` : ''}${inWindow(filters.window)}.` : 'No sessions indexed yet.'}>
         {filtered ? (
           <button type="button" className="btn" onClick={onClearFilters}>
             Show all sessions

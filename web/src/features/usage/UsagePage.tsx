@@ -11,6 +11,8 @@ import { Segmented, WINDOW_OPTIONS } from '../../ui/Segmented';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { visibleText } from '../../ui/visible-text';
+import { inWindow } from '../../ui/window-text';
+import { repositoryLabel } from '../sessions/group-by-repository';
 import { repositoryListOptions } from '../sessions/sessions.queries';
 import { RepositorySelect } from '../sessions/SessionFilters';
 import { DEFAULT_STATE as TRIAGE_DEFAULTS, triageHref } from '../triage/url';
@@ -143,6 +145,31 @@ function UsageTable({ rows, state }: { rows: UsageRow[]; state: UsageState }) {
   );
 }
 
+/** No model call in the window and repository: the way to where there are some, one click each. */
+function NoCalls({ state, setState }: { state: UsageState; setState: (s: Partial<UsageState>) => void }) {
+  const repo = state.repo !== undefined ? ` in ${repositoryLabel(state.repo || null)}` : '';
+  return (
+    <EmptyState title={`No model calls${repo}${inWindow(state.window)}.`}>
+      {state.window === 'all' && state.repo === undefined ? (
+        <p>Usage appears here once the indexer has read a session with a model call; the top bar shows its progress.</p>
+      ) : (
+        <div className="empty-state-actions">
+          {state.window !== 'all' && (
+            <button type="button" className="btn" onClick={() => setState({ window: 'all' })}>
+              Show all time
+            </button>
+          )}
+          {state.repo !== undefined && (
+            <button type="button" className="btn" onClick={() => setState({ repo: undefined })}>
+              Show every repository
+            </button>
+          )}
+        </div>
+      )}
+    </EmptyState>
+  );
+}
+
 /** `/usage`: what the sessions cost, in AI credits and tokens, per model, repository or day. */
 export function UsagePage() {
   useDocumentTitle('Usage');
@@ -161,9 +188,7 @@ export function UsagePage() {
       </header>
       {q.isPending && <Spinner label="Adding up usage…" />}
       {q.isError && <ErrorInline error={q.error} onRetry={() => void q.refetch()} what="usage" />}
-      {q.data && q.data.totals.modelCalls === 0 && (
-        <EmptyState title="No model calls in this window">Pick a wider window or another repository.</EmptyState>
-      )}
+      {q.data && q.data.totals.modelCalls === 0 && <NoCalls state={state} setState={setState} />}
       {q.data && q.data.totals.modelCalls > 0 && (
         <>
           <Totals t={q.data.totals} href={callsHref(state)} />
