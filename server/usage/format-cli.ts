@@ -1,4 +1,5 @@
 import type { UsageResponse, UsageTotals } from '../../shared/api';
+import { formatCredits } from '../../shared/format-credits';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { table } from '../triage/format-cli';
 
@@ -6,14 +7,20 @@ import { table } from '../triage/format-cli';
 
 const n = (v: number) => v.toLocaleString('en-US');
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
-const credits = (v: number) => v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 4 });
 const usd = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 function cells(key: string, t: UsageTotals, withRequests: boolean): string[] {
-  return [key, withRequests ? n(t.requests) : '—', n(t.modelCalls), n(t.tokensIn), n(t.tokensOut), n(t.tokensCached), pct(t.cacheHitRatio), credits(t.credits), usd(t.usd), n(t.callsWithoutCredits)];
+  return [key, withRequests ? n(t.requests) : '—', n(t.modelCalls), n(t.tokensIn), n(t.tokensOut), n(t.tokensCached), pct(t.cacheHitRatio), formatCredits(t.credits), usd(t.usd), n(t.callsWithoutCredits)];
 }
 
+/** `formatUsage`'s window, as its heading and its empty answer say it. */
+const windowText = (r: UsageResponse) => (r.window === 'all' ? 'all time' : `last ${r.window}`);
+
 export function formatUsage(r: UsageResponse): string {
+  if (r.totals.modelCalls === 0) {
+    const wider = r.window === 'all' ? '' : ' (--window all for every one)';
+    return `Usage, ${windowText(r)}: no model calls${wider}.\n`;
+  }
   const head = [r.by, 'requests', 'model calls', 'tokens in', 'tokens out', 'cached', 'cache hit', 'credits', 'US$', 'no credit data'];
   const rows = r.rows.map((x) => cells(x.key ?? (r.by === 'repository' ? NO_WORKSPACE_LABEL : '(unknown model)'), x, r.by !== 'model'));
   rows.push(cells('total', r.totals, true));
@@ -24,8 +31,8 @@ export function formatUsage(r: UsageResponse): string {
       : '';
   const t = r.totals;
   const estimates = t.estimated
-    ? `Estimated (Copilot CLI session totals split over their calls by output tokens): ${n(t.tokensInEstimated)} tokens in, ${n(t.tokensCachedEstimated)} cached, ${t.creditsEstimated} credits.\n`
+    ? `Estimated (Copilot CLI session totals split over their calls by output tokens): ${n(t.tokensInEstimated)} tokens in, ${n(t.tokensCachedEstimated)} cached, ${formatCredits(t.creditsEstimated)} credits.\n`
     : '';
   const incomplete = t.sessionsWithoutUsage > 0 ? `${n(t.sessionsWithoutUsage)} Copilot CLI sessions have no session.shutdown (running or crashed): only their output tokens are known.\n` : '';
-  return `Usage, ${r.window === 'all' ? 'all time' : `last ${r.window}`}, by ${r.by} (1 credit = US$0.01)\n\n${table(head, rows, right)}${note}${estimates}${incomplete}`;
+  return `Usage, ${windowText(r)}, by ${r.by} (1 credit = US$0.01)\n\n${table(head, rows, right)}${note}${estimates}${incomplete}`;
 }

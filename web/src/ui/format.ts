@@ -57,13 +57,7 @@ export function formatCount(n: number): string {
   return grouped.format(n);
 }
 
-/** AI credits: 12.34, 0.052; "—" when the calls carried no credit data (unknown is not zero). */
-export function formatCredits(credits: number | null): string {
-  if (credits === null) return '—';
-  if (credits === 0) return '0';
-  if (credits >= 100) return grouped.format(Math.round(credits));
-  return credits >= 1 ? credits.toFixed(2) : credits.toPrecision(2);
-}
+export { formatCredits } from '../../../shared/format-credits';
 
 /** 999, 1.2k, 12k, 3.4M: where space is tight (the top bar). */
 export function formatCompact(n: number): string {

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { formatCredits } from './format-credits';
+
+describe('formatCredits', () => {
+  it('groups from 100 up, two decimals from 1, two significant digits below, a dash for unknown', () => {
+    expect([1549.0278, 399.291, 100, 99.996, 12.3456, 1, 0.99996, 0.087, 0.0521, 0, null].map(formatCredits)).toEqual([
+      '1,549',
+      '399',
+      '100',
+      '100',
+      '12.35',
+      '1.00',
+      '1.00',
+      '0.087',
+      '0.052',
+      '0',
+      '—',
+    ]);
+  });
+});

@@ -1,0 +1,13 @@
+// One way to print AI credits, for the pages and the command line alike: the same figure reads the same
+// wherever it is shown (the exact value is in every JSON answer).
+
+const grouped = new Intl.NumberFormat('en-US');
+
+/** AI credits: 1,549 from 100 up, 12.34 from 1 up, 0.052 below; "—" when the calls carried no credit data (unknown is not zero). */
+export function formatCredits(credits: number | null): string {
+  if (credits === null) return '—';
+  if (credits === 0) return '0';
+  // the bounds are where the rounding of the form below would reach the next one ("100.00", "1.0")
+  if (credits >= 99.995) return grouped.format(Math.round(credits));
+  return credits >= 0.995 ? credits.toFixed(2) : credits.toPrecision(2);
+}
