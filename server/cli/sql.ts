@@ -7,6 +7,7 @@ import { terminalSafe, terminalSafeJson } from '../sql/terminal-text';
 import { resolveDbPath } from './locations';
 import { CliError, EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { openIndexForQuery } from './open-index';
+import { textTable } from './text-table';
 
 const MAX_COLUMN_WIDTH = 60;
 
@@ -15,19 +16,13 @@ function cellText(v: SqlValue): string {
   return terminalSafe(String(v));
 }
 
-function fit(s: string, width: number): string {
-  const chars = [...s];
-  if (chars.length > width) return chars.slice(0, width - 1).join('') + '…';
-  return s + ' '.repeat(width - chars.length);
-}
-
 /** An aligned text table; wide cells are cut to the column width, and every cell is escaped for the terminal. */
 export function formatTable(r: SqlResult): string {
-  const header = r.columns.map((c) => terminalSafe(c));
-  const body = r.rows.map((row) => row.map(cellText));
-  const widths = header.map((h, i) => Math.min(MAX_COLUMN_WIDTH, Math.max([...h].length, ...body.map((row) => [...row[i]].length))));
-  const line = (cells: string[]) => cells.map((c, i) => fit(c, widths[i])).join('  ').trimEnd();
-  const out = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(line)];
+  const out = textTable(
+    r.columns.map((c) => terminalSafe(c)),
+    r.rows.map((row) => row.map(cellText)),
+    { maxWidth: MAX_COLUMN_WIDTH, rule: true },
+  );
   const note = r.truncated ? (r.truncatedBy === 'rows' ? ` (more rows exist: the console stops at ${r.rows.length})` : ' (stopped: the result reached its size bound)') : '';
   out.push(`${r.rows.length} row${r.rows.length === 1 ? '' : 's'}${note}, ${r.elapsedMs} ms${r.cellsCut ? `; ${r.cellsCut} long cells cut` : ''}`);
   return out.join('\n') + '\n';

@@ -1,4 +1,5 @@
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
+import { cutToWidth, textTable } from '../cli/text-table';
 import type { ErrorGroupsResponse, EventListResponse, LatencyStatsResponse, TriageCountsResponse } from '../../shared/api/triage';
 
 // Plain-text tables for `chronoscope slow | errors | stats`. Pure: the commands print what these return.
@@ -19,16 +20,14 @@ function when(ts: number | null): string {
   return ts === null ? '—' : new Date(ts).toISOString().replace('T', ' ').slice(0, 19);
 }
 
+/** One line of at most `n` terminal columns. */
 function cut(s: string | null | undefined, n: number): string {
-  const t = (s ?? '').replace(/\s+/g, ' ');
-  return t.length > n ? `${t.slice(0, n - 1)}…` : t;
+  return cutToWidth((s ?? '').replace(/\s+/g, ' '), n);
 }
 
-/** Columns padded to their widest cell; numbers right-aligned. */
+/** Columns padded to their widest cell (in terminal columns); numbers right-aligned. */
 export function table(head: string[], rows: string[][], right: Set<number> = new Set()): string {
-  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const fmt = (r: string[]) => r.map((c, i) => (right.has(i) ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ').trimEnd();
-  return [fmt(head), ...rows.map(fmt)].join('\n') + '\n';
+  return textTable(head, rows, { right }).join('\n') + '\n';
 }
 
 export function formatSlow(r: EventListResponse, counts: TriageCountsResponse | null): string {
