@@ -1,4 +1,5 @@
 import type { LineageNode, LineageTraceResponse, LineageTreeNode } from '../../shared/api';
+import { formatCount } from '../../shared/format-numbers';
 
 export function formatDuration(ms: number | null): string {
   if (ms === null) return '—';
@@ -26,8 +27,8 @@ const oneLine = (s: string, max: number) => {
 export function nodeLine(n: LineageNode): string {
   const parts = [relationText(n), n.id];
   if (n.title) parts.push(`"${oneLine(n.title, 60)}"`);
-  const facts = [`${n.eventCount} event${n.eventCount === 1 ? '' : 's'}`];
-  if (n.errorCount > 0) facts.push(`${n.errorCount} error${n.errorCount === 1 ? '' : 's'}`);
+  const facts = [`${formatCount(n.eventCount)} event${n.eventCount === 1 ? '' : 's'}`];
+  if (n.errorCount > 0) facts.push(`${formatCount(n.errorCount)} error${n.errorCount === 1 ? '' : 's'}`);
   facts.push(formatDuration(n.durationMs));
   if (!n.hasLog) facts.push('no log read');
   else if (n.logDeleted) facts.push('log deleted');

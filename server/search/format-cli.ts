@@ -1,9 +1,7 @@
 import type { SearchResponse, SearchSession, SearchSnippet } from '../../shared/api/search';
+import { formatCount } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { notYetSearchableNote } from '../../shared/not-yet-searchable';
-
-/** 6,000: the pages group digits, and so does the command line */
-const n = (v: number) => v.toLocaleString('en-US');
 
 const WINDOW_LABEL: Record<string, string> = { '24h': 'last 24 hours', '7d': 'last 7 days', '30d': 'last 30 days', '90d': 'last 90 days', all: 'all time' };
 
@@ -37,8 +35,8 @@ export function snippetLine(s: SearchSnippet, mark: (t: string) => string): stri
 }
 
 function sessionLines(s: SearchSession, now: number, mark: (t: string) => string): string[] {
-  const kinds = s.kinds.map((k) => `${k.kind} ${n(k.count)}`).join(', ');
-  const sub = s.subagentHits > 0 ? ` (${n(s.subagentHits)} in subagents)` : '';
+  const kinds = s.kinds.map((k) => `${k.kind} ${formatCount(k.count)}`).join(', ');
+  const sub = s.subagentHits > 0 ? ` (${formatCount(s.subagentHits)} in subagents)` : '';
   const best = s.hits[0];
   const lines = [
     `  ${s.id}  ${s.title ?? best?.snippet?.text.slice(0, 80) ?? ''}`,
@@ -53,7 +51,7 @@ export function formatSearch(query: string, r: SearchResponse, now: number, colo
   const mark = color ? (t: string) => `\u001b[1;33m${t}\u001b[0m` : (t: string) => t;
   const atLeast = r.totals.exact ? '' : 'at least ';
   const out = [
-    `Search results for "${query}" (${atLeast}${n(r.totals.sessions)} sessions, ${atLeast}${n(r.totals.events)} events, ${WINDOW_LABEL[r.query.window] ?? r.query.window})`,
+    `Search results for "${query}" (${atLeast}${formatCount(r.totals.sessions)} sessions, ${atLeast}${formatCount(r.totals.events)} events, ${WINDOW_LABEL[r.query.window] ?? r.query.window})`,
   ];
   if (r.notYetSearchable > 0) out.push(notYetSearchableNote(r.notYetSearchable));
   if (r.groups.length === 0) {
@@ -67,9 +65,9 @@ export function formatSearch(query: string, r: SearchResponse, now: number, colo
   for (const g of r.groups) {
     out.push('', g.repository ?? NO_WORKSPACE_LABEL);
     for (const s of g.sessions) out.push(...sessionLines(s, now, mark));
-    if (g.more > 0) out.push(`  …and ${n(g.more)} more (refine your query${g.repository ? `, or --repo ${g.repository}` : ''})`);
+    if (g.more > 0) out.push(`  …and ${formatCount(g.more)} more (refine your query${g.repository ? `, or --repo ${g.repository}` : ''})`);
   }
   if (r.nextCursor) out.push('', `${r.repositories.length - r.groups.length} more repositories: narrow with --repo, or use --json for everything.`);
-  if (!r.totals.exact) out.push('', `Ranked from the first ${n(r.totals.scannedEvents)} matching events; --depth all reads every match.`);
+  if (!r.totals.exact) out.push('', `Ranked from the first ${formatCount(r.totals.scannedEvents)} matching events; --depth all reads every match.`);
   return `${out.join('\n')}\n`;
 }

@@ -1,3 +1,4 @@
+import { formatCount } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { cutToWidth, textTable } from '../cli/text-table';
 import type { ErrorGroupsResponse, EventListResponse, LatencyStatsResponse, TriageCountsResponse } from '../../shared/api/triage';
@@ -13,7 +14,7 @@ function ms(v: number | null | undefined): string {
 }
 
 function num(v: number | null | undefined): string {
-  return v === null || v === undefined ? '—' : v.toLocaleString('en-US');
+  return v === null || v === undefined ? '—' : formatCount(v);
 }
 
 function when(ts: number | null): string {

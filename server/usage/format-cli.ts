@@ -1,16 +1,15 @@
 import type { UsageResponse, UsageTotals } from '../../shared/api';
-import { formatCredits } from '../../shared/format-credits';
+import { formatCount, formatCredits } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { table } from '../triage/format-cli';
 
 // Plain text for `chronoscope usage`. Pure: the command prints what this returns.
 
-const n = (v: number) => v.toLocaleString('en-US');
 const pct = (v: number | null) => (v === null ? '—' : `${(v * 100).toFixed(1)}%`);
 const usd = (v: number) => `$${v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 function cells(key: string, t: UsageTotals, withRequests: boolean): string[] {
-  return [key, withRequests ? n(t.requests) : '—', n(t.modelCalls), n(t.tokensIn), n(t.tokensOut), n(t.tokensCached), pct(t.cacheHitRatio), formatCredits(t.credits), usd(t.usd), n(t.callsWithoutCredits)];
+  return [key, withRequests ? formatCount(t.requests) : '—', formatCount(t.modelCalls), formatCount(t.tokensIn), formatCount(t.tokensOut), formatCount(t.tokensCached), pct(t.cacheHitRatio), formatCredits(t.credits), usd(t.usd), formatCount(t.callsWithoutCredits)];
 }
 
 /** `formatUsage`'s window, as its heading and its empty answer say it. */
@@ -27,12 +26,12 @@ export function formatUsage(r: UsageResponse): string {
   const right = new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   const note =
     r.totals.callsWithoutCredits > 0
-      ? `${n(r.totals.callsWithoutCredits)} model calls carry no credit data (copilotUsageNanoAiu): counted apart, not estimated.\n`
+      ? `${formatCount(r.totals.callsWithoutCredits)} model calls carry no credit data (copilotUsageNanoAiu): counted apart, not estimated.\n`
       : '';
   const t = r.totals;
   const estimates = t.estimated
-    ? `Estimated (Copilot CLI session totals split over their calls by output tokens): ${n(t.tokensInEstimated)} tokens in, ${n(t.tokensCachedEstimated)} cached, ${formatCredits(t.creditsEstimated)} credits.\n`
+    ? `Estimated (Copilot CLI session totals split over their calls by output tokens): ${formatCount(t.tokensInEstimated)} tokens in, ${formatCount(t.tokensCachedEstimated)} cached, ${formatCredits(t.creditsEstimated)} credits.\n`
     : '';
-  const incomplete = t.sessionsWithoutUsage > 0 ? `${n(t.sessionsWithoutUsage)} Copilot CLI sessions have no session.shutdown (running or crashed): only their output tokens are known.\n` : '';
+  const incomplete = t.sessionsWithoutUsage > 0 ? `${formatCount(t.sessionsWithoutUsage)} Copilot CLI sessions have no session.shutdown (running or crashed): only their output tokens are known.\n` : '';
   return `Usage, ${windowText(r)}, by ${r.by} (1 credit = US$0.01)\n\n${table(head, rows, right)}${note}${estimates}${incomplete}`;
 }

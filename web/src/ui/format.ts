@@ -1,6 +1,8 @@
 // Number, time and size formats shared by every page. Pure functions: the components around them only
 // add markup, so these are what the tests pin down.
 
+import { formatCount, formatCredits } from '../../../shared/format-numbers';
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -50,14 +52,7 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h ${pad(m % 60)}m`;
 }
 
-const grouped = new Intl.NumberFormat('en-US');
-
-/** 12,345 */
-export function formatCount(n: number): string {
-  return grouped.format(n);
-}
-
-export { formatCredits } from '../../../shared/format-credits';
+export { formatCount, formatCredits };
 
 /** 999, 1.2k, 12k, 3.4M: where space is tight (the top bar). */
 export function formatCompact(n: number): string {

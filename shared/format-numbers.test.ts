@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatCredits } from './format-credits';
+import { formatCount, formatCredits } from './format-numbers';
+
+describe('formatCount', () => {
+  it('groups digits by thousands', () => {
+    expect([0, 999, 6_000, 849_436, 1_325_810_452].map(formatCount)).toEqual(['0', '999', '6,000', '849,436', '1,325,810,452']);
+  });
+});
 
 describe('formatCredits', () => {
   it('groups from 100 up, two decimals from 1, two significant digits below, a dash for unknown', () => {

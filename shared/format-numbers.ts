@@ -1,7 +1,12 @@
-// One way to print AI credits, for the pages and the command line alike: the same figure reads the same
-// wherever it is shown (the exact value is in every JSON answer).
+// One way to print counts and AI credits, for the pages and the command line alike: the same figure reads the
+// same wherever it is shown (the exact value is in every JSON answer).
 
 const grouped = new Intl.NumberFormat('en-US');
+
+/** 12,345 */
+export function formatCount(n: number): string {
+  return grouped.format(n);
+}
 
 /** AI credits: 1,549 from 100 up, 12.34 from 1 up, 0.052 below; "—" when the calls carried no credit data (unknown is not zero). */
 export function formatCredits(credits: number | null): string {
