@@ -78,6 +78,24 @@ test('at 1024 px a span id and its parent\'s each stay on one line in the detail
   expect(await linesOf(event!.parentSpanId)).toBe(1);
 });
 
+// The header's strip shows up to 40 requests' iterations; at 1024 px the 40th ran past the page's edge, cut.
+test('at 1024 px the tool-loop strip of a session with 165 requests ends inside the page', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  const s = await busiestSession(page);
+  await page.route('**/spans/overview', async (route) => {
+    const real = (await (await route.fetch()).json()) as { requests: { id: number; iterations: number }[]; requestsTotal: number };
+    const requests = Array.from({ length: 165 }, (_, i) => ({ ...real.requests[i % real.requests.length], id: i + 1, iterations: i % 7 === 0 ? 12 : (i % 5) + 1 }));
+    await route.fulfill({ json: { ...real, requests, requestsTotal: 165 } });
+  });
+  await page.goto(`/session/${encodeURIComponent(s.id)}`);
+  const chips = page.locator('.iteration-strip .iteration-chip');
+  await expect(chips.first()).toBeVisible();
+  const lists = (await page.locator('.session-lists').boundingBox())!;
+  const rights = await chips.evaluateAll((els) => els.filter((e) => getComputedStyle(e).display !== 'none').map((e) => e.getBoundingClientRect().right));
+  expect(rights.length).toBeGreaterThan(20);
+  expect(Math.max(...rights)).toBeLessThanOrEqual(lists.x + lists.width);
+});
+
 test('the splitter resizes the side panel by mouse and by keys, and the width is remembered', async ({ page }) => {
   await page.setViewportSize({ width: 1440, height: 900 });
   const s = await busiestSession(page);
