@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LineageTraceResponse } from '../../shared/api';
 import { runCli } from '../cli/run-cli';
 import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
-import { formatDuration } from './format-trace';
+import { displayWidth } from '../cli/text-table';
+import { formatDuration, nodeLine } from './format-trace';
 import { lineageFiles } from './lineage-fixture';
 
 let fx: FixtureDb | null = null;
@@ -75,5 +76,20 @@ describe('formatDuration', () => {
       '59m59s',
       '1h59m',
     ]);
+  });
+});
+
+describe('nodeLine', () => {
+  it('cuts a title to 60 terminal columns, a CJK character two, and groups the counts', () => {
+    const title = '로그 파일이 너무 커서 읽기가 어렵습니다. test/ws.test.ts에서 타임아웃이 발생하는 원인을 찾아 주세요.';
+    const line = nodeLine({
+      id: 'C1', title, label: 'runSubagent-Planner', parentId: 'P', kind: 'child', source: null, toolSpanId: null, toolName: null,
+      createdAt: null, firstTs: null, lastTs: null, durationMs: 127_000, eventCount: 4_778, errorCount: 27, repository: null,
+      isChild: true, logDeleted: false, hasLog: true, childCount: 0,
+    });
+    const quoted = line.slice(line.indexOf('"') + 1, line.lastIndexOf('"'));
+    expect(displayWidth(quoted)).toBeLessThanOrEqual(60);
+    expect(quoted).toBe('로그 파일이 너무 커서 읽기가 어렵습니다. test/ws.test.ts에…'); // 59 columns: 서 would make 61
+    expect(line.endsWith('"  4,778 events · 27 errors · 2m07s')).toBe(true);
   });
 });

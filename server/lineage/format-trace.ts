@@ -1,5 +1,6 @@
 import type { LineageNode, LineageTraceResponse, LineageTreeNode } from '../../shared/api';
 import { formatCount } from '../../shared/format-numbers';
+import { cutToWidth } from '../cli/text-table';
 
 export function formatDuration(ms: number | null): string {
   if (ms === null) return '—';
@@ -18,10 +19,8 @@ export function relationText(n: Pick<LineageNode, 'kind' | 'label'>): string {
   return n.label ?? (n.kind === 'child' ? 'child' : 'root');
 }
 
-const oneLine = (s: string, max: number) => {
-  const t = s.replace(/\s+/g, ' ').trim();
-  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
-};
+/** A title on one line of at most `max` terminal columns (a CJK character takes two). */
+const oneLine = (s: string, max: number) => cutToWidth(s.replace(/\s+/g, ' ').trim(), max);
 
 /** `label  id  "title"  12 events · 1 error · 3.2s  via runSubagent Y1` */
 export function nodeLine(n: LineageNode): string {
