@@ -883,9 +883,11 @@ async function main() {
   const eachRun = backfillRuns.length > 1 ? `; median of ${backfillRuns.length} runs: ${backfillRuns.map((x) => `${round(x)} s`).join(', ')}` : '';
   Object.assign(throughputRow, {
     measurement: `backfill throughput (${round(corpusMb, 0)} MB, ${manifest.totals.events.toLocaleString('en')} events, ${manifest.totals.files} files)`,
-    ours: `${round(mbps)} MB/s (${round(medianS)} s${eachRun})`,
+    // two decimals: one rounded 24.97 MB/s to "25 MB/s" beside the ≥ 25 MB/s target
+    ours: `${round(mbps, 2)} MB/s (${round(medianS, 2)} s${eachRun})`,
     baseline: memoryOnly ? '— (--only memory)' : `JSON.parse ceiling ${round(ceiling.mbPerSecond)} MB/s`,
-    ratio: memoryOnly ? '—' : `${round((100 * mbps) / ceiling.mbPerSecond, 0)}% of ceiling`,
+    // which half of the target a "no" is (it needs both)
+    ratio: memoryOnly ? '—' : `${round((100 * mbps) / ceiling.mbPerSecond, 1)}% of ceiling (≥ 25 MB/s: ${mbps >= 25 ? 'yes' : 'no'}; ≥ 20%: ${mbps >= 0.2 * ceiling.mbPerSecond ? 'yes' : 'no'})`,
     // issue 19: both cores (issue 9 had asked 50 MB/s and 40% of one core's ceiling)
     met: memoryOnly ? null : mbps >= 25 && mbps >= 0.2 * ceiling.mbPerSecond,
   });
