@@ -2,6 +2,7 @@ import { formatCount } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { cutToWidth, textTable } from '../cli/text-table';
 import type { ErrorGroupsResponse, EventListResponse, LatencyStatsResponse, TriageCountsResponse } from '../../shared/api/triage';
+import type { TimeWindow } from '../../shared/time-window';
 
 // Plain-text tables for `chronoscope slow | errors | stats`. Pure: the commands print what these return.
 
@@ -24,6 +25,11 @@ function when(ts: number | null): string {
 /** One line of at most `n` terminal columns. */
 function cut(s: string | null | undefined, n: number): string {
   return cutToWidth((s ?? '').replace(/\s+/g, ' '), n);
+}
+
+/** A query's window as the command line's headings say it: "last 7d", "all time". */
+export function windowText(w: TimeWindow): string {
+  return w === 'all' ? 'all time' : `last ${w}`;
 }
 
 /** Columns padded to their widest cell (in terminal columns); numbers right-aligned. */
@@ -72,5 +78,5 @@ export function formatStats(r: LatencyStatsResponse): string {
   });
   head[0] = r.by;
   const right = new Set(head.map((_, i) => i).filter((i) => i > 0));
-  return table(head, rows, right) + `\n${r.window === 'all' ? 'all time' : `last ${r.window}`}. ${r.percentileDefinition}\n`;
+  return table(head, rows, right) + `\n${windowText(r.window)}. ${r.percentileDefinition}\n`;
 }
