@@ -34,9 +34,8 @@ export function padToWidth(s: string, width: number, align: 'left' | 'right' = '
  * right-aligned, two spaces apart; `rule` adds a line of dashes under the header. One string per line.
  */
 export function textTable(head: string[], rows: string[][], o: { right?: Set<number>; maxWidth?: number; rule?: boolean } = {}): string[] {
-  const max = o.maxWidth ?? Infinity;
-  const fit = (c: string) => (displayWidth(c) > max ? cutToWidth(c, max) : c);
-  const cells = [head, ...rows].map((r) => r.map(fit));
+  const max = o.maxWidth;
+  const cells = max === undefined ? [head, ...rows] : [head, ...rows].map((r) => r.map((c) => cutToWidth(c, max)));
   const widths = head.map((_, i) => Math.max(...cells.map((r) => displayWidth(r[i]))));
   const line = (r: string[]) => r.map((c, i) => padToWidth(c, widths[i], o.right?.has(i) ? 'right' : 'left')).join('  ').trimEnd();
   const [h, ...body] = cells.map(line);
