@@ -3,8 +3,7 @@ import { useMemo } from 'react';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { plural } from '../../ui/format';
-import { inWindow } from '../../ui/window-text';
-import { repositoryLabel } from './group-by-repository';
+import { inRepositoryAndWindow } from './group-by-repository';
 import { repositoryListOptions, sessionListOptions } from './sessions.queries';
 import { SessionList, SessionListSkeleton, type SessionOrder } from './SessionList';
 import { useNewSessions } from './useNewSessions';
@@ -35,7 +34,7 @@ export function ConnectedSessionList({
   if (sessions.length === 0) {
     const filtered = filters.repo !== undefined || filters.window !== 'all';
     return (
-      <EmptyState title={filtered ? `No sessions${filters.repo !== undefined ? ` in ${repositoryLabel(filters.repo || null)}` : ''}${inWindow(filters.window)}.` : 'No sessions indexed yet.'}>
+      <EmptyState title={filtered ? `No sessions${inRepositoryAndWindow(filters.repo, filters.window)}.` : 'No sessions indexed yet.'}>
         {filtered ? (
           <button type="button" className="btn" onClick={onClearFilters}>
             Show all sessions

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionSummary } from '../../../../shared/api';
-import { groupByRepository, repositoryLabel } from './group-by-repository';
+import { groupByRepository, inRepositoryAndWindow, repositoryLabel } from './group-by-repository';
 
 function session(id: string, repository: string | null, updatedAt: number): SessionSummary {
   return {
@@ -43,5 +43,15 @@ describe('groupByRepository', () => {
   it('an empty list has no groups; a list without repositories has only "No workspace"', () => {
     expect(groupByRepository([])).toEqual([]);
     expect(groupByRepository([session('x', null, 1)]).map((g) => g.repository)).toEqual([null]);
+  });
+});
+
+describe('inRepositoryAndWindow', () => {
+  it('ends the sentence of an empty list: repository, then window, nothing for no filter', () => {
+    expect(`No sessions${inRepositoryAndWindow('acme/api', '7d')}.`).toBe('No sessions in acme/api in the last 7 days.');
+    expect(`No sessions${inRepositoryAndWindow('acme/api', 'all')}.`).toBe('No sessions in acme/api.');
+    expect(`No sessions${inRepositoryAndWindow('', '24h')}.`).toBe('No sessions in No workspace in the last 24 hours.');
+    expect(`No model calls${inRepositoryAndWindow(undefined, '30d')}.`).toBe('No model calls in the last 30 days.');
+    expect(inRepositoryAndWindow(undefined, 'all')).toBe('');
   });
 });

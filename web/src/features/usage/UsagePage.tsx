@@ -11,8 +11,7 @@ import { Segmented, WINDOW_OPTIONS } from '../../ui/Segmented';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { visibleText } from '../../ui/visible-text';
-import { inWindow } from '../../ui/window-text';
-import { repositoryLabel } from '../sessions/group-by-repository';
+import { inRepositoryAndWindow } from '../sessions/group-by-repository';
 import { repositoryListOptions } from '../sessions/sessions.queries';
 import { RepositorySelect } from '../sessions/SessionFilters';
 import { DEFAULT_STATE as TRIAGE_DEFAULTS, triageHref } from '../triage/url';
@@ -147,9 +146,8 @@ function UsageTable({ rows, state }: { rows: UsageRow[]; state: UsageState }) {
 
 /** No model call in the window and repository: the way to where there are some, one click each. */
 function NoCalls({ state, setState }: { state: UsageState; setState: (s: Partial<UsageState>) => void }) {
-  const repo = state.repo !== undefined ? ` in ${repositoryLabel(state.repo || null)}` : '';
   return (
-    <EmptyState title={`No model calls${repo}${inWindow(state.window)}.`}>
+    <EmptyState title={`No model calls${inRepositoryAndWindow(state.repo, state.window)}.`}>
       {state.window === 'all' && state.repo === undefined ? (
         <p>Usage appears here once the indexer has read a session with a model call; the top bar shows its progress.</p>
       ) : (
