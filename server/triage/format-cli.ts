@@ -68,7 +68,8 @@ export function formatErrors(r: ErrorGroupsResponse): string {
 }
 
 export function formatStats(r: LatencyStatsResponse): string {
-  const models = r.rows.some((x) => x.ttft !== null);
+  // model calls (by model or repository) have TTFT and token columns; a Copilot CLI call has tokens but no TTFT
+  const models = r.by !== 'tool';
   const head = ['', 'count', 'err%', 'p50', 'p90', 'p99', 'max'];
   if (models) head.push('ttft p50', 'ttft p90', 'ttft p99', 'tok in', 'tok out', 'cached', 'out tok/s');
   const rows = r.rows.map((x) => {
@@ -78,5 +79,7 @@ export function formatStats(r: LatencyStatsResponse): string {
   });
   head[0] = r.by;
   const right = new Set(head.map((_, i) => i).filter((i) => i > 0));
-  return table(head, rows, right) + `\n${windowText(r.window)}. ${r.percentileDefinition}\n`;
+  const unknownTokens = models && r.rows.some((x) => x.tokensIn === null || x.tokensOut === null || x.tokensCached === null);
+  const tokensNote = unknownTokens ? ' Tokens "—": no call of the row reported them (Copilot CLI writes input and cached tokens per session: `chronoscope usage`).' : '';
+  return table(head, rows, right) + `\n${windowText(r.window)}. ${r.percentileDefinition}${tokensNote}\n`;
 }

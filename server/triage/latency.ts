@@ -41,6 +41,10 @@ export function computeLatency(m: TriageModel, q: LatencyStatsParams, now: numbe
   const tin = new Float64Array(G);
   const tout = new Float64Array(G);
   const tcached = new Float64Array(G);
+  // how many calls reported each figure: a total over none is unknown, not 0
+  const inN = new Uint32Array(G);
+  const outN = new Uint32Array(G);
+  const cachedN = new Uint32Array(G);
   const genTokens = new Float64Array(G);
   const genMs = new Float64Array(G);
   for (let k = 0; k < sel.rows.length; k++) {
@@ -54,9 +58,20 @@ export function computeLatency(m: TriageModel, q: LatencyStatsParams, now: numbe
     const ttft = m.lTtft.get(l);
     const out = m.lOut.get(l);
     if (!Number.isNaN(ttft)) ttfts[tFill[g]++] = ttft;
-    if (!Number.isNaN(m.lIn.get(l))) tin[g] += m.lIn.get(l);
-    if (!Number.isNaN(out)) tout[g] += out;
-    if (!Number.isNaN(m.lCached.get(l))) tcached[g] += m.lCached.get(l);
+    const tokensIn = m.lIn.get(l);
+    const cached = m.lCached.get(l);
+    if (!Number.isNaN(tokensIn)) {
+      tin[g] += tokensIn;
+      inN[g]++;
+    }
+    if (!Number.isNaN(out)) {
+      tout[g] += out;
+      outN[g]++;
+    }
+    if (!Number.isNaN(cached)) {
+      tcached[g] += cached;
+      cachedN[g]++;
+    }
     if (!Number.isNaN(out) && !Number.isNaN(ttft) && dur > ttft) {
       genTokens[g] += out;
       genMs[g] += dur - ttft;
@@ -73,9 +88,12 @@ export function computeLatency(m: TriageModel, q: LatencyStatsParams, now: numbe
       dur: percentilesInPlace(durs, start[g], start[g + 1]),
       ttft: percentilesInPlace(ttfts, tStart[g], tStart[g + 1]),
       ttftCount: ttftCount[g],
-      tokensIn: tin[g],
-      tokensOut: tout[g],
-      tokensCached: tcached[g],
+      tokensIn: inN[g] > 0 ? tin[g] : null,
+      tokensInCount: inN[g],
+      tokensOut: outN[g] > 0 ? tout[g] : null,
+      tokensOutCount: outN[g],
+      tokensCached: cachedN[g] > 0 ? tcached[g] : null,
+      tokensCachedCount: cachedN[g],
       outputTokensPerSec: genMs[g] > 0 ? Math.round((genTokens[g] / (genMs[g] / 1000)) * 10) / 10 : null,
     });
   }

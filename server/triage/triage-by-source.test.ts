@@ -5,6 +5,7 @@ import { cliTree, MAIN } from '../ingest/cli/cli-fixture';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
 import { runCli } from '../cli/run-cli';
+import { formatCount } from '../../shared/format-numbers';
 
 // One VS Code session beside the CLI sessions of cli-fixture (a finished one with a subagent, a crashed one, a
 // detached fork): every triage figure of source=cli plus source=vscode is the unfiltered figure.
@@ -32,6 +33,18 @@ beforeAll(async () => {
   };
 });
 afterAll(() => fx.cleanup());
+
+/** What a command prints for people (no --json). */
+async function text(...args: string[]): Promise<string> {
+  let out = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  try {
+    expect(await runCli([...args, '--db', fx.dbPath, '--no-index'])).toBe(0);
+    return out;
+  } finally {
+    o.mockRestore();
+  }
+}
 
 const SOURCES = ['', '&source=cli', '&source=vscode'] as const;
 /** a figure unfiltered, of the CLI sessions, of VS Code's */
@@ -100,6 +113,26 @@ describe('triage by source (source=cli|vscode)', () => {
     const cliModels = await get<LatencyStatsResponse>('/api/stats/latency?by=model&source=cli');
     expect(cliModels.rows.map((r) => r.key)).toContain('claude-sonnet-4.5');
     expect(cliModels.rows.map((r) => r.key)).not.toContain('gpt-4.1');
+  });
+
+  it('statistics: a token total no call of the group reported is null, not 0; each says how many calls reported it', async () => {
+    // Copilot CLI writes a model call's output tokens but its input and cached tokens only per session
+    // (session.shutdown, INTEROP §3); VS Code's failed call reports none, and this log's calls no cachedTokens.
+    const sums = (model: string) =>
+      fx.db
+        .prepare(`SELECT count(tokens_in) inN, sum(tokens_in) inSum, count(tokens_out) outN, sum(tokens_out) outSum, count(tokens_cached) cachedN FROM events WHERE type = 'llm_request' AND dup = 0 AND model = ?`)
+        .get(model) as { inN: number; inSum: number | null; outN: number; outSum: number; cachedN: number };
+    const cli = (await get<LatencyStatsResponse>('/api/stats/latency?by=model&source=cli')).rows.find((r) => r.key === 'claude-sonnet-4.5')!;
+    const facts = sums('claude-sonnet-4.5');
+    expect([facts.inN, facts.cachedN, facts.outN > 0]).toEqual([0, 0, true]);
+    expect(cli).toMatchObject({ tokensIn: null, tokensInCount: 0, tokensCached: null, tokensCachedCount: 0, tokensOut: facts.outSum, tokensOutCount: facts.outN });
+    const vs = (await get<LatencyStatsResponse>('/api/stats/latency?by=model&source=vscode')).rows.find((r) => r.key === 'gpt-4.1')!;
+    expect(vs).toMatchObject({ count: 2, tokensIn: 1000, tokensInCount: 1, tokensOut: 200, tokensOutCount: 1, tokensCached: null, tokensCachedCount: 0 });
+    // the command line prints the unknown as "—" and MCP hands it over as null
+    const table = await text('stats', '--by', 'model', '--source', 'cli');
+    const row = table.split('\n').find((l) => l.startsWith('claude-sonnet-4.5'))!;
+    expect(row.trim().split(/\s{2,}/).slice(-4)).toEqual(['—', formatCount(facts.outSum), '—', expect.any(String)]);
+    expect(table).toContain('Tokens "—": no call of the row reported them (Copilot CLI writes input and cached tokens per session: `chronoscope usage`).');
   });
 
   it("agrees with the sessions list: a source's errors are the sum of its sessions' error counts", async () => {

@@ -194,9 +194,17 @@ export const LatencyRow = z.object({
   /** time to first token, model calls with a ttft only */
   ttft: Percentiles.nullable(),
   ttftCount: z.number(),
-  tokensIn: z.number(),
-  tokensOut: z.number(),
-  tokensCached: z.number(),
+  /**
+   * Token totals over the calls that reported each figure; null when none did (unknown is not zero: Copilot CLI
+   * writes a call's output tokens but its input and cached tokens only per session, INTEROP §3; older VS Code logs
+   * write no cachedTokens). The counts say how many of the group's calls each total covers.
+   */
+  tokensIn: z.number().nullable(),
+  tokensInCount: z.number(),
+  tokensOut: z.number().nullable(),
+  tokensOutCount: z.number(),
+  tokensCached: z.number().nullable(),
+  tokensCachedCount: z.number(),
   /** sum of output tokens / sum of (dur − ttft) in seconds over model calls having both; null otherwise */
   outputTokensPerSec: z.number().nullable(),
 });

@@ -9,7 +9,7 @@ export const latencyStatsTool = defineTool({
   title: 'Latency percentiles',
   description:
     'Latency statistics across every indexed session, one row per model, tool or repository: call count, error rate, exact nearest-rank p50/p90/p99/max duration in ms, ' +
-    'time-to-first-token percentiles for model calls, token totals and output tokens per second. Use it to tell a slow model or tool from a slow session.',
+    'time-to-first-token percentiles for model calls, token totals (each over the calls that reported it, with their count; null when none did: Copilot CLI writes input and cached tokens per session, see usage) and output tokens per second. Use it to tell a slow model or tool from a slow session.',
   input: {
     by: z.enum(['model', 'tool', 'repository']).default('model').describe('group by model (model calls), tool (tool calls) or repository (model calls by repository); default model'),
     window: windowArg,
@@ -30,8 +30,11 @@ export const latencyStatsTool = defineTool({
           ttft_ms: x.ttft,
           ttft_calls: x.ttftCount,
           tokens_in: x.tokensIn,
+          tokens_in_calls: x.tokensInCount,
           tokens_out: x.tokensOut,
+          tokens_out_calls: x.tokensOutCount,
           tokens_cached: x.tokensCached,
+          tokens_cached_calls: x.tokensCachedCount,
           output_tokens_per_sec: x.outputTokensPerSec === null ? null : Number(x.outputTokensPerSec.toFixed(1)),
         })),
       },

@@ -5,7 +5,7 @@ import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { Duration } from '../../ui/Duration';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
-import { formatCount } from '../../ui/format';
+import { formatCount, plural } from '../../ui/format';
 import { Spinner } from '../../ui/Spinner';
 import { visibleText } from '../../ui/visible-text';
 import { CallsTimeseries, DurationHistogram, TtftScatter } from './Charts';
@@ -52,9 +52,30 @@ function Pct({ state, by, row, v, which }: { state: TriageState; by: StatsBy; ro
   );
 }
 
+/**
+ * A token total and how many of the group's calls it covers: "—" when no call reported the figure (Copilot CLI
+ * writes input and cached tokens per session, not per call), never a 0 that reads as none used.
+ */
+function TokenCell({ total, reported, calls, what }: { total: number | null; reported: number; calls: number; what: string }) {
+  if (total === null) {
+    return (
+      <td className="num muted" title={`No call here reported its ${what} (Copilot CLI writes them per session: see Usage)`}>
+        —
+      </td>
+    );
+  }
+  const over = reported === calls ? `over ${plural(calls, 'call')}` : `over the ${formatCount(reported)} of ${plural(calls, 'call')} that reported them`;
+  return (
+    <td className="num" title={`${formatCount(total)} ${what} ${over}`}>
+      {formatTokens(total)}
+    </td>
+  );
+}
+
 export function LatencyTable({ data, state, onSelect }: { data: LatencyStatsResponse; state: TriageState; onSelect: (key: string | undefined) => void }) {
   const by = data.by;
-  const models = data.rows.some((r) => r.ttftCount > 0);
+  // model calls (by model or repository) have TTFT and token columns; a Copilot CLI call has tokens but no TTFT
+  const models = by !== 'tool';
   const def = data.percentileDefinition;
   return (
     <div className="table-scroll">
@@ -157,15 +178,9 @@ export function LatencyTable({ data, state, onSelect }: { data: LatencyStatsResp
                         )}
                       </td>
                     ))}
-                    <td className="num" title={r.tokensIn.toLocaleString('en-US')}>
-                      {formatTokens(r.tokensIn)}
-                    </td>
-                    <td className="num" title={r.tokensOut.toLocaleString('en-US')}>
-                      {formatTokens(r.tokensOut)}
-                    </td>
-                    <td className="num" title={r.tokensCached.toLocaleString('en-US')}>
-                      {formatTokens(r.tokensCached)}
-                    </td>
+                    <TokenCell total={r.tokensIn} reported={r.tokensInCount} calls={r.count} what="input tokens" />
+                    <TokenCell total={r.tokensOut} reported={r.tokensOutCount} calls={r.count} what="output tokens" />
+                    <TokenCell total={r.tokensCached} reported={r.tokensCachedCount} calls={r.count} what="cached input tokens" />
                     <td className="num">{r.outputTokensPerSec ?? '—'}</td>
                   </>
                 )}
