@@ -35,6 +35,9 @@ describe('a Copilot CLI session', () => {
     expect(md).toContain('src/upload.ts:12: retry()');
     expect(md).toContain('**Assistant:**');
     expect(md).toContain('Let me read the file.');
+    // a CLI model call writes its output tokens, its input tokens only in the session's totals: unknown, not 0
+    expect(md).toMatch(/- \*\*Model call\*\* `claude-sonnet-4\.5` · [^\n]* · \? → 120 tokens/);
+    expect(md).not.toContain('0 → 120 tokens');
   });
 
   it('OTLP carries them as the tool and chat attributes collectors read', () => {

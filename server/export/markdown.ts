@@ -63,7 +63,7 @@ function spanBlock(s: SpanLine, depth: number, valueChars: number): string | nul
   let text: string;
   switch (e.type) {
     case 'llm_request': {
-      const tokens = e.tokensIn !== null || e.tokensOut !== null ? ` · ${n(e.tokensIn ?? 0)} → ${n(e.tokensOut ?? 0)} tokens${typeof a.cachedTokens === 'number' ? ` (${n(a.cachedTokens)} cached)` : ''}` : '';
+      const tokens = e.tokensIn !== null || e.tokensOut !== null ? ` · ${e.tokensIn === null ? '?' : n(e.tokensIn)} → ${e.tokensOut === null ? '?' : n(e.tokensOut)} tokens${typeof a.cachedTokens === 'number' ? ` (${n(a.cachedTokens)} cached)` : ''}` : '';
       text = `- **Model call** \`${e.model ?? e.name}\` · ${dur(e.dur)}${e.ttft !== null ? ` · TTFT ${dur(e.ttft)}` : ''}${tokens}${status}${err}`;
       // A Copilot CLI model call carries its answer (assistant.message content); a debug log writes it as agent_response.
       const answer = isCliEnvelope(s.raw as RawLogEntry) ? str(a.content).trim() : '';

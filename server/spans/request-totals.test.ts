@@ -97,8 +97,8 @@ describe('requests-only totals', () => {
     const detail = await get<SessionDetail>(`/api/sessions/${P}`);
     const child = await get<SessionDetail>(`/api/sessions/${C}`);
     const sum = (f: (r: (typeof requests)[number]) => number) => requests.reduce((a, r) => a + f(r), 0);
-    expect(sum((r) => r.tokensIn)).toBe(detail.tokensIn + child.tokensIn);
-    expect(sum((r) => r.tokensOut)).toBe(detail.tokensOut + child.tokensOut);
+    expect(sum((r) => r.tokensIn ?? 0)).toBe(detail.tokensIn + child.tokensIn);
+    expect(sum((r) => r.tokensOut ?? 0)).toBe(detail.tokensOut + child.tokensOut);
     expect(sum((r) => r.credits ?? 0)).toBe((detail.credits ?? 0) + (child.credits ?? 0));
   });
 
@@ -112,5 +112,22 @@ describe('requests-only totals', () => {
     const tree = buildSpanTree(entries, { rootSessionId: P });
     const t = requestTotals(tree, 0, new Map());
     expect([t.modelCalls, t.tokensIn, t.errors, t.credits, t.callsWithoutCredits, t.duration]).toEqual([1, 7, 1, null, 1, 120]);
+  });
+
+  it('gives a token total no model call reported as null, not 0 (a Copilot CLI call writes output tokens only)', () => {
+    const base = { sessionId: P, name: '', parentSpanId: 'R', status: 0, dur: 10, model: 'gpt-5', tool: null, ttft: null, tokensIn: null, tokensOut: null, dup: 0 };
+    const entries: SpanEntry[] = [
+      { ...base, id: 1, type: 'user_message', spanId: 'R', parentSpanId: null, ts: 0, model: null },
+      { ...base, id: 2, type: 'llm_request', spanId: 'A', ts: 10, tokensOut: 120 },
+      { ...base, id: 3, type: 'llm_request', spanId: 'B', ts: 20, tokensOut: 30 },
+      { ...base, id: 4, type: 'user_message', spanId: 'S', parentSpanId: null, ts: 100, model: null },
+      { ...base, id: 5, type: 'tool_call', spanId: 'C', parentSpanId: 'S', ts: 110, model: null, tool: 'bash' },
+    ];
+    const tree = buildSpanTree(entries, { rootSessionId: P });
+    const first = requestTotals(tree, 0, new Map());
+    expect([first.modelCalls, first.tokensIn, first.tokensOut]).toEqual([2, null, 150]);
+    const second = requestTotals(tree, 3, new Map());
+    // no model call at all: no tokens, which is known
+    expect([second.modelCalls, second.tokensIn, second.tokensOut]).toEqual([0, 0, 0]);
   });
 });

@@ -20,6 +20,8 @@ export function modelCallIds(tree: SpanTree): number[] {
  * included. Model calls, tokens and credits count canonical `llm_request` events only (usage's rules: a replay
  * copy is another session's call); errors count every failed event, as the requests table does.
  * `creditsNano` holds the calls that carry copilotUsageNanoAiu; a call absent from it has no credit data.
+ * A token total is null when the request has model calls and none of them reported that figure (a Copilot CLI
+ * call writes its output tokens, its input tokens only in the session's totals): unknown, not 0.
  */
 export function requestTotals(tree: SpanTree, i: number, creditsNano: ReadonlyMap<number, number>, label = ''): RequestTotals {
   const node = tree.node(i);
@@ -28,6 +30,9 @@ export function requestTotals(tree: SpanTree, i: number, creditsNano: ReadonlyMa
   let toolCalls = 0;
   let tokensIn = 0;
   let tokensOut = 0;
+  // the model calls that reported each figure: calls none of which did leave the total unknown, not 0
+  let inReported = 0;
+  let outReported = 0;
   let errors = 0;
   let nano: number | null = null;
   let callsWithoutCredits = 0;
@@ -37,8 +42,14 @@ export function requestTotals(tree: SpanTree, i: number, creditsNano: ReadonlyMa
     if (c.type === 'tool_call' && c.dup === 0) toolCalls++;
     if (c.type !== 'llm_request' || c.dup !== 0) continue;
     modelCalls++;
-    tokensIn += c.tokensIn ?? 0;
-    tokensOut += c.tokensOut ?? 0;
+    if (c.tokensIn !== null) {
+      tokensIn += c.tokensIn;
+      inReported++;
+    }
+    if (c.tokensOut !== null) {
+      tokensOut += c.tokensOut;
+      outReported++;
+    }
     const n = creditsNano.get(c.id);
     if (n === undefined) callsWithoutCredits++;
     else nano = (nano ?? 0) + n;
@@ -51,8 +62,8 @@ export function requestTotals(tree: SpanTree, i: number, creditsNano: ReadonlyMa
     duration: e.ts === null || end === null ? null : end - e.ts,
     modelCalls,
     toolCalls,
-    tokensIn,
-    tokensOut,
+    tokensIn: modelCalls > 0 && inReported === 0 ? null : tokensIn,
+    tokensOut: modelCalls > 0 && outReported === 0 ? null : tokensOut,
     errors,
     credits: creditsOf(nano),
     callsWithoutCredits,

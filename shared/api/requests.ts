@@ -15,8 +15,9 @@ export const RequestTotals = z.object({
   duration: z.number().nullable(),
   modelCalls: z.number(),
   toolCalls: z.number(),
-  tokensIn: z.number(),
-  tokensOut: z.number(),
+  /** over the model calls that reported them; null when it has model calls and none did (Copilot CLI: input tokens per session only) */
+  tokensIn: z.number().nullable(),
+  tokensOut: z.number().nullable(),
   errors: z.number(),
   /** Σ copilotUsageNanoAiu / 10⁹ of its model calls; null when none carries credit data (unknown is not 0) */
   credits: z.number().nullable(),

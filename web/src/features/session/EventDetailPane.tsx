@@ -146,7 +146,7 @@ export function EventDetailView({ detail: d, pageSessionId, sessionStart, inferr
           <>
             <dt>Tokens</dt>
             <dd className="num-left">
-              {formatCount(d.tokensIn ?? 0)} in · {formatCount(d.tokensOut ?? 0)} out
+              {d.tokensIn === null ? '—' : formatCount(d.tokensIn)} in · {d.tokensOut === null ? '—' : formatCount(d.tokensOut)} out
               {d.tokensCached !== null && ` · ${formatCount(d.tokensCached)} cached`}
             </dd>
           </>

@@ -24,6 +24,12 @@ export function ConnectedRequestsView({ sessionId, onOpen }: { sessionId: string
   return <RequestsView requests={q.data.requests} onOpen={onOpen} />;
 }
 
+/** "1,200 in, 80 out"; an unknown figure says why ("—" in the cell: a Copilot CLI call writes input tokens per session only). */
+function tokensTitle(r: RequestTotals): string {
+  const figure = (n: number | null, what: string) => (n === null ? `${what} not reported by its model calls` : `${formatCount(n)} ${what}`);
+  return `${figure(r.tokensIn, 'in')}, ${figure(r.tokensOut, 'out')}${r.tokensIn === null ? ' (Copilot CLI writes input tokens per session: see Usage)' : ''}`;
+}
+
 export function RequestsView({ requests, onOpen }: { requests: readonly RequestTotals[]; onOpen: (eventId: number) => void }) {
   const tableRef = useRef<HTMLTableElement>(null);
   const { selected, setSelected } = useListKeys({
@@ -82,8 +88,8 @@ export function RequestsView({ requests, onOpen }: { requests: readonly RequestT
               <td className="num">{r.duration === null ? '—' : formatDuration(r.duration)}</td>
               <td className="num">{formatCount(r.modelCalls)}</td>
               <td className="num">{formatCount(r.toolCalls)}</td>
-              <td className="num nowrap" title={`${formatCount(r.tokensIn)} in, ${formatCount(r.tokensOut)} out`}>
-                {formatCompact(r.tokensIn)} / {formatCompact(r.tokensOut)}
+              <td className="num nowrap" title={tokensTitle(r)}>
+                {r.tokensIn === null ? '—' : formatCompact(r.tokensIn)} / {r.tokensOut === null ? '—' : formatCompact(r.tokensOut)}
               </td>
               <td className={`num${r.errors > 0 ? ' text-danger' : ''}`}>{formatCount(r.errors)}</td>
               {credits && (

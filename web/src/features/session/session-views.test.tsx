@@ -2,11 +2,12 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import type { EventDetail, SessionDetail } from '../../../../shared/api';
+import type { EventDetail, RequestTotals, SessionDetail } from '../../../../shared/api';
 import { MAX_JSON_DEPTH, tooDeepMarker } from '../../../../shared/json-depth';
 import { HOSTILE, HOSTILE_SHOWN, rawInvisible, textOf } from '../../test-support/hostile-text';
 import { EventDetailView } from './EventDetailPane';
 import { JsonTree } from './JsonTree';
+import { RequestsView } from './RequestsView';
 import { SessionHeader } from './SessionHeader';
 import { HighlightTermsProvider } from '../../ui/HighlightTerms';
 import { typeLabel } from './span-types';
@@ -180,5 +181,22 @@ describe('JsonTree: bounded depth', () => {
     // a string attr holding JSON is parsed here, and bounded the same way
     const inString = renderToStaticMarkup(<JsonTree value={{ args: text }} openDepth={Number.POSITIVE_INFINITY} maxDepth={2} />);
     expect(inString).toContain(`<span class="json-key">a: </span><span class="json-note">${tooDeepMarker(2)}</span>`);
+  });
+});
+
+describe('token figures a model call did not report', () => {
+  // A Copilot CLI model call writes its output tokens; its input tokens are only in the session's totals.
+  it('the event details show "—" for them, not 0', () => {
+    const html = inRouter(
+      <EventDetailView detail={eventDetail({ type: 'llm_request', status: 'ok', error: null, tokensOut: 120 })} pageSessionId="other" sessionStart={0} onClose={() => {}} onLoadAll={() => {}} onCopy={async () => {}} />,
+    );
+    expect(textOf(html)).toContain('Tokens — in · 120 out');
+  });
+
+  it('the requests table shows "—" and says why', () => {
+    const request: RequestTotals = { id: 1, label: 'fix it', start: 0, duration: 10, modelCalls: 2, toolCalls: 0, tokensIn: null, tokensOut: 150, errors: 0, credits: null, callsWithoutCredits: 2, events: 2, sessionId: 's' };
+    const html = inRouter(<RequestsView requests={[request]} onOpen={() => {}} />);
+    expect(textOf(html)).toContain('— / 150');
+    expect(html).toContain('title="in not reported by its model calls, 150 out (Copilot CLI writes input tokens per session: see Usage)"');
   });
 });
