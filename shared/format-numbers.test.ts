@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatCredits } from './format-numbers';
+import { formatCount, formatCredits, plural } from './format-numbers';
 
 describe('formatCount', () => {
   it('groups digits by thousands', () => {
     expect([0, 999, 6_000, 849_436, 1_325_810_452].map(formatCount)).toEqual(['0', '999', '6,000', '849,436', '1,325,810,452']);
+  });
+});
+
+describe('plural', () => {
+  it('takes the noun in the number of its count, digits grouped', () => {
+    expect([plural(0, 'session'), plural(1, 'session'), plural(2, 'session'), plural(12_345, 'event')]).toEqual(['0 sessions', '1 session', '2 sessions', '12,345 events']);
+    expect([plural(1, 'child', 'children'), plural(3, 'child', 'children')]).toEqual(['1 child', '3 children']);
   });
 });
 

@@ -8,6 +8,11 @@ export function formatCount(n: number): string {
   return grouped.format(n);
 }
 
+/** "1 session", "2 sessions", "12,345 events": a count with its noun in the number it takes. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
 /** AI credits: 1,549 from 100 up, 12.34 from 1 up, 0.052 below; "—" when the calls carried no credit data (unknown is not zero). */
 export function formatCredits(credits: number | null): string {
   if (credits === null) return '—';

@@ -1,3 +1,4 @@
+import { plural } from '../../shared/format-numbers';
 import fs from 'node:fs';
 import type { Options } from '../config';
 import { openReadDb } from '../db/open';
@@ -32,7 +33,7 @@ export async function runImport(opts: Options): Promise<number> {
     try {
       const r = importOtlp(text, dir, db);
       for (const s of r.skipped) process.stderr.write(`skipped ${s}: the index has it from its own logs\n`);
-      for (const w of r.written) process.stdout.write(`imported ${w.sessionId}: ${w.lines} events in ${w.files.length} log files\n`);
+      for (const w of r.written) process.stdout.write(`imported ${w.sessionId}: ${plural(w.lines, 'event')} in ${plural(w.files.length, 'log file')}\n`);
       imported += r.written.length;
     } catch (err) {
       if (err instanceof OtlpReadError) {

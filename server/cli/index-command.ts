@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { DEBUG_LOG_SETTING } from '../../shared/debug-log-setting';
-import { formatCount } from '../../shared/format-numbers';
+import { formatCount, plural } from '../../shared/format-numbers';
 import type { Options } from '../config';
 import { indexTotals } from '../counts/index-totals';
 import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
@@ -45,8 +45,8 @@ export async function runIndex(opts: Options): Promise<number> {
   if (opts.json) process.stdout.write(JSON.stringify(summary) + '\n');
   else
     process.stdout.write(
-      `indexed ${formatCount(summary.files)} log files (+${formatCount(summary.companions)} companions), ${formatCount(summary.sessions)} sessions, ` +
-        `${formatCount(summary.events)} events (${formatCount(summary.newEvents)} new), ${formatCount(summary.badLines)} bad lines, ${summary.mb} MB in ${summary.seconds} s (${summary.mbPerSecond} MB/s) → ${dbPath}\n`,
+      `indexed ${plural(summary.files, 'log file')} (+${plural(summary.companions, 'companion')}), ${plural(summary.sessions, 'session')}, ` +
+        `${plural(summary.events, 'event')} (${formatCount(summary.newEvents)} new), ${plural(summary.badLines, 'bad line')}, ${summary.mb} MB in ${summary.seconds} s (${summary.mbPerSecond} MB/s) → ${dbPath}\n`,
     );
   if (indexer.progress.filesTotal === 0) {
     process.stderr.write(`no Copilot debug logs under ${(roots.length > 0 ? roots : withImports).join(', ')}: turn on ${DEBUG_LOG_SETTING} in VS Code, use Copilot Chat, then index again\n`);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEBUG_LOG_SETTING } from '../../shared/debug-log-setting';
-import { formatCount } from '../../shared/format-numbers';
+import { formatCount, plural } from '../../shared/format-numbers';
 import type { Options } from '../config';
 import { indexTotals, type IndexTotals } from '../counts/index-totals';
 import { resolveForwardConfig } from '../forward/forward-config';
@@ -127,7 +127,7 @@ function openBrowser(url: string, failed: (why: string) => void): void {
 /** The line printed when the backfill is done: the index's totals, the same figures as `index` and /api/health. */
 export function backfillBanner(t: IndexTotals, bytesRead: number, ms: number): string {
   return (
-    `indexed ${formatCount(t.files)} log files (+${formatCount(t.companions)} companions), ${formatCount(t.sessions)} sessions, ${formatCount(t.events)} events, ` +
+    `indexed ${plural(t.files, 'log file')} (+${plural(t.companions, 'companion')}), ${plural(t.sessions, 'session')}, ${plural(t.events, 'event')}, ` +
     `${(bytesRead / 1e6).toFixed(1)} MB in ${(ms / 1000).toFixed(1)} s; watching for changes`
   );
 }

@@ -16,7 +16,7 @@ describe('Markdown export', () => {
     const md = exportMarkdown(fx.db, PARENT)!;
     const lines = md.split('\n');
     expect(lines[0]).toBe('# Why does the retry loop spin?');
-    expect(lines[2]).toBe(`Session \`${PARENT}\` · ws1 · started 2026-11-30 09:00:00Z · lasted 14.7 s · 1 requests · models gpt-4.1 · 37,000 tokens in, 320 out · 1.50 AI credits · 1 errors`);
+    expect(lines[2]).toBe(`Session \`${PARENT}\` · ws1 · started 2026-11-30 09:00:00Z · lasted 14.7 s · 1 request · models gpt-4.1 · 37,000 tokens in, 320 out · 1.50 AI credits · 1 error`);
     expect(lines).toContain('## Request 1 · 2026-11-30 09:00:00Z');
     expect(lines).toContain('> Why does the retry loop spin?');
     expect(lines).toContain('- **Model call** `gpt-4.1` · 4.2 s · TTFT 900 ms · 18,000 → 240 tokens (12,000 cached)');
@@ -37,7 +37,7 @@ describe('Markdown export', () => {
   it('cut at --max-chars with a note saying what was left out', () => {
     const md = exportMarkdown(fx.db, PARENT, { maxChars: 1000 })!;
     expect(md.length).toBeLessThanOrEqual(1000);
-    expect(md.trimEnd().split('\n').pop()).toMatch(/^\*Cut at 1,000 characters \(--max-chars\): \d+ of 12 items shown \(1 of 1 requests\); long values are cut at 200 characters\.\*$/);
+    expect(md.trimEnd().split('\n').pop()).toMatch(/^\*Cut at 1,000 characters \(--max-chars\): \d+ of 12 items shown \(1 of 1 request\); long values are cut at 200 characters\.\*$/);
   });
 
   it('one span and what is under it ("Copy as Markdown")', () => {

@@ -1,3 +1,4 @@
+import { plural } from '../../shared/format-numbers';
 import type Database from 'better-sqlite3';
 import { sourceOf } from '../../shared/api';
 import type { RawLogEntry } from '../../shared/log-entry';
@@ -144,11 +145,11 @@ export function exportMarkdown(db: Database.Database, sessionId: string, o: Mark
       d.branch ? `branch ${d.branch}` : null,
       d.firstTs !== null ? `started ${iso(d.firstTs)}` : null,
       d.firstTs !== null && d.lastTs !== null ? `lasted ${dur(d.lastTs - d.firstTs)}` : null,
-      `${n(requests)} requests`,
+      plural(requests, 'request'),
       d.models.length ? `models ${d.models.join(', ')}` : null,
       noShutdown ? `${n(d.tokensOut)} tokens out, no shutdown: totals unknown` : `${n(d.tokensIn)} tokens in, ${n(d.tokensOut)} out`,
       d.credits !== null && !noShutdown ? `${d.credits.toFixed(2)} AI credits` : null,
-      d.errorCount ? `${n(d.errorCount)} errors` : null,
+      d.errorCount ? plural(d.errorCount, 'error') : null,
     ].filter((x) => x);
     head.push(`# ${d.title ?? 'Untitled session'}`, '', `Session \`${d.id}\` · ${facts.join(' · ')}`, '');
   }
@@ -205,7 +206,7 @@ export function exportMarkdown(db: Database.Database, sessionId: string, o: Mark
     for (let j = 0; j < replies.length; j += batch) {
       for (const s of plan.linesAt(replies.slice(j, j + batch))) if (responseText(s.attrs.response).trim()) total++;
     }
-    out.push(`\n---\n*Cut at ${n(max)} characters (--max-chars): ${n(shown)} of ${n(total)} items shown${scope ? '' : ` (${n(requestsShown)} of ${n(requestNo)} requests)`}; long values are cut at ${n(valueChars)} characters.*`);
+    out.push(`\n---\n*Cut at ${n(max)} characters (--max-chars): ${n(shown)} of ${plural(total, 'item')} shown${scope ? '' : ` (${n(requestsShown)} of ${plural(requestNo, 'request')})`}; long values are cut at ${n(valueChars)} characters.*`);
   }
   return out.join('\n') + '\n';
 }

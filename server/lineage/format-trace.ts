@@ -1,5 +1,5 @@
 import type { LineageNode, LineageTraceResponse, LineageTreeNode } from '../../shared/api';
-import { formatCount } from '../../shared/format-numbers';
+import { formatCount, plural } from '../../shared/format-numbers';
 import { cutToWidth } from '../cli/text-table';
 
 export function formatDuration(ms: number | null): string {
@@ -26,8 +26,8 @@ const oneLine = (s: string, max: number) => cutToWidth(s.replace(/\s+/g, ' ').tr
 export function nodeLine(n: LineageNode): string {
   const parts = [relationText(n), n.id];
   if (n.title) parts.push(`"${oneLine(n.title, 60)}"`);
-  const facts = [`${formatCount(n.eventCount)} event${n.eventCount === 1 ? '' : 's'}`];
-  if (n.errorCount > 0) facts.push(`${formatCount(n.errorCount)} error${n.errorCount === 1 ? '' : 's'}`);
+  const facts = [plural(n.eventCount, 'event')];
+  if (n.errorCount > 0) facts.push(plural(n.errorCount, 'error'));
   facts.push(formatDuration(n.durationMs));
   if (!n.hasLog) facts.push('no log read');
   else if (n.logDeleted) facts.push('log deleted');
@@ -68,7 +68,7 @@ export function formatTrace(t: LineageTraceResponse): string {
   }
   if (t.truncated) {
     const why = [t.truncated.byDepth ? 'depth' : null, t.truncated.byLimit ? 'limit' : null].filter(Boolean).join(' and ');
-    out.push(`(cut by ${why}: ${t.truncated.hiddenChildren} children not shown; raise --depth / --limit)`);
+    out.push(`(cut by ${why}: ${plural(t.truncated.hiddenChildren, 'child', 'children')} not shown; raise --depth / --limit)`);
   }
   return out.join('\n') + '\n';
 }

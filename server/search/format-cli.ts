@@ -1,5 +1,5 @@
 import type { SearchResponse, SearchSession, SearchSnippet } from '../../shared/api/search';
-import { formatCount } from '../../shared/format-numbers';
+import { formatCount, plural } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { notYetSearchableNote } from '../../shared/not-yet-searchable';
 
@@ -51,7 +51,7 @@ export function formatSearch(query: string, r: SearchResponse, now: number, colo
   const mark = color ? (t: string) => `\u001b[1;33m${t}\u001b[0m` : (t: string) => t;
   const atLeast = r.totals.exact ? '' : 'at least ';
   const out = [
-    `Search results for "${query}" (${atLeast}${formatCount(r.totals.sessions)} sessions, ${atLeast}${formatCount(r.totals.events)} events, ${WINDOW_LABEL[r.query.window] ?? r.query.window})`,
+    `Search results for "${query}" (${atLeast}${plural(r.totals.sessions, 'session')}, ${atLeast}${plural(r.totals.events, 'event')}, ${WINDOW_LABEL[r.query.window] ?? r.query.window})`,
   ];
   if (r.notYetSearchable > 0) out.push(notYetSearchableNote(r.notYetSearchable));
   if (r.groups.length === 0) {
@@ -67,7 +67,7 @@ export function formatSearch(query: string, r: SearchResponse, now: number, colo
     for (const s of g.sessions) out.push(...sessionLines(s, now, mark));
     if (g.more > 0) out.push(`  …and ${formatCount(g.more)} more (refine your query${g.repository ? `, or --repo ${g.repository}` : ''})`);
   }
-  if (r.nextCursor) out.push('', `${r.repositories.length - r.groups.length} more repositories: narrow with --repo, or use --json for everything.`);
+  if (r.nextCursor) out.push('', `${plural(r.repositories.length - r.groups.length, 'more repository', 'more repositories')}: narrow with --repo, or use --json for everything.`);
   if (!r.totals.exact) out.push('', `Ranked from the first ${formatCount(r.totals.scannedEvents)} matching events; --depth all reads every match.`);
   return `${out.join('\n')}\n`;
 }

@@ -1,4 +1,4 @@
-import { formatCount } from '../../shared/format-numbers';
+import { formatCount, plural } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { cutToWidth, textTable } from '../cli/text-table';
 import type { ErrorGroupsResponse, EventListResponse, LatencyStatsResponse, TriageCountsResponse } from '../../shared/api/triage';
@@ -50,8 +50,8 @@ export function formatSlow(r: EventListResponse, counts: TriageCountsResponse | 
     `${e.sessionId}#${e.id}`,
   ]);
   let out = table(['dur', 'ttft', 'type', 'model/tool', 'status', 'start (UTC)', 'repository', 'session', 'session#event'], rows, new Set([0, 1]));
-  out += `\n${r.events.length} of ${num(r.total)} events`;
-  if (counts) out += ` (all sessions: ${num(counts.slow.unique)} slower than ${counts.slow.minDur} ms, ${num(counts.slow.raw)} lines counting replayed copies)`;
+  out += `\n${num(r.events.length)} of ${plural(r.total, 'event')}`;
+  if (counts) out += ` (all sessions: ${num(counts.slow.unique)} slower than ${counts.slow.minDur} ms, ${plural(counts.slow.raw, 'line')} counting replayed copies)`;
   return out + '\n';
 }
 
@@ -63,7 +63,7 @@ export function formatErrors(r: ErrorGroupsResponse): string {
     .join(', ');
   return (
     table(['count', 'sessions', 'kind', 'subject', 'signature', 'last seen (UTC)'], rows, new Set([0, 1])) +
-    `\n${r.groups.length} of ${num(r.totalGroups)} groups, ${num(r.totalFailures)} failures (${kinds || 'none'})\n`
+    `\n${num(r.groups.length)} of ${plural(r.totalGroups, 'group')}, ${plural(r.totalFailures, 'failure')} (${kinds || 'none'})\n`
   );
 }
 

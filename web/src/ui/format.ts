@@ -1,7 +1,7 @@
 // Number, time and size formats shared by every page. Pure functions: the components around them only
 // add markup, so these are what the tests pin down.
 
-import { formatCount, formatCredits } from '../../../shared/format-numbers';
+import { formatCount, formatCredits, plural } from '../../../shared/format-numbers';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -52,7 +52,7 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(m / 60)}h ${pad(m % 60)}m`;
 }
 
-export { formatCount, formatCredits };
+export { formatCount, formatCredits, plural };
 
 /** 999, 1.2k, 12k, 3.4M: where space is tight (the top bar). */
 export function formatCompact(n: number): string {
@@ -81,7 +81,3 @@ export function shortId(id: string): string {
   return id.length > 8 ? id.slice(0, 8) : id;
 }
 
-/** "1 session", "2 sessions" */
-export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${formatCount(n)} ${n === 1 ? one : many}`;
-}
