@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import type { Health } from '../../../../shared/api';
-import { formatCompact, formatCount } from '../../ui/format';
+import { formatCompact, formatCount, plural } from '../../ui/format';
 import { healthQueryOptions } from './health.queries';
 
 export type HealthLevel = 'ok' | 'warn' | 'down';
@@ -25,7 +25,7 @@ export function HealthIndicator() {
   }
   if (!data) return <span className="health-indicator is-loading" aria-hidden="true" />;
   const level = healthLevel(data);
-  const label = `Health: ${formatCount(data.events)} events indexed, ${formatCount(data.badLines)} bad lines`;
+  const label = `Health: ${plural(data.events, 'event')} indexed, ${plural(data.badLines, 'bad line')}`;
   return (
     <Link to="/health" className={`health-indicator is-${level}`} aria-label={label} title={label}>
       <span className={`dot dot-${level === 'ok' ? 'success' : 'warn'}`} aria-hidden="true" />

@@ -3,7 +3,7 @@ import type { Health, Problem } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
 import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
-import { formatBytes, formatCount, formatDateTime, formatDuration } from '../../ui/format';
+import { formatBytes, formatCount, formatDateTime, formatDuration, plural } from '../../ui/format';
 import { RelativeTime } from '../../ui/RelativeTime';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -49,7 +49,7 @@ export function HealthReport({ health: h }: { health: Health }) {
     ['Fragments', formatCount(h.fragments)],
     ['Index lag', h.indexLagMs === 0 ? 'caught up' : formatDuration(h.indexLagMs)],
     // The search file is written apart from the archive and refilled from it after a loss (server/search-index/).
-    ['Search', h.search.eventsBehind === 0 ? 'caught up' : `${formatCount(h.search.eventsBehind)} events behind`],
+    ['Search', h.search.eventsBehind === 0 ? 'caught up' : `${plural(h.search.eventsBehind, 'event')} behind`],
     ['Backfill', h.backfill.state === 'idle' ? 'done' : `${h.backfill.state}${fraction === null ? '' : ` ${Math.floor(fraction * 100)}%`}`],
   ];
   const unparsed = h.badLines + h.fragments;
@@ -164,7 +164,7 @@ function Forwarding({ f }: { f: NonNullable<Health['forwarding']> }) {
         </dd>
         <dt>State</dt>
         <dd className={f.state === 'retrying' ? 'text-warn' : undefined}>
-          {state}: {formatCount(f.sentSpans)} spans sent{f.pending > 0 ? `, ${formatCount(f.pending)} events to go` : ''}
+          {state}: {plural(f.sentSpans, 'span')} sent{f.pending > 0 ? `, ${plural(f.pending, 'event')} to go` : ''}
           {f.droppedSpans > 0 && <span className="text-danger">, {formatCount(f.droppedSpans)} refused by the collector</span>}
         </dd>
         {f.lastError && (

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { ImportResponse } from '../../../../shared/api';
 import { postText } from '../../api/client';
 import { Banner } from '../../ui/Banner';
+import { plural } from '../../ui/format';
 import './export.css';
 
 type Result = { ok: true; r: ImportResponse } | { ok: false; message: string };
@@ -70,7 +71,7 @@ export function ImportDrop() {
               {result.r.imported.map((s, i) => (
                 <span key={s.sessionId}>
                   {i > 0 ? ', ' : ''}
-                  <Link to={`/session/${encodeURIComponent(s.sessionId)}`}>{s.sessionId}</Link> ({s.events} events)
+                  <Link to={`/session/${encodeURIComponent(s.sessionId)}`}>{s.sessionId}</Link> ({plural(s.events, 'event')})
                 </span>
               ))}
               {result.r.skipped.length > 0 && ` · already indexed from their logs: ${result.r.skipped.join(', ')}`}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import type { SessionDetail, SpanOverview } from '../../../../shared/api';
 import { Badge } from '../../ui/Badge';
-import { formatCompact, formatCount, formatCredits, formatDateTime, formatDuration } from '../../ui/format';
+import { formatCompact, formatCount, formatCredits, formatDateTime, formatDuration, plural } from '../../ui/format';
 import { CustomizationsPanel } from '../customizations/CustomizationsPanel';
 import { ExportMenu } from '../export/ExportMenu';
 import { CopyButton } from '../../ui/CopyButton';
@@ -209,9 +209,9 @@ export function SessionHeader({ detail: d, overview, onSelectEvent, onShowErrors
                       <span className="muted">
                         {' '}
                         {c.title ? `${visibleText(c.title)} · ` : ''}
-                        {formatCount(c.eventCount)} events
+                        {plural(c.eventCount, 'event')}
                       </span>
-                      {c.errorCount > 0 && <span className="text-danger"> · {c.errorCount} errors</span>}
+                      {c.errorCount > 0 && <span className="text-danger"> · {plural(c.errorCount, 'error')}</span>}
                     </li>
                   ))}
                 </ul>

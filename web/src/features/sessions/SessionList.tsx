@@ -191,7 +191,7 @@ export function SessionRow({ session: s, index, selected = false }: { session: S
       </span>
       <RelativeTime ts={s.updatedAt} className="cell-time" />
       <span className="num muted">{s.createdAt !== null && s.updatedAt !== null ? <Duration ms={s.updatedAt - s.createdAt} /> : '—'}</span>
-      <span className="num" title={`${formatCount(s.eventCount)} events`}>
+      <span className="num" title={plural(s.eventCount, 'event')}>
         {formatCount(s.eventCount)}
       </span>
       <span className={s.errorCount > 0 ? 'num has-errors' : 'num muted'} title={plural(s.errorCount, 'error')}>
