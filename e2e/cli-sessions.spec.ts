@@ -67,6 +67,21 @@ test.describe('with the CLI sessions indexed', () => {
     await expect(header.getByText('no shutdown: totals unknown')).toBeVisible();
   });
 
+  test("latency by model: a CLI model's input and cached tokens read '—' (written per session), its output tokens a number", async ({ page }) => {
+    const stats = (await (await page.request.get('/api/stats/latency?by=model&window=all&source=cli')).json()) as { rows: { key: string; tokensIn: number | null; tokensOut: number | null; tokensOutCount: number }[] };
+    const first = stats.rows[0];
+    expect([first.tokensIn, first.tokensOut !== null && first.tokensOut > 0]).toEqual([null, true]);
+    await page.goto('/triage?tab=latency&window=all&source=cli');
+    const row = page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: first.key, exact: true }) });
+    const cells = row.getByRole('cell');
+    await expect(cells).toHaveCount(13);
+    const texts = await cells.allTextContents();
+    // Tokens in, out, cached are the three cells before out tok/s, the last
+    expect(texts.slice(-4, -1).map((t) => t.trim())).toEqual(['—', expect.stringMatching(/^[\d.]+[kM]?$/), '—']);
+    await expect(cells.nth(texts.length - 4)).toHaveAttribute('title', 'No call here reported its input tokens (Copilot CLI writes them per session: see Usage)');
+    await expect(page.getByText('Tokens “—”: no call of the row reported them')).toBeVisible();
+  });
+
   test('the fork of a CLI session is a CLI node in its lineage', async ({ page }) => {
     const { fork } = manifest().cli.notable;
     await page.goto(`/lineage/${fork.parentId}`);

@@ -189,7 +189,10 @@ export function LatencyTable({ data, state, onSelect }: { data: LatencyStatsResp
           })}
         </tbody>
       </table>
-      <p className="footnote muted">{def}</p>
+      <p className="footnote muted">
+        {def}
+        {models && data.rows.some((r) => r.tokensIn === null || r.tokensOut === null || r.tokensCached === null) && ' Tokens “—”: no call of the row reported them (Copilot CLI writes input and cached tokens per session: see Usage).'}
+      </p>
     </div>
   );
 }
