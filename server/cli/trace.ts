@@ -5,6 +5,7 @@ import { traceLineage } from '../lineage/lineage-db';
 import { LineageCycleError } from '../lineage/trace';
 import { CliError } from './cli-error';
 import { readIndex } from './open-index';
+import { flag, parseFlags } from '../triage/cli-args';
 
 /** `chronoscope trace SESSION_ID [--json] [--depth N] [--limit N]`: ancestors and descendants of a session; an unknown id is exit 2. */
 export async function runTrace(opts: Options): Promise<number> {
@@ -12,11 +13,7 @@ export async function runTrace(opts: Options): Promise<number> {
   if (!wanted) {
     throw new CliError('bad_request', 'which session? usage: chronoscope trace SESSION_ID [--json] [--depth N] [--limit N]');
   }
-  const q = LineageTraceQuery.safeParse({ depth: opts.flags.depth, limit: opts.flags.limit });
-  if (!q.success) {
-    const i = q.error.issues[0];
-    throw new CliError('bad_request', `--${String(i.path[0])}: ${i.message}`);
-  }
+  const q = parseFlags(LineageTraceQuery, { depth: flag(opts, 'depth'), limit: flag(opts, 'limit') });
   try {
     return await readIndex(opts, (db) => {
       // A unique prefix is enough, as with git: ids are long UUIDs.
@@ -27,7 +24,7 @@ export async function runTrace(opts: Options): Promise<number> {
         else if (like.length === 0) throw new CliError('not_found', `no session ${wanted} in the index: check the id (\`chronoscope search\` finds sessions)`);
         else throw new CliError('ambiguous_id', `${wanted} names more than one session (${like.map((r) => r.id).join(', ')}…): give more of the id`);
       }
-      const trace = traceLineage(db, id, q.data);
+      const trace = traceLineage(db, id, q);
       if (!trace) throw new CliError('not_found', `no session ${id} in the index: check the id (\`chronoscope search\` finds sessions)`);
       process.stdout.write(opts.json ? JSON.stringify(trace) + '\n' : formatTrace(trace));
       return 0;
