@@ -1,9 +1,9 @@
+import { WINDOW_WORDS } from '../../shared/time-window';
 import type { SearchResponse, SearchSession, SearchSnippet } from '../../shared/api/search';
 import { formatCount, plural } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { notYetSearchableNote } from '../../shared/not-yet-searchable';
 
-const WINDOW_LABEL: Record<string, string> = { '24h': 'last 24 hours', '7d': 'last 7 days', '30d': 'last 30 days', '90d': 'last 90 days', all: 'all time' };
 
 export function relativeTime(ts: number | null, now: number): string {
   if (ts === null) return 'no activity';
@@ -51,7 +51,7 @@ export function formatSearch(query: string, r: SearchResponse, now: number, colo
   const mark = color ? (t: string) => `\u001b[1;33m${t}\u001b[0m` : (t: string) => t;
   const atLeast = r.totals.exact ? '' : 'at least ';
   const out = [
-    `Search results for "${query}" (${atLeast}${plural(r.totals.sessions, 'session')}, ${atLeast}${plural(r.totals.events, 'event')}, ${WINDOW_LABEL[r.query.window] ?? r.query.window})`,
+    `Search results for "${query}" (${atLeast}${plural(r.totals.sessions, 'session')}, ${atLeast}${plural(r.totals.events, 'event')}, ${WINDOW_WORDS[r.query.window]})`,
   ];
   if (r.notYetSearchable > 0) out.push(notYetSearchableNote(r.notYetSearchable));
   if (r.groups.length === 0) {

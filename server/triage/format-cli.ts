@@ -2,7 +2,7 @@ import { formatCount, plural } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { cutToWidth, textTable } from '../cli/text-table';
 import type { ErrorGroupsResponse, EventListResponse, LatencyStatsResponse, TriageCountsResponse } from '../../shared/api/triage';
-import type { TimeWindow } from '../../shared/time-window';
+import { WINDOW_WORDS, type TimeWindow } from '../../shared/time-window';
 
 // Plain-text tables for `chronoscope slow | errors | stats`. Pure: the commands print what these return.
 
@@ -27,9 +27,9 @@ function cut(s: string | null | undefined, n: number): string {
   return cutToWidth((s ?? '').replace(/\s+/g, ' '), n);
 }
 
-/** A query's window as the command line's headings say it: "last 7d", "all time". */
+/** A query's window as the command line's headings say it: "last 7 days", "all time" (the pages' words). */
 export function windowText(w: TimeWindow): string {
-  return w === 'all' ? 'all time' : `last ${w}`;
+  return WINDOW_WORDS[w];
 }
 
 /** Columns padded to their widest cell (in terminal columns); numbers right-aligned. */

@@ -41,7 +41,7 @@ describe('formatUsage', () => {
   });
 
   it('says a window without model calls in one line, and how to widen it', () => {
-    expect(formatUsage({ window: '7d', by: 'model', totals: none, rows: [], daily: [] })).toBe('Usage, last 7d: no model calls (--window all for every one).\n');
+    expect(formatUsage({ window: '7d', by: 'model', totals: none, rows: [], daily: [] })).toBe('Usage, last 7 days: no model calls (--window all for every one).\n');
     expect(formatUsage({ window: 'all', by: 'day', totals: none, rows: [], daily: [] })).toBe('Usage, all time: no model calls.\n');
   });
 });

@@ -1,7 +1,8 @@
 import type { TimeWindow } from '../../../shared/api';
+import { TIME_WINDOWS, WINDOW_WORDS } from '../../../shared/time-window';
 
 /** A time window in a sentence ("No sessions match x in the last 7 days."); the window buttons' titles say the same. */
-export const WINDOW_TEXT: Record<TimeWindow, string> = { '24h': 'the last 24 hours', '7d': 'the last 7 days', '30d': 'the last 30 days', '90d': 'the last 90 days', all: 'all time' };
+export const WINDOW_TEXT = Object.fromEntries(TIME_WINDOWS.map((w) => [w, w === 'all' ? WINDOW_WORDS[w] : `the ${WINDOW_WORDS[w]}`])) as Record<TimeWindow, string>;
 
 /** " in the last 7 days", or nothing for all time: the end of a sentence about what a window holds. */
 export function inWindow(w: TimeWindow): string {
