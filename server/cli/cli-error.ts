@@ -1,4 +1,5 @@
 import { isDiskFull } from '../ingest/disk-full';
+import { IndexOpenError } from '../db/open';
 import { ApiError } from '../http/errors';
 import { SqlQueryError } from '../sql/sql-error';
 
@@ -33,6 +34,7 @@ export function asCliError(err: unknown): CliError {
   if (err instanceof CliError) return err;
   if (err instanceof SqlQueryError) return new CliError(err.code, err.code === 'sql_refused' ? `refused: ${err.message}` : err.message);
   if (err instanceof ApiError) return new CliError(err.code, err.message, err.details);
+  if (err instanceof IndexOpenError) return new CliError('db_unwritable', err.message);
   const message = err instanceof Error ? err.message : String(err);
   if (isDiskFull(err)) return new CliError('disk_full', `disk full (${message}): free space and run again; what was indexed before is kept`);
   return new CliError('internal', message);

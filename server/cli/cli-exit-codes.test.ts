@@ -147,6 +147,21 @@ describe('exit codes: 0 done, 1 nothing found, 2 bad input (one line; --json pri
     }
     expect((await q('index')).code).toBe(0);
   });
+
+  it('a --db where no index can be made (a folder in its place, a file where its folder should be): exit 2 naming it', async () => {
+    const folder = fs.mkdtempSync(path.join(tmp, 'a-folder-'));
+    const r = await cli('index', '--logs', logs, '--db', folder, '--json');
+    const message = `cannot open the index ${folder} for writing (unable to open database file): pass --db FILE, a file in a folder you can write to`;
+    expect([r.code, r.err]).toEqual([2, `chronoscope index: ${message}\n`]);
+    expect(JSON.parse(r.out)).toEqual({ error: { code: 'db_unwritable', message } });
+    const file = path.join(tmp, 'plain-file');
+    fs.writeFileSync(file, 'x');
+    const under = path.join(file, 'index.db');
+    expect(await cli('search', 'retry', '--logs', logs, '--db', under)).toMatchObject({
+      code: 2,
+      err: `chronoscope search: cannot open the index ${under} for writing (${file} is a file, not a folder): pass --db FILE, a file in a folder you can write to\n`,
+    });
+  });
 });
 
 // The real process: what a shell sees.

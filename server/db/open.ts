@@ -10,10 +10,46 @@ import { pagesFor, usePageSize } from './page-size';
 /** Page cache of the writer's connection, in KiB. */
 export const WRITE_CACHE_KB = 8192;
 
+/** A --db where no index can be made or opened for writing (a folder in its place, a folder that cannot be made). */
+export class IndexOpenError extends Error {
+  constructor(file: string, why: string) {
+    super(`cannot open the index ${file} for writing (${why}): pass --db FILE, a file in a folder you can write to`);
+  }
+}
+
+/** The file opened for writing, its folder made first; what stops either is an IndexOpenError naming the file. */
+function createOrOpen(file: string): Database.Database {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // mkdir names the path it could not make; the user needs the part of it that is in the way
+    const blocking = code === 'ENOTDIR' || code === 'EEXIST' ? fileInTheWay(path.dirname(file)) : null;
+    throw new IndexOpenError(file, blocking ? `${blocking} is a file, not a folder` : (err as Error).message);
+  }
+  try {
+    return new Database(file);
+  } catch (err) {
+    if ((err as { code?: string }).code === 'SQLITE_CANTOPEN') throw new IndexOpenError(file, (err as Error).message);
+    throw err;
+  }
+}
+
+/** The nearest ancestor of `dir` (itself included) that exists and is not a folder. */
+function fileInTheWay(dir: string): string | null {
+  for (let d = dir; d !== path.dirname(d); d = path.dirname(d)) {
+    try {
+      if (!fs.statSync(d).isDirectory()) return d;
+    } catch {
+      // not there: look further up
+    }
+  }
+  return null;
+}
+
 /** The indexer's connection: the only writer. WAL so that readers never wait for a batch to commit. */
 export function openWriteDb(file: string): Database.Database {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const db = new Database(file);
+  const db = createOrOpen(file);
   usePageSize(db); // before anything is written (a file that exists keeps its own)
   db.pragma('journal_mode = WAL');
   // A crash can lose the last batches but never corrupt the file; the byte offsets commit with the lines
