@@ -148,6 +148,18 @@ describe('exit codes: 0 done, 1 nothing found, 2 bad input (one line; --json pri
     expect((await q('index')).code).toBe(0);
   });
 
+  it('--no-index on a folder or on a file that is not an index: exit 2 naming it and what to do', async () => {
+    const folder = fs.mkdtempSync(path.join(tmp, 'not-an-index-'));
+    expect(await cli('errors', '--no-index', '--db', folder)).toMatchObject({ code: 2, err: `chronoscope errors: ${folder} is a folder, not an index: pass --db FILE\n` });
+    const garbage = path.join(tmp, 'garbage.db');
+    fs.writeFileSync(garbage, 'not a database, only text');
+    expect(await cli('slow', '--no-index', '--db', garbage)).toMatchObject({
+      code: 2,
+      err: `chronoscope slow: the index ${garbage} is damaged or not an index (file is not a database): run \`chronoscope index --db ${garbage}\` to move it aside and build it again from the logs\n`,
+    });
+    expect(fs.readFileSync(garbage, 'utf8')).toBe('not a database, only text'); // a read never moves it
+  });
+
   it('a --db where no index can be made (a folder in its place, a file where its folder should be): exit 2 naming it', async () => {
     const folder = fs.mkdtempSync(path.join(tmp, 'a-folder-'));
     const r = await cli('index', '--logs', logs, '--db', folder, '--json');

@@ -91,8 +91,23 @@ export async function openIndexForQuery(opts: Options): Promise<Database.Databas
     (await updateIndex(dbPath, withImports)).db.close();
   } else if (!fs.existsSync(dbPath)) {
     throw new CliError('no_index', `no index at ${dbPath}: run \`chronoscope index\` first or drop --no-index`);
+  } else if (fs.statSync(dbPath).isDirectory()) {
+    throw new CliError('no_index', `${dbPath} is a folder, not an index: pass --db FILE`);
   }
-  return openReadDb(dbPath);
+  try {
+    return openReadDb(dbPath);
+  } catch (err) {
+    throw readFailure(err, dbPath);
+  }
+}
+
+/**
+ * What a read of the index that failed tells the user: a damaged file (or one that is not an index) is named with
+ * what to do. A read never moves a file aside: the index command does (openWriteDbOrRecover), and says so.
+ */
+function readFailure(err: unknown, dbPath: string): unknown {
+  if (!isCorruption(err)) return err;
+  return new CliError('corrupt', `the index ${dbPath} is damaged or not an index (${(err as Error).message}): run \`chronoscope index --db ${dbPath}\` to move it aside and build it again from the logs`);
 }
 
 /**
@@ -103,6 +118,8 @@ export async function readIndex<T>(opts: Options, read: (db: Database.Database) 
   const db = await openIndexForQuery(opts);
   try {
     return inOneSnapshot(db, read);
+  } catch (err) {
+    throw readFailure(err, resolveDbPath(opts));
   } finally {
     db.close();
   }
