@@ -1,3 +1,4 @@
+import { fsProblem } from '../fs-problem';
 import { plural } from '../../shared/format-numbers';
 import fs from 'node:fs';
 import type { Options } from '../config';
@@ -26,7 +27,7 @@ export async function runImport(opts: Options): Promise<number> {
     try {
       text = fs.readFileSync(file, 'utf8');
     } catch (err) {
-      process.stderr.write(`chronoscope import: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+      process.stderr.write(`chronoscope import: ${fsProblem(file, err)}\n`);
       return 2;
     }
     const db = fs.existsSync(dbPath) ? openReadDb(dbPath) : null;

@@ -180,7 +180,7 @@ describe('resolveRoot', () => {
     await writeTree(dir, { 'main.jsonl': SESSION });
     const file = path.join(dir, 'main.jsonl');
     const { root, workspaces } = await resolveRoot(file);
-    expect(root).toMatchObject({ exists: true, error: `${file} is not a directory` });
+    expect(root).toMatchObject({ exists: true, error: `${file} is not a folder` });
     expect(workspaces).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { fsProblem } from '../../fs-problem';
 import { walkForDebugLogs } from './ancestor-walk';
 import {
   DEBUG_LOGS,
@@ -54,19 +55,19 @@ export async function resolveRoot(input: string): Promise<Resolved> {
   const abs = path.resolve(input);
   try {
     const info = await stat(abs);
-    if (!info.isDirectory()) return { root: rootOf(abs, guessKindFromName(abs), true, `${abs} is not a directory`), workspaces: [] };
+    if (!info.isDirectory()) return { root: rootOf(abs, guessKindFromName(abs), true, `${abs} is not a folder`), workspaces: [] };
   } catch (err) {
-    return { root: rootOf(abs, guessKindFromName(abs), false, describeFsError(abs, err)), workspaces: [] };
+    return { root: rootOf(abs, guessKindFromName(abs), false, fsProblem(abs, err)), workspaces: [] };
   }
   try {
     await readdir(abs);
   } catch (err) {
-    return { root: rootOf(abs, guessKindFromName(abs, 'ancestor'), true, describeFsError(abs, err)), workspaces: [] };
+    return { root: rootOf(abs, guessKindFromName(abs, 'ancestor'), true, fsProblem(abs, err)), workspaces: [] };
   }
   try {
     return await classifyExisting(abs);
   } catch (err) {
-    return { root: rootOf(abs, 'ancestor', true, describeFsError(abs, err)), workspaces: [] };
+    return { root: rootOf(abs, 'ancestor', true, fsProblem(abs, err)), workspaces: [] };
   }
 }
 
@@ -170,14 +171,6 @@ function guessKindFromName(abs: string, otherwise: LogRoot['kind'] = 'userData')
   if (name === DEBUG_LOGS || isCopilotChatDirName(name)) return 'debug-logs';
   if (name === WORKSPACE_STORAGE) return 'workspaceStorage';
   return otherwise;
-}
-
-function describeFsError(abs: string, err: unknown): string {
-  const code = (err as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') return `${abs} does not exist`;
-  if (code === 'EACCES' || code === 'EPERM') return `${abs} is not readable (permission denied)`;
-  if (code === 'ENOTDIR') return `${abs} is not a directory`;
-  return `${abs}: ${err instanceof Error ? err.message : String(err)}`;
 }
 
 function rootOf(abs: string, kind: LogRoot['kind'], exists: boolean, error: string | null): LogRoot {
