@@ -1,11 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Options } from '../config';
+import { fsProblem } from '../fs-problem';
 import { exportMarkdown, DEFAULT_MARKDOWN_CHARS } from '../export/markdown';
 import { ExportTooLargeError, otlpJsonDocument, otlpJsonParts } from '../export/otlp-json';
 import { flag } from '../triage/cli-args';
 import { CliError } from './cli-error';
 import { readIndex } from './open-index';
+import { resolveSessionId } from './session-id';
 
 /**
  * `chronoscope export SESSION_ID [--format otlp|md] [-o FILE] [--split] [--max-chars 30000]`: OTLP JSON that VS
@@ -13,11 +15,11 @@ import { readIndex } from './open-index';
  * 2 bad input (flag, unknown session id, size over 50 MB without --split), as every command (cli-error.ts).
  */
 export async function runExport(opts: Options): Promise<number> {
-  const id = opts.positionals[0];
+  const wanted = opts.positionals[0];
   const format = flag(opts, 'format') ?? 'otlp';
   const outFile = flag(opts, 'out');
   const maxCharsFlag = flag(opts, 'max-chars');
-  if (!id) {
+  if (!wanted) {
     process.stderr.write('chronoscope export: which session? `chronoscope export SESSION_ID [--format otlp|md] [-o FILE]`\n');
     return 2;
   }
@@ -31,6 +33,7 @@ export async function runExport(opts: Options): Promise<number> {
     return 2;
   }
   return readIndex(opts, (db) => {
+    const id = resolveSessionId(db, wanted);
     if (format === 'md') {
       const md = exportMarkdown(db, id, { maxChars });
       if (md === null) return notFound(id);
@@ -103,7 +106,12 @@ function printOnePart(parts: Iterable<Uint8Array[]>): number {
 }
 
 function writeChunks(file: string, chunks: Uint8Array[]): void {
-  const fd = fs.openSync(file, 'w');
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'w');
+  } catch (err) {
+    throw new CliError('cannot_write', `cannot write ${file}: ${whyNotWritable(file, err)}`);
+  }
   try {
     for (const c of chunks) fs.writeSync(fd, c);
   } finally {
@@ -111,8 +119,17 @@ function writeChunks(file: string, chunks: Uint8Array[]): void {
   }
 }
 
+/** Why a file could not be made, in words: its folder missing, a folder in its place, no permission. */
+function whyNotWritable(file: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR') return 'it is a folder';
+  // the file's folder is missing, or part of its path is a file
+  if (code === 'ENOENT' || code === 'ENOTDIR') return fsProblem(path.dirname(file), err);
+  return fsProblem(file, err);
+}
+
 function notFound(id: string): never {
-  throw new CliError('not_found', `no session ${id} in the index (\`chronoscope search\` finds ids)`);
+  throw new CliError('not_found', `no session ${id} in the index: check the id (\`chronoscope search\` finds sessions)`);
 }
 
 /** The text (or its chunks) to stdout, ending with a line break, or to the file. */
