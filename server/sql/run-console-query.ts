@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { attachSearch } from '../search-index/search-db';
 import type { SqlResult, SqlValue } from '../../shared/api';
 import { SqlQueryError } from './sql-error';
+import { withSchemaHint } from './schema-hint';
 import { checkStatementText } from './statement-text';
 
 export const MAX_ROWS = 1000;
@@ -83,7 +84,7 @@ export function runWithEngineChecks(db: Database.Database, sql: string, limits: 
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (/more than one statement/.test(message)) throw new SqlQueryError('sql_refused', 'only one statement per query', 'multiple_statements');
-    throw new SqlQueryError('sql_error', message);
+    throw new SqlQueryError('sql_error', withSchemaHint(db, message));
   }
   if (!stmt.reader) throw new SqlQueryError('sql_refused', 'this statement returns no rows: the console runs SELECT queries only', 'engine_not_reader');
   if (!stmt.readonly) throw new SqlQueryError('sql_refused', 'SQLite reports that this statement would write: the console only reads', 'engine_not_readonly');
