@@ -2,6 +2,8 @@ import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { ErrorBody } from '../../shared/api';
+import type { z } from 'zod';
+import { invalidValueText } from './invalid-value';
 
 /** A failure with a status and a message written for the person reading it; rendered as the one error body. */
 export class ApiError extends Error {
@@ -37,11 +39,13 @@ export function handleError(err: Error, c: Context) {
 }
 
 /** The hook for @hono/zod-validator: a bad parameter is a 400 that names the field and what is wrong with it. */
-export function validationHook(result: { success: boolean; error?: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } }, c: Context) {
+export function validationHook(result: { success: boolean; error?: { issues: readonly z.core.$ZodIssue[] } }, c: Context) {
   if (!result.success && result.error) {
     const issues = result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
     const first = issues[0];
-    const message = first ? `invalid ${first.path || 'request'}: ${first.message}` : 'invalid request';
+    // a query parameter's value as written, for a message that shows it ("\"abc\" is not a number")
+    const given = first && result.error.issues[0].path.length === 1 ? c.req.query(first.path) : undefined;
+    const message = first ? `invalid ${first.path || 'request'}: ${invalidValueText(result.error.issues[0], given)}` : 'invalid request';
     return c.json(errorBody('bad_request', message, issues), 400);
   }
   return undefined;

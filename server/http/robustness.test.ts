@@ -26,6 +26,13 @@ describe('malformed requests', () => {
     expect((JSON.parse(r.body) as { error: { code: string } }).error.code).toBe('bad_request');
   });
 
+  it('a bad query parameter is named with the value given and what it takes', async () => {
+    const message = async (p: string) => (JSON.parse((await rawRequest(t.port, { path: p })).body) as { error: { message: string } }).error.message;
+    expect(await message('/api/events?min=abc')).toBe('invalid min: "abc" is not a number');
+    expect(await message('/api/search?q=retry&window=9q')).toBe('invalid window: "9q" is not one of 24h, 7d, 30d, 90d, all');
+    expect(await message('/api/sessions?limit=0')).toBe('invalid limit: 0 is too small (at least 1)');
+  });
+
   it('a malformed %-escape in a UI path serves the app shell, not a 500', async () => {
     const r = await rawRequest(t.port, { path: '/session/%E0%A4%A' });
     expect(r.status).toBe(200);

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { CliError } from '../cli/cli-error';
+import { invalidValueText } from '../http/invalid-value';
 import type { Options } from '../config';
 
 /**
@@ -12,27 +13,7 @@ export function parseFlags<S extends z.ZodType>(schema: S, values: Record<string
   if (r.success) return r.data;
   const i = r.error.issues[0];
   const field = String(i.path[0] ?? '?');
-  throw new CliError('bad_request', `--${rename[field] ?? field}: ${flagProblem(i, defined[field])}`);
-}
-
-/** What is wrong with a flag's value, in people's words (zod's own say "expected number, received NaN"). */
-function flagProblem(i: z.core.$ZodIssue, given: unknown): string {
-  const shown = typeof given === 'string' ? `"${given}"` : String(given);
-  switch (i.code) {
-    case 'invalid_type':
-      if (i.expected === 'number') return `${shown} is not a number`;
-      if (i.expected === 'int') return `${shown} is not a whole number`;
-      break;
-    case 'invalid_value':
-      return `${shown} is not one of ${i.values.map(String).join(', ')}`;
-    case 'too_small':
-      return `${String(given)} is too small (at least ${String(i.minimum)})`;
-    case 'too_big':
-      return `${String(given)} is too large (at most ${String(i.maximum)})`;
-    default:
-      break;
-  }
-  return i.message;
+  throw new CliError('bad_request', `--${rename[field] ?? field}: ${invalidValueText(i, defined[field])}`);
 }
 
 export function flag(opts: Options, name: string): string | undefined {
