@@ -11,7 +11,7 @@ import type { Health } from '../../shared/api';
 import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { IngestStore } from '../ingest/store';
-import { runCli } from './run-cli';
+import { runCliCaptured } from '../test-support/run-cli-captured';
 
 const S1 = 'cccccccc-0000-4000-8000-000000000001';
 let fx: FixtureDb;
@@ -31,18 +31,7 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    return { code: await runCli(args), out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const cli = (...args: string[]) => runCliCaptured(args);
 const q = (...args: string[]) => cli(...args, '--logs', logs, '--db', fx.dbPath);
 
 describe('--logs that cannot be indexed (index and the query commands: exit 2, which path and why)', () => {
@@ -105,7 +94,8 @@ describe('exit codes: 0 done, 1 nothing found, 2 bad input (one line; --json pri
   }, 60_000);
 
   it.each([
-    [['sql', 'SELECT * FROM no_such_table'], 'sql_error', 'no such table: no_such_table'],
+    [['sql', 'SELECT * FROM no_such_table'], 'sql_error', expect.stringMatching(/^no such table: no_such_table \(the tables: backfill_runs, checkpoints, .*, sessions, turns, workspaces\)$/)],
+    [['sql', 'SELECT * FROM event'], 'sql_error', 'no such table: event (did you mean events?)'],
     [['sql', 'SELECT no_such_fn(1)'], 'sql_error', 'no such function: no_such_fn'],
     [['sql', 'SELECT FROM WHERE'], 'sql_error', 'near "FROM": syntax error'],
     [['sql', "SELECT rowid FROM event_text WHERE event_text MATCH '\"unterminated'"], 'sql_error', expect.stringMatching(/unterminated string|fts5: syntax error/)],
@@ -183,9 +173,9 @@ const env = { ...process.env, CI: '' };
 
 describe('the chronoscope process', () => {
   it('sql with an SQL error exits 2 with the error body on stdout (it exited 0 with nothing: the exit came before the code)', () => {
-    const r = spawnSync(process.execPath, [...main, 'sql', 'SELECT * FROM nope', '--json', '--logs', logs, '--db', fx.dbPath], { cwd: repo, encoding: 'utf8', timeout: 60_000 });
-    expect([r.status, JSON.parse(r.stdout)]).toEqual([2, { error: { code: 'sql_error', message: 'no such table: nope' } }]);
-    expect(r.stderr).toBe('chronoscope sql: no such table: nope\n');
+    const r = spawnSync(process.execPath, [...main, 'sql', 'SELECT * FROM sesions', '--json', '--logs', logs, '--db', fx.dbPath], { cwd: repo, encoding: 'utf8', timeout: 60_000 });
+    expect([r.status, JSON.parse(r.stdout)]).toEqual([2, { error: { code: 'sql_error', message: 'no such table: sesions (did you mean sessions?)' } }]);
+    expect(r.stderr).toBe('chronoscope sql: no such table: sesions (did you mean sessions?)\n');
   }, 60_000);
 
   const servers: ChildProcess[] = [];

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
-import { runCli } from './run-cli';
+import { runCliCaptured } from '../test-support/run-cli-captured';
 
 // A session named on the command line: its whole id, or a prefix of it that names one session (git's rule), for
 // every command that takes one. The lists show the first 8 characters; `trace` took a prefix and `export` did not.
@@ -25,17 +25,7 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-async function cli(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    return { code: await runCli([...args, '--db', fx.dbPath, '--no-index']), out, err };
-  } finally {
-    vi.restoreAllMocks();
-  }
-}
+const cli = (...args: string[]) => runCliCaptured([...args, '--db', fx.dbPath, '--no-index']);
 
 describe('a session id on the command line', () => {
   it('export takes a unique prefix, as trace does', async () => {

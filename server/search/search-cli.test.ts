@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli } from '../cli/run-cli';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliCaptured } from '../test-support/run-cli-captured';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { relativeTime, snippetLine } from './format-cli';
 
@@ -20,19 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => fx.cleanup());
 
-async function run(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  try {
-    const code = await runCli(['search', ...args, '--db', fx.dbPath, '--logs', path.join(fx.root, 'Code')]);
-    return { code, out, err };
-  } finally {
-    o.mockRestore();
-    e.mockRestore();
-  }
-}
+const run = (...args: string[]) => runCliCaptured(['search', ...args, '--db', fx.dbPath, '--logs', path.join(fx.root, 'Code')]);
 
 describe('chronoscope search', () => {
   it('prints sessions grouped by repository, with where they matched and a snippet', async () => {

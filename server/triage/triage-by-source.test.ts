@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorGroupsResponse, EventListResponse, HistogramResponse, LatencyStatsResponse, ScatterResponse, SessionListResponse, TimeseriesResponse, TriageCountsResponse } from '../../shared/api';
 import { createApp } from '../app';
 import { cliTree, MAIN } from '../ingest/cli/cli-fixture';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { testContext } from '../test-support/test-app';
-import { runCli } from '../cli/run-cli';
+import { runCliCaptured } from '../test-support/run-cli-captured';
 import { formatCount } from '../../shared/format-numbers';
 
 // One VS Code session beside the CLI sessions of cli-fixture (a finished one with a subagent, a crashed one, a
@@ -36,14 +36,9 @@ afterAll(() => fx.cleanup());
 
 /** What a command prints for people (no --json). */
 async function text(...args: string[]): Promise<string> {
-  let out = '';
-  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  try {
-    expect(await runCli([...args, '--db', fx.dbPath, '--no-index'])).toBe(0);
-    return out;
-  } finally {
-    o.mockRestore();
-  }
+  const r = await runCliCaptured([...args, '--db', fx.dbPath, '--no-index']);
+  expect(r.code).toBe(0);
+  return r.out;
 }
 
 const SOURCES = ['', '&source=cli', '&source=vscode'] as const;
@@ -147,14 +142,8 @@ describe('triage by source (source=cli|vscode)', () => {
 
 describe('the triage commands take --source like the API', () => {
   async function json(...args: string[]): Promise<{ code: number; body: Record<string, unknown> }> {
-    let out = '';
-    const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-    try {
-      const code = await runCli([...args, '--db', fx.dbPath, '--no-index', '--json']);
-      return { code, body: JSON.parse(out) as Record<string, unknown> };
-    } finally {
-      o.mockRestore();
-    }
+    const r = await runCliCaptured([...args, '--db', fx.dbPath, '--no-index', '--json']);
+    return { code: r.code, body: JSON.parse(r.out) as Record<string, unknown> };
   }
   it('slow, errors and stats count what the API counts for that source', async () => {
     const [cliErrors, vsErrors] = sqlCount('e.status = 1').slice(1);
