@@ -72,6 +72,14 @@ describe('--logs that cannot be indexed (index and the query commands: exit 2, w
     const r = await cli('index', '--logs', empty, '--db', path.join(tmp, 'e.db'));
     expect(r.code).toBe(1);
     expect(r.err).toBe(`no Copilot debug logs under ${empty}: turn on "github.copilot.chat.agentDebugLog.fileLogging.enabled": true in VS Code, use Copilot Chat, then index again\n`);
+    // a query command on an index that is still empty says the same, not only "no sessions found"
+    const s = await cli('search', 'retry', '--logs', empty, '--db', path.join(tmp, 'e.db'));
+    expect(s.code).toBe(1);
+    expect(s.err).toBe(`no Copilot debug logs under ${empty}: turn on "github.copilot.chat.agentDebugLog.fileLogging.enabled": true in VS Code, use Copilot Chat, then index again\n`);
+    // an index that holds sessions answers without it, even when their logs are gone
+    const kept = path.join(tmp, 'kept.db');
+    expect((await cli('index', '--logs', logs, '--db', kept)).code).toBe(0);
+    expect(await cli('search', 'retry', '--logs', empty, '--db', kept)).toMatchObject({ code: 0, err: '' });
   });
 
   it('--demo never shares a database or logs with the user', async () => {

@@ -4,7 +4,7 @@ import { formatCount, plural } from '../../shared/format-numbers';
 import type { Options } from '../config';
 import { indexTotals } from '../counts/index-totals';
 import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
-import { resolveDbPath } from './locations';
+import { noLogsHint, resolveDbPath } from './locations';
 import { commandRoots, updateIndex } from './open-index';
 
 /**
@@ -49,7 +49,7 @@ export async function runIndex(opts: Options): Promise<number> {
         `${plural(summary.events, 'event')} (${formatCount(summary.newEvents)} new), ${plural(summary.badLines, 'bad line')}, ${summary.mb} MB in ${summary.seconds} s (${summary.mbPerSecond} MB/s) → ${dbPath}\n`,
     );
   if (indexer.progress.filesTotal === 0) {
-    process.stderr.write(`no Copilot debug logs under ${(roots.length > 0 ? roots : withImports).join(', ')}: turn on ${DEBUG_LOG_SETTING} in VS Code, use Copilot Chat, then index again\n`);
+    process.stderr.write(noLogsHint(roots.length > 0 ? roots : withImports));
     return EXIT_NOTHING_FOUND;
   }
   return EXIT_OK;

@@ -4,6 +4,7 @@ import { defaultStateDir, type Options } from '../config';
 import { importsRoot } from '../import/write-imported';
 import { defaultCopilotHome, defaultEnv, defaultUserDataDirs } from '../ingest/discover';
 import { CliError } from './cli-error';
+import { DEBUG_LOG_SETTING } from '../../shared/debug-log-setting';
 
 export function resolveDbPath(opts: Pick<Options, 'db' | 'demo'>): string {
   if (opts.db) return path.resolve(opts.db);
@@ -70,4 +71,9 @@ export async function requireRoots(opts: Options): Promise<{ roots: string[]; fr
     }
   }
   return resolved;
+}
+
+/** What to do when the folders indexed hold no Copilot debug log: `index` says it, and a query command on an empty index. */
+export function noLogsHint(roots: string[]): string {
+  return `no Copilot debug logs under ${roots.join(', ')}: turn on ${DEBUG_LOG_SETTING} in VS Code, use Copilot Chat, then index again\n`;
 }

@@ -13,7 +13,8 @@ import { importsRoot } from '../import/write-imported';
 import { IngestStore } from '../ingest/store';
 import { CliError, diskFullError } from './cli-error';
 import { ensureDemoCorpus } from './demo-corpus';
-import { requireRoots, resolveDbPath } from './locations';
+import { noLogsHint, requireRoots, resolveDbPath } from './locations';
+import { indexTotals } from '../counts/index-totals';
 
 /**
  * What a one-shot command indexes: --demo's generated corpus, the --logs folders (each must be readable), or
@@ -87,8 +88,12 @@ export async function updateIndex(dbPath: string, roots: string[], opened: (db: 
 export async function openIndexForQuery(opts: Options): Promise<Database.Database> {
   const dbPath = resolveDbPath(opts);
   if (!opts.noIndex) {
-    const { withImports } = await commandRoots(opts);
-    (await updateIndex(dbPath, withImports)).db.close();
+    const { roots, withImports } = await commandRoots(opts);
+    const { db, indexer } = await updateIndex(dbPath, withImports);
+    // no log found and nothing archived: say how to get logs, not only "no sessions found"
+    const empty = indexer.progress.filesTotal === 0 && indexTotals(db).sessions === 0;
+    db.close();
+    if (empty) process.stderr.write(noLogsHint(roots.length > 0 ? roots : withImports));
   } else if (!fs.existsSync(dbPath)) {
     throw new CliError('no_index', `no index at ${dbPath}: run \`chronoscope index\` first or drop --no-index`);
   } else if (fs.statSync(dbPath).isDirectory()) {
