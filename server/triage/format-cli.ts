@@ -2,7 +2,7 @@ import { formatCount, plural } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { cutToWidth, textTable } from '../cli/text-table';
 import type { ErrorGroupsResponse, EventListResponse, LatencyStatsResponse, TriageCountsResponse } from '../../shared/api/triage';
-import { WINDOW_WORDS, type TimeWindow } from '../../shared/time-window';
+import { WINDOW_WORDS } from '../../shared/time-window';
 
 // Plain-text tables for `chronoscope slow | errors | stats`. Pure: the commands print what these return.
 
@@ -25,11 +25,6 @@ function when(ts: number | null): string {
 /** One line of at most `n` terminal columns. */
 function cut(s: string | null | undefined, n: number): string {
   return cutToWidth((s ?? '').replace(/\s+/g, ' '), n);
-}
-
-/** A query's window as the command line's headings say it: "last 7 days", "all time" (the pages' words). */
-export function windowText(w: TimeWindow): string {
-  return WINDOW_WORDS[w];
 }
 
 /** Columns padded to their widest cell (in terminal columns); numbers right-aligned. */
@@ -81,5 +76,5 @@ export function formatStats(r: LatencyStatsResponse): string {
   const right = new Set(head.map((_, i) => i).filter((i) => i > 0));
   const unknownTokens = models && r.rows.some((x) => x.tokensIn === null || x.tokensOut === null || x.tokensCached === null);
   const tokensNote = unknownTokens ? ' Tokens "—": no call of the row reported them (Copilot CLI writes input and cached tokens per session: `chronoscope usage`).' : '';
-  return table(head, rows, right) + `\n${windowText(r.window)}. ${r.percentileDefinition}${tokensNote}\n`;
+  return table(head, rows, right) + `\n${WINDOW_WORDS[r.window]}. ${r.percentileDefinition}${tokensNote}\n`;
 }

@@ -1,7 +1,8 @@
 import type { UsageResponse, UsageTotals } from '../../shared/api';
 import { formatCount, formatCredits } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
-import { table, windowText } from '../triage/format-cli';
+import { WINDOW_WORDS } from '../../shared/time-window';
+import { table } from '../triage/format-cli';
 
 // Plain text for `chronoscope usage`. Pure: the command prints what this returns.
 
@@ -15,7 +16,7 @@ function cells(key: string, t: UsageTotals, withRequests: boolean): string[] {
 export function formatUsage(r: UsageResponse): string {
   if (r.totals.modelCalls === 0) {
     const wider = r.window === 'all' ? '' : ' (--window all for every one)';
-    return `Usage, ${windowText(r.window)}: no model calls${wider}.\n`;
+    return `Usage, ${WINDOW_WORDS[r.window]}: no model calls${wider}.\n`;
   }
   const head = [r.by, 'requests', 'model calls', 'tokens in', 'tokens out', 'cached', 'cache hit', 'credits', 'US$', 'no credit data'];
   const rows = r.rows.map((x) => cells(x.key ?? (r.by === 'repository' ? NO_WORKSPACE_LABEL : '(unknown model)'), x, r.by !== 'model'));
@@ -30,5 +31,5 @@ export function formatUsage(r: UsageResponse): string {
     ? `Estimated (Copilot CLI session totals split over their calls by output tokens): ${formatCount(t.tokensInEstimated)} tokens in, ${formatCount(t.tokensCachedEstimated)} cached, ${formatCredits(t.creditsEstimated)} credits.\n`
     : '';
   const incomplete = t.sessionsWithoutUsage > 0 ? `${formatCount(t.sessionsWithoutUsage)} Copilot CLI sessions have no session.shutdown (running or crashed): only their output tokens are known.\n` : '';
-  return `Usage, ${windowText(r.window)}, by ${r.by} (1 credit = US$0.01)\n\n${table(head, rows, right)}${note}${estimates}${incomplete}`;
+  return `Usage, ${WINDOW_WORDS[r.window]}, by ${r.by} (1 credit = US$0.01)\n\n${table(head, rows, right)}${note}${estimates}${incomplete}`;
 }
