@@ -1,4 +1,4 @@
-import { plural } from '../../shared/format-numbers';
+import { formatCount, plural } from '../../shared/format-numbers';
 import type Database from 'better-sqlite3';
 import { sourceOf } from '../../shared/api';
 import type { RawLogEntry } from '../../shared/log-entry';
@@ -19,7 +19,6 @@ export interface MarkdownOptions {
   readBatch?: number;
 }
 
-const n = (v: number) => v.toLocaleString('en-US');
 function dur(ms: number): string {
   if (ms < 1000) return `${ms} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
@@ -38,7 +37,7 @@ function fence(text: string, lang = ''): string {
 
 /** A value cut to `max` characters with a marker that says how much is left out. */
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}\n… [cut: ${n(text.length - max)} more characters]`;
+  return text.length <= max ? text : `${text.slice(0, max)}\n… [cut: ${formatCount(text.length - max)} more characters]`;
 }
 
 function indentBlock(text: string, depth: number): string {
@@ -64,7 +63,7 @@ function spanBlock(s: SpanLine, depth: number, valueChars: number): string | nul
   let text: string;
   switch (e.type) {
     case 'llm_request': {
-      const tokens = e.tokensIn !== null || e.tokensOut !== null ? ` · ${e.tokensIn === null ? '?' : n(e.tokensIn)} → ${e.tokensOut === null ? '?' : n(e.tokensOut)} tokens${typeof a.cachedTokens === 'number' ? ` (${n(a.cachedTokens)} cached)` : ''}` : '';
+      const tokens = e.tokensIn !== null || e.tokensOut !== null ? ` · ${e.tokensIn === null ? '?' : formatCount(e.tokensIn)} → ${e.tokensOut === null ? '?' : formatCount(e.tokensOut)} tokens${typeof a.cachedTokens === 'number' ? ` (${formatCount(a.cachedTokens)} cached)` : ''}` : '';
       text = `- **Model call** \`${e.model ?? e.name}\` · ${dur(e.dur)}${e.ttft !== null ? ` · TTFT ${dur(e.ttft)}` : ''}${tokens}${status}${err}`;
       // A Copilot CLI model call carries its answer (assistant.message content); a debug log writes it as agent_response.
       const answer = isCliEnvelope(s.raw as RawLogEntry) ? str(a.content).trim() : '';
@@ -147,7 +146,7 @@ export function exportMarkdown(db: Database.Database, sessionId: string, o: Mark
       d.firstTs !== null && d.lastTs !== null ? `lasted ${dur(d.lastTs - d.firstTs)}` : null,
       plural(requests, 'request'),
       d.models.length ? `models ${d.models.join(', ')}` : null,
-      noShutdown ? `${n(d.tokensOut)} tokens out, no shutdown: totals unknown` : `${n(d.tokensIn)} tokens in, ${n(d.tokensOut)} out`,
+      noShutdown ? `${formatCount(d.tokensOut)} tokens out, no shutdown: totals unknown` : `${formatCount(d.tokensIn)} tokens in, ${formatCount(d.tokensOut)} out`,
       d.credits !== null && !noShutdown ? `${d.credits.toFixed(2)} AI credits` : null,
       d.errorCount ? plural(d.errorCount, 'error') : null,
     ].filter((x) => x);
@@ -206,7 +205,7 @@ export function exportMarkdown(db: Database.Database, sessionId: string, o: Mark
     for (let j = 0; j < replies.length; j += batch) {
       for (const s of plan.linesAt(replies.slice(j, j + batch))) if (responseText(s.attrs.response).trim()) total++;
     }
-    out.push(`\n---\n*Cut at ${n(max)} characters (--max-chars): ${n(shown)} of ${plural(total, 'item')} shown${scope ? '' : ` (${n(requestsShown)} of ${plural(requestNo, 'request')})`}; long values are cut at ${n(valueChars)} characters.*`);
+    out.push(`\n---\n*Cut at ${formatCount(max)} characters (--max-chars): ${formatCount(shown)} of ${plural(total, 'item')} shown${scope ? '' : ` (${formatCount(requestsShown)} of ${plural(requestNo, 'request')})`}; long values are cut at ${formatCount(valueChars)} characters.*`);
   }
   return out.join('\n') + '\n';
 }

@@ -42,10 +42,14 @@ export function handleError(err: Error, c: Context) {
 export function validationHook(result: { success: boolean; error?: { issues: readonly z.core.$ZodIssue[] } }, c: Context) {
   if (!result.success && result.error) {
     const issues = result.error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
-    const first = issues[0];
-    // a query parameter's value as written, for a message that shows it ("\"abc\" is not a number")
-    const given = first && result.error.issues[0].path.length === 1 ? c.req.query(first.path) : undefined;
-    const message = first ? `invalid ${first.path || 'request'}: ${invalidValueText(result.error.issues[0], given)}` : 'invalid request';
+    const first = result.error.issues[0];
+    let message = 'invalid request';
+    if (first) {
+      const field = issues[0].path;
+      // a query parameter's value as written, for a message that shows it ("\"abc\" is not a number")
+      const given = first.path.length === 1 ? c.req.query(field) : undefined;
+      message = `invalid ${field || 'request'}: ${invalidValueText(first, given)}`;
+    }
     return c.json(errorBody('bad_request', message, issues), 400);
   }
   return undefined;
