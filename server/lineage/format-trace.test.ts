@@ -1,7 +1,7 @@
 import path from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { LineageTraceResponse } from '../../shared/api';
-import { runCli } from '../cli/run-cli';
+import { runCliCaptured } from '../test-support/run-cli-captured';
 import { fixtureDb, type FixtureDb } from '../test-support/fixture-db';
 import { displayWidth } from '../cli/text-table';
 import { formatDuration, nodeLine } from './format-trace';
@@ -9,20 +9,13 @@ import { lineageFiles } from './lineage-fixture';
 
 let fx: FixtureDb | null = null;
 afterEach(() => {
-  vi.restoreAllMocks();
   fx?.cleanup();
   fx = null;
 });
 
 async function trace(...args: string[]): Promise<{ code: number; out: string; err: string }> {
   fx ??= await fixtureDb(lineageFiles());
-  let out = '';
-  let err = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
-  const code = await runCli(['trace', ...args, '--db', path.join(fx.root, 'cli.db'), '--logs', path.join(fx.root, 'Code')]);
-  vi.restoreAllMocks();
-  return { code, out, err };
+  return runCliCaptured(['trace', ...args, '--db', path.join(fx.root, 'cli.db'), '--logs', path.join(fx.root, 'Code')]);
 }
 
 describe('chronoscope trace', () => {

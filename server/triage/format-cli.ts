@@ -1,7 +1,7 @@
 import { formatCount, plural } from '../../shared/format-numbers';
 import { NO_WORKSPACE_LABEL } from '../../shared/group-by-repository';
 import { cutToWidth, textTable } from '../cli/text-table';
-import type { ErrorGroupsResponse, EventListResponse, LatencyStatsResponse, TriageCountsResponse } from '../../shared/api/triage';
+import { hasUnknownTokens, type ErrorGroupsResponse, type EventListResponse, type LatencyStatsResponse, type TriageCountsResponse } from '../../shared/api/triage';
 import { WINDOW_WORDS } from '../../shared/time-window';
 
 // Plain-text tables for `chronoscope slow | errors | stats`. Pure: the commands print what these return.
@@ -74,7 +74,7 @@ export function formatStats(r: LatencyStatsResponse): string {
   });
   head[0] = r.by;
   const right = new Set(head.map((_, i) => i).filter((i) => i > 0));
-  const unknownTokens = models && r.rows.some((x) => x.tokensIn === null || x.tokensOut === null || x.tokensCached === null);
+  const unknownTokens = models && hasUnknownTokens(r.rows);
   const tokensNote = unknownTokens ? ' Tokens "—": no call of the row reported them (Copilot CLI writes input and cached tokens per session: `chronoscope usage`).' : '';
   return table(head, rows, right) + `\n${WINDOW_WORDS[r.window]}. ${r.percentileDefinition}${tokensNote}\n`;
 }

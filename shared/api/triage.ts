@@ -210,6 +210,11 @@ export const LatencyRow = z.object({
 });
 export type LatencyRow = z.infer<typeof LatencyRow>;
 
+/** Whether a row of model calls has a token total no call reported (shown "—"): the table then says what "—" means. */
+export function hasUnknownTokens(rows: readonly LatencyRow[]): boolean {
+  return rows.some((r) => r.tokensIn === null || r.tokensOut === null || r.tokensCached === null);
+}
+
 export const LatencyStatsResponse = z.object({
   by: StatsBy,
   window: TimeWindow,

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router';
-import type { ChartQuery, LatencyRow, LatencyStatsResponse, StatsBy } from '../../../../shared/api';
+import { hasUnknownTokens, type ChartQuery, type LatencyRow, type LatencyStatsResponse, type StatsBy } from '../../../../shared/api';
 import { NO_WORKSPACE_LABEL } from '../../../../shared/group-by-repository';
 import { Duration } from '../../ui/Duration';
 import { EmptyState } from '../../ui/EmptyState';
@@ -191,7 +191,7 @@ export function LatencyTable({ data, state, onSelect }: { data: LatencyStatsResp
       </table>
       <p className="footnote muted">
         {def}
-        {models && data.rows.some((r) => r.tokensIn === null || r.tokensOut === null || r.tokensCached === null) && ' Tokens “—”: no call of the row reported them (Copilot CLI writes input and cached tokens per session: see Usage).'}
+        {models && hasUnknownTokens(data.rows) && ' Tokens “—”: no call of the row reported them (Copilot CLI writes input and cached tokens per session: see Usage).'}
       </p>
     </div>
   );
