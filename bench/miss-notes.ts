@@ -25,11 +25,11 @@ const NOTES: readonly (readonly [RegExp, string])[] = [
       'policies, two glibc arenas, --single-threaded-gc, SQLite built with profile-guided optimization (~4% of the CPU, for a ' +
       'second build and a training run at every install), foreign keys off, an earlier start of the ingest worker (~0.1 s). ' +
       'What is left: the two cores are 1.8–1.95 busy from the backfill\'s start to its end (per-thread CPU every 0.5 s), about ' +
-      'half of it the ingest thread (the events and lines inserts, JSON.parse, the derived rows, the session refreshes, deflate) ' +
-      'and half the search thread (the trigram inserts, one cache miss a token), with no single cost left that is more than a ' +
-      'fifth of either. 25 MB/s is the middle of this host\'s spread for this code (25.06, 25.17 and 24.84 MB/s in the three ' +
-      'benches of 2026-12-07); 20% of the ceiling needs each thread\'s work per line cut by a third, which none of the changes ' +
-      'measured came near. Every step: docs/performance-history.md, "Backfill throughput".',
+      'half of it the ingest thread, whose work is spread over many costs (the largest, the events insert, about a fifth of it; ' +
+      'then JSON.parse, the lines insert, deflate, the derived rows, the session refreshes), and half the search thread, most ' +
+      'of it the trigram inserts (one cache miss a token). 25 MB/s is the middle of this host\'s spread for this code (24.84 to ' +
+      '25.17 MB/s in the benches of 2026-12-07); 20% of the ceiling needs each thread\'s work per line cut by a third, which ' +
+      'none of the changes measured came near. Every step: docs/performance-history.md, "Backfill throughput".',
   ],
   [
     /^peak RSS/,
@@ -42,8 +42,8 @@ const NOTES: readonly (readonly [RegExp, string])[] = [
       'our SQLite build; idle workers that collect and let their buffers go. Measured and not taken: a hard old-generation limit ' +
       'on the worker (one 60 MB line aborted the process), a 6 MB young generation (35% slower), MALLOC_MMAP_THRESHOLD_, the ' +
       'deflate thread (its isolate). What is left at the peak: ~56 MB of mapped files (node\'s and SQLite\'s code), four V8 ' +
-      'isolates (~125 MB committed), glibc\'s arenas; single runs have read 298 and 303 MB beside medians of 295, so a median over ' +
-      '300 is within this host\'s spread. Every step: docs/performance-history.md, "Peak RSS".',
+      'isolates (~125 MB committed), glibc\'s arenas; single runs have read up to 305 MB beside medians of 292–298, so a ' +
+      'median over 300 is within this host\'s spread. Every step: docs/performance-history.md, "Peak RSS".',
   ],
   [
     /^held-out corpus/,
