@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { optionErrorText } from './cli/option-error-text';
+import { argvAsMeant } from './cli/argv-as-meant';
 import { z } from 'zod';
 
 export const DEFAULT_PORT = 7311;
@@ -53,6 +55,43 @@ export type Options = z.infer<typeof Options>;
 
 export class UsageError extends Error {}
 
+/** Every option of the command line (one parse for all commands: each command reads and validates its own). */
+const CLI_OPTIONS = {
+  logs: { type: 'string', multiple: true },
+  'copilot-home': { type: 'string' },
+  db: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  token: { type: 'string' },
+  open: { type: 'boolean' },
+  json: { type: 'boolean' },
+  demo: { type: 'boolean' },
+  'no-index': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  // command-specific
+  window: { type: 'string' },
+  repo: { type: 'string' },
+  source: { type: 'string' },
+  min: { type: 'string' },
+  type: { type: 'string' },
+  by: { type: 'string' },
+  limit: { type: 'string' },
+  model: { type: 'string' },
+  tool: { type: 'string' },
+  sort: { type: 'string' },
+  depth: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string', short: 'o' },
+  split: { type: 'boolean' },
+  'max-chars': { type: 'string' },
+  config: { type: 'string' },
+  'otlp-endpoint': { type: 'string' },
+  'otlp-protocol': { type: 'string' },
+  'otlp-header': { type: 'string', multiple: true },
+  'otlp-content': { type: 'boolean' },
+} as const satisfies NonNullable<ParseArgsConfig['options']>;
+
 /**
  * Parses argv once. Flags that only some commands read (`--min`, `--type`, `--window`, `--repo`, `--by`, …)
  * are collected in `flags`; each command validates its own. Unknown flags are an error that names them.
@@ -60,52 +99,14 @@ export class UsageError extends Error {}
 export function parseOptions(argv: string[]): Options {
   let parsed;
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        logs: { type: 'string', multiple: true },
-        'copilot-home': { type: 'string' },
-        db: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        token: { type: 'string' },
-        open: { type: 'boolean' },
-        json: { type: 'boolean' },
-        demo: { type: 'boolean' },
-        'no-index': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-        // command-specific
-        window: { type: 'string' },
-        repo: { type: 'string' },
-        source: { type: 'string' },
-        min: { type: 'string' },
-        type: { type: 'string' },
-        by: { type: 'string' },
-        limit: { type: 'string' },
-        model: { type: 'string' },
-        tool: { type: 'string' },
-        sort: { type: 'string' },
-        depth: { type: 'string' },
-        format: { type: 'string' },
-        out: { type: 'string', short: 'o' },
-        split: { type: 'boolean' },
-        'max-chars': { type: 'string' },
-        config: { type: 'string' },
-        'otlp-endpoint': { type: 'string' },
-        'otlp-protocol': { type: 'string' },
-        'otlp-header': { type: 'string', multiple: true },
-        'otlp-content': { type: 'boolean' },
-      },
-    });
+    parsed = parseArgs({ args: argvAsMeant(argv, CLI_OPTIONS), allowPositionals: true, strict: true, options: CLI_OPTIONS });
   } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
+    throw new UsageError(optionErrorText(err, argv, Object.keys(CLI_OPTIONS)));
   }
   const v = parsed.values;
   const [command = 'serve', ...positionals] = parsed.positionals;
   const result = Options.safeParse({
-    command: v.help ? 'help' : command,
+    command: v.help ? 'help' : v.version ? 'version' : command,
     positionals,
     logs: v.logs ?? [],
     copilotHome: v['copilot-home'] ?? null,

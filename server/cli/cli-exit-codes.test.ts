@@ -12,6 +12,7 @@ import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { IngestStore } from '../ingest/store';
 import { runCliCaptured } from '../test-support/run-cli-captured';
+import { VERSION } from '../version';
 
 const S1 = 'cccccccc-0000-4000-8000-000000000001';
 let fx: FixtureDb;
@@ -115,8 +116,10 @@ describe('exit codes: 0 done, 1 nothing found, 2 bad input (one line; --json pri
     [['slow', '--source', 'emacs'], 'bad_request', expect.stringMatching(/^--source: /)],
     [['errors', '--type', 'nope'], 'bad_request', expect.stringMatching(/^--type: /)],
     [['stats', '--by', 'colour'], 'bad_request', expect.stringMatching(/^--by: /)],
-    [['search', 'retry', '--colour'], 'bad_request', expect.stringMatching(/Unknown option '--colour'/)],
-    [['frobnicate'], 'bad_request', expect.stringMatching(/^unknown command "frobnicate"/)],
+    [['search', 'retry', '--colour'], 'bad_request', 'unknown option --colour (run `chronoscope --help` for usage)'],
+    [['slow', '--minimum', '5000'], 'bad_request', 'unknown option --minimum: did you mean --min? (run `chronoscope --help` for usage)'],
+    [['frobnicate'], 'bad_request', 'unknown command "frobnicate". Commands: serve, index, search, slow, errors, stats, usage, trace, mcp, export, import, sql'],
+    [['serch', 'retry'], 'bad_request', 'unknown command "serch": did you mean search? Commands: serve, index, search, slow, errors, stats, usage, trace, mcp, export, import, sql'],
   ])('%j: exit 2, %s', async (args, code, message) => {
     const text = await q(...args);
     expect(text.code).toBe(2);
@@ -178,6 +181,28 @@ describe('exit codes: 0 done, 1 nothing found, 2 bad input (one line; --json pri
 const repo = path.resolve(__dirname, '..', '..');
 const main = ['--import', 'tsx', 'server/main.ts'];
 const env = { ...process.env, CI: '' };
+
+describe('what a person types at the prompt', () => {
+  it('--version and -v print the version, --json as JSON, exit 0', async () => {
+    expect(await cli('--version')).toEqual({ code: 0, out: `chronoscope ${VERSION}\n`, err: '' });
+    expect(await cli('-v')).toEqual({ code: 0, out: `chronoscope ${VERSION}\n`, err: '' });
+    expect(await cli('--version', '--json')).toEqual({ code: 0, out: `${JSON.stringify({ version: VERSION })}\n`, err: '' });
+  });
+
+  // `search retry -spin` was refused ("Unknown option '-s'"); `search -- retry -spin --db …` searched for "--db" too.
+  it('a search word with "-" excludes it, with options after it', async () => {
+    const found = await q('search', 'retry', '--json');
+    expect(found.code).toBe(0);
+    expect(JSON.parse(found.out).totals.sessions).toBe(1);
+    const excluded = await q('search', 'retry', '-spin', '--json');
+    expect(excluded.code).toBe(1);
+    expect(JSON.parse(excluded.out).query.terms).toEqual([
+      { text: 'retry', exclude: false, phrase: false, index: 'trigram' },
+      { text: 'spin', exclude: true, phrase: false, index: 'trigram' },
+    ]);
+    expect(JSON.parse((await q('search', '-flaky', 'retry', '--json')).out).totals.sessions).toBe(1);
+  });
+});
 
 describe('the chronoscope process', () => {
   it('sql with an SQL error exits 2 with the error body on stdout (it exited 0 with nothing: the exit came before the code)', () => {
