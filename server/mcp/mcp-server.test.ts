@@ -145,7 +145,7 @@ describe('chronoscope mcp', () => {
     }
     const search = tools.find((t) => t.name === 'search_sessions')!;
     expect(search.inputSchema.required).toEqual(['query']);
-    expect(Object.keys(search.inputSchema.properties!)).toEqual(['query', 'repo', 'window', 'limit', 'cursor', 'include_active']);
+    expect(Object.keys(search.inputSchema.properties!)).toEqual(['query', 'repo', 'window', 'limit', 'cursor', 'include_active', 'all_matches']);
   });
 
   it('search_sessions finds a session by a word, with its best event and a link; the active session is left out', async () => {

@@ -19,7 +19,7 @@ import {
 } from './query-parser';
 import { WEIGHTS, compareSessions, groupByRepository, kindOf, relevance, weightClassOf, type WeightClass } from './rank';
 import { sessionDirectory, type SessionDirectory, type SessionInfo } from './session-directory';
-import { fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, type FileHit, type RefHit } from './side-hits';
+import { ALL_SIDE_ROWS, fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, SIDE_CAP, type FileHit, type RefHit } from './side-hits';
 import { companionText, eventIndexedText, eventPromptText, makeSnippet } from './snippet';
 import { PROMPT_CAP, companionHits, promptHits, type CompanionHit } from './prompt-hits';
 import { plucked } from '../db/statements';
@@ -135,16 +135,17 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
 
   // Session-level filters apply to the top-level session (a subagent's own row has no repository).
   let sideCapped = false;
+  const sideCap = input.depth === 'all' ? ALL_SIDE_ROWS : SIDE_CAP;
   const fileRoots = q.file.length > 0 ? new Set<number>() : null;
   const fileRows: FileHit[] = [];
   for (const v of q.file) {
-    const r = sessionsWithFile(db, v);
+    const r = sessionsWithFile(db, v, sideCap);
     sideCapped ||= r.capped;
     fileRows.push(...r.rows);
   }
   const refRows: RefHit[] = [];
   for (const v of q.ref) {
-    const r = refsEqual(db, v);
+    const r = refsEqual(db, v, sideCap);
     sideCapped ||= r.capped;
     refRows.push(...r.rows);
   }
@@ -229,9 +230,9 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
       if (m.refs.length < HITS_PER_SESSION) m.refs.push(r);
     };
     if (positiveTerms(q).length > 0) {
-      const meta = metaHits(db, q);
-      const files = fileHits(db, q);
-      const refs = refHits(db, q);
+      const meta = metaHits(db, q, sideCap);
+      const files = fileHits(db, q, sideCap);
+      const refs = refHits(db, q, sideCap);
       sideCapped ||= meta.capped || files.capped || refs.capped;
       dir.loadNums(meta.rows.map((h) => h.num));
       dir.loadIds([...files.rows.map((f) => f.sessionId), ...refs.rows.map((r) => r.sessionId)]);

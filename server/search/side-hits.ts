@@ -15,6 +15,12 @@ import { NON_ASCII_PATH, NON_ASCII_TITLE, schemaHas, SESSION_TITLES_INDEX } from
 
 /** Cap on rows read from each side table (a path fragment like "src" is in every session). */
 export const SIDE_CAP = 5000;
+/**
+ * The cap when every match is asked for (depth=all: the page's "Search all matches", `--depth all`, MCP all_matches):
+ * none in practice (an integer, bound to SQL's LIMIT). With SIDE_CAP there, a search for every match of a path
+ * fragment touched by more than 5,000 paths still said its totals were a lower bound.
+ */
+export const ALL_SIDE_ROWS = 2 ** 31;
 
 export interface MetaHit {
   num: number;
@@ -163,13 +169,13 @@ export function refsEqual(db: Database.Database, filter: RefFilter, max = SIDE_C
  * prefix). A ref is always written in the text of the event it came from, so the event search finds its
  * session anyway; this adds the `ref` kind when the query is the reference itself.
  */
-export function refHits(db: Database.Database, q: ParsedQuery): Capped<RefHit> {
+export function refHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP): Capped<RefHit> {
   const pos = positiveTerms(q);
   const none = { rows: [], capped: false };
   if (pos.length !== 1) return none;
   const v = pos[0].text.replace(/^#/, '');
   if (!NUMBER.test(v) && !(HEX.test(v) && v.length >= 7)) return none;
-  return refsEqual(db, { type: null, value: v });
+  return refsEqual(db, { type: null, value: v }, max);
 }
 
 /** Session ids whose touched paths contain `value` (case-insensitive): trigrams for 3+ characters, else a LIKE. */

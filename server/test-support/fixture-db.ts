@@ -33,7 +33,7 @@ export const line = (o: object): string => JSON.stringify(o) + '\n';
  * `opts.mtimeMs` gives every file that modification time: the backfill orders files newest first, and files
  * written in the same test land a millisecond apart or not, so ids would otherwise vary from run to run.
  */
-export async function fixtureDb(files: Record<string, string>, opts: { cli?: Record<string, string>; mtimeMs?: number } = {}): Promise<FixtureDb> {
+export async function fixtureDb(files: Record<string, string>, opts: { cli?: Record<string, string>; mtimeMs?: number; mtimes?: Record<string, number> } = {}): Promise<FixtureDb> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chronoscope-fx-'));
   // Copilot CLI sessions (opts.cli: `<sessionId>/events.jsonl`, `<sessionId>/workspace.yaml` … → content)
   const copilotHome = path.join(root, '.copilot');
@@ -56,7 +56,9 @@ export async function fixtureDb(files: Record<string, string>, opts: { cli?: Rec
     const file = path.join(logsDir(ws), rel);
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, content);
-    if (opts.mtimeMs !== undefined) fs.utimesSync(file, opts.mtimeMs / 1000, opts.mtimeMs / 1000);
+    // a file's own last write (opts.mtimes, by the same key), which orders a backfill (newest sessions first)
+    const mtime = opts.mtimes?.[key] ?? opts.mtimeMs;
+    if (mtime !== undefined) fs.utimesSync(file, mtime / 1000, mtime / 1000);
   }
   fs.mkdirSync(logsDir(), { recursive: true });
   const dbPath = path.join(root, 'index.db');

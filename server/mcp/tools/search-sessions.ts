@@ -15,7 +15,8 @@ export const searchSessionsTool = defineTool({
     'Full-text search over every indexed GitHub Copilot Chat session (user prompts, model responses, tool arguments and results, errors, subagents, file paths). ' +
     'Finds substrings like grep does, including code identifiers and Chinese; words are ANDed, "quoted phrases" match exactly, -word excludes, and filters such as type:tool_call, tool:run_in_terminal, model:gpt-4.1, status:error narrow it. ' +
     'Returns sessions grouped by repository, best first, each with a snippet of its best match, where it matched, the event id of that match and a dashboard link. ' +
-    'Sessions written to in the last 2 minutes are left out unless include_active is true, so you do not find your own running session. Use get_session or get_events next with an id from here.',
+    'Sessions written to in the last 2 minutes are left out unless include_active is true, so you do not find your own running session. ' +
+    'A common word is ranked from its newest 6,000 matches (totals_exact false): narrow it, or pass all_matches to read every one. Use get_session or get_events next with an id from here.',
   input: {
     query: z.string().min(1, 'query is required: the words or "phrase" to find').max(2000, 'a query is at most 2,000 characters').describe('what to find'),
     repo: repoArg,
@@ -23,9 +24,13 @@ export const searchSessionsTool = defineTool({
     limit: limitArg(30, 10),
     cursor: cursorArg,
     include_active: z.boolean().default(false).describe('also return sessions written to in the last 2 minutes (default false)'),
+    all_matches: z
+      .boolean()
+      .default(false)
+      .describe('read every match instead of the newest 6,000 (slower for common words); use it when totals_exact is false and what you look for is not in the answer'),
   },
   run(ctx, a) {
-    const q = SearchQuery.parse({ q: withRepoFilter(a.query, a.repo), window: a.window ?? 'all', limit: a.limit, perGroup: a.limit, cursor: a.cursor });
+    const q = SearchQuery.parse({ q: withRepoFilter(a.query, a.repo), window: a.window ?? 'all', limit: a.limit, perGroup: a.limit, cursor: a.cursor, depth: a.all_matches ? 'all' : 'first' });
     let r;
     try {
       r = searchSessions(ctx.db, q, ctx.now());
@@ -70,6 +75,8 @@ export const searchSessionsTool = defineTool({
         window: q.window,
         sessions_found: r.totals.sessions - leftOutActive,
         totals_exact: r.totals.exact,
+        // the matching events read; when totals_exact is false, later ones were not (all_matches reads them)
+        scanned_events: r.totals.scannedEvents,
         left_out_active: leftOutActive,
         // the newest archived events search cannot find yet (it is catching up): an empty answer may be premature
         not_yet_searchable: r.notYetSearchable,
