@@ -23,4 +23,25 @@ describe('formatSearch', () => {
     const r = answer({ sessions: 1, events: 1, exact: true, scannedEvents: 1 });
     expect(formatSearch('quokkaflux', r, 0, false).split('\n')[0]).toBe('Search results for "quokkaflux" (1 session, 1 event, all time)');
   });
+
+  // A scan cut at its first matches, whose filters (repo:, a window) kept none of them, said "at least 0 sessions" and
+  // "No sessions found. Try a shorter or different word": matches further on were never read (the held-out corpus,
+  // "the repo:platform/infra-tools": 2 sessions from the first 6,000 matches, 4 from all of them).
+  it('a cut scan that kept nothing says so, and how to read every match', () => {
+    const r = answer({ sessions: 0, events: 0, exact: false, scannedEvents: 6_000 });
+    expect(formatSearch('retry repo:"acme/infra"', r, 0, false)).toBe(
+      'Search results for "retry repo:"acme/infra"" (none in the first 6,000 matching events, all time)\n' +
+        '\n' +
+        'No session among the first 6,000 events that match; --depth all reads every match.\n',
+    );
+  });
+
+  it('an exhaustive scan that found nothing suggests another query', () => {
+    const r = answer({ sessions: 0, events: 0, exact: true, scannedEvents: 0 });
+    expect(formatSearch('zqxj', r, 0, false).split('\n').slice(0, 3)).toEqual([
+      'Search results for "zqxj" (0 sessions, 0 events, all time)',
+      '',
+      'No sessions found. Try a shorter or different word (a substring works: "Reconnect" finds wsReconnectLoop),',
+    ]);
+  });
 });

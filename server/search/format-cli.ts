@@ -50,10 +50,18 @@ function sessionLines(s: SearchSession, now: number, mark: (t: string) => string
 export function formatSearch(query: string, r: SearchResponse, now: number, color: boolean): string {
   const mark = color ? (t: string) => `\u001b[1;33m${t}\u001b[0m` : (t: string) => t;
   const atLeast = r.totals.exact ? '' : 'at least ';
-  const out = [
-    `Search results for "${query}" (${atLeast}${plural(r.totals.sessions, 'session')}, ${atLeast}${plural(r.totals.events, 'event')}, ${WINDOW_WORDS[r.query.window]})`,
-  ];
+  // A scan cut at its first matches whose filters kept none of them: matches further on were not read, so "at
+  // least 0" and "try another word" would both mislead.
+  const cutEmpty = !r.totals.exact && r.totals.sessions === 0;
+  const counts = cutEmpty
+    ? `none in the first ${formatCount(r.totals.scannedEvents)} matching events`
+    : `${atLeast}${plural(r.totals.sessions, 'session')}, ${atLeast}${plural(r.totals.events, 'event')}`;
+  const out = [`Search results for "${query}" (${counts}, ${WINDOW_WORDS[r.query.window]})`];
   if (r.notYetSearchable > 0) out.push(notYetSearchableNote(r.notYetSearchable));
+  if (cutEmpty) {
+    out.push('', `No session among the first ${formatCount(r.totals.scannedEvents)} events that match; --depth all reads every match.`);
+    return `${out.join('\n')}\n`;
+  }
   if (r.groups.length === 0) {
     out.push(
       '',

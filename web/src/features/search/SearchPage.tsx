@@ -5,20 +5,19 @@ import type { SearchResponse, TimeWindow } from '../../../../shared/api';
 import { notYetSearchableNote } from '../../../../shared/not-yet-searchable';
 import { ApiRequestError } from '../../api/client';
 import { useLiveInvalidation } from '../../api/useLiveInvalidation';
-import { EmptyState } from '../../ui/EmptyState';
 import { ErrorInline } from '../../ui/ErrorInline';
 import { formatCount, plural } from '../../ui/format';
 import { Segmented, SOURCE_OPTIONS } from '../../ui/Segmented';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { visibleText } from '../../ui/visible-text';
-import { inWindow, WINDOW_TEXT } from '../../ui/window-text';
+import { WINDOW_TEXT } from '../../ui/window-text';
 import { moveSelection } from '../../ui/keys/list-selection';
 import { useListKeys } from '../../ui/keys/useListKeys';
 import { useShortcuts } from '../../ui/keys/useShortcuts';
-import { TYPE_CHIPS, filterValues, longestWord, removeFilter, sourceChoice, toggleFilter, withSourceChoice } from './query-text';
+import { TYPE_CHIPS, filterValues, removeFilter, sourceChoice, toggleFilter, withSourceChoice } from './query-text';
 import { assembleGroups, flatRows, groupKey, type GroupPages } from './result-groups';
 import { groupPageOptions, searchKeys, searchOptions, type SearchDepth } from './search.queries';
+import { NoResults } from './NoResults';
 import { SearchResults, SearchResultsSkeleton } from './SearchResults';
 import './search.css';
 import { useDebouncedValue } from './useDebouncedValue';
@@ -268,7 +267,7 @@ function SearchBody({ state, text, results, shown, stale, groups, selected, onMo
   }
   const t = shown.totals;
   const atLeast = t.exact ? '' : 'at least ';
-  if (t.sessions === 0) return <NoResults response={shown} setQuery={setQuery} setWindow={setWindow} q={state.q} />;
+  if (t.sessions === 0) return <NoResults response={shown} setQuery={setQuery} setWindow={setWindow} onSearchAll={onSearchAll} q={state.q} />;
   return (
     <div className={stale ? 'is-stale' : undefined}>
       <p className="search-summary" aria-live="polite">
@@ -300,34 +299,6 @@ function SearchBody({ state, text, results, shown, stale, groups, selected, onMo
         </p>
       )}
     </div>
-  );
-}
-
-function NoResults({ response, q, setQuery, setWindow }: { response: SearchResponse; q: string; setQuery: (q: string) => void; setWindow: (w: TimeWindow) => void }) {
-  const word = longestWord(q);
-  const shorter = word && Array.from(word).length > 4 ? Array.from(word).slice(0, Math.max(3, Math.ceil(Array.from(word).length * 0.6))).join('') : null;
-  const filters = Object.entries(response.query.filters).flatMap(([k, vs]) => vs.map((v) => [k, v] as const));
-  return (
-    <EmptyState title={`No sessions match ${visibleText(q)}${inWindow(response.query.window)}.`}>
-      <p>Every word must appear in the same message, response or tool call; part of a word is enough.</p>
-      <div className="empty-state-actions">
-        {response.query.window !== 'all' && (
-          <button type="button" className="btn" onClick={() => setWindow('all')}>
-            Search all time
-          </button>
-        )}
-        {shorter && word && (
-          <button type="button" className="btn" onClick={() => setQuery(q.replace(word, shorter))}>
-            Try a shorter word: {visibleText(shorter)}
-          </button>
-        )}
-        {filters.map(([k, v]) => (
-          <button key={`${k}:${v}`} type="button" className="btn" onClick={() => setQuery(removeFilter(q, k, k === 'ref' ? undefined : v))}>
-            Remove {k}:{visibleText(v)}
-          </button>
-        ))}
-      </div>
-    </EmptyState>
   );
 }
 
