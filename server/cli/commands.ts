@@ -18,7 +18,7 @@ const runExport: CommandSpec['run'] = async (opts) => (await import('./export'))
 export const COMMANDS: Record<string, CommandSpec> = {
   serve: { run: runServe, usage: 'serve [--logs DIR]... [--copilot-home DIR] [--port 7311] [--host H --token T] [--db FILE] [--open] [--demo]', summary: 'index, watch and serve the dashboard (default)' },
   index: { run: runIndex, usage: 'index [--logs DIR]... [--copilot-home DIR] [--db FILE] [--demo] [--json]', summary: 'index everything once, print a summary line and exit' },
-  search: { run: runSearch, usage: 'search QUERY [--window 7d] [--repo R] [--demo] [--json]', summary: 'search every session, grouped by repository' },
+  search: { run: runSearch, usage: 'search QUERY [--window 7d] [--repo R] [--depth all] [--demo] [--json]', summary: 'search every session, grouped by repository' },
   slow: { run: runSlow, usage: 'slow [--min 5000] [--type llm_request] [--demo] [--json]', summary: 'the slowest calls across all sessions' },
   errors: { run: runErrors, usage: 'errors [--type tool] [--window 7d] [--demo] [--json]', summary: 'failures grouped by cause' },
   stats: { run: runStats, usage: 'stats [--by model|tool] [--demo] [--json]', summary: 'latency percentiles per model or tool' },
