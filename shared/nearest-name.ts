@@ -15,6 +15,15 @@ export function nearestName(wanted: string, names: readonly string[], maxEdits =
   return best;
 }
 
+/**
+ * The name meant by a shortened or lengthened one as well: within two edits (nearestName), else a name the written
+ * one is the start of or starts with, from 3 characters (`--minimum` → `min`, `tool` → `tool_call`).
+ */
+export function meantName(wanted: string, names: readonly string[]): string | null {
+  const w = wanted.toLowerCase();
+  return nearestName(w, names) ?? (w.length >= 3 ? (names.find((n) => w.startsWith(n.toLowerCase()) || n.toLowerCase().startsWith(w)) ?? null) : null);
+}
+
 /** Levenshtein distance, one row at a time. */
 function editDistance(a: string, b: string): number {
   let prev = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -189,6 +189,18 @@ describe('what a person types at the prompt', () => {
     expect(await cli('--version', '--json')).toEqual({ code: 0, out: `${JSON.stringify({ version: VERSION })}\n`, err: '' });
   });
 
+  // `slow --type tool` (the word `errors --type` takes) listed nothing and said nothing: slow's types are the log's.
+  it('slow with a type no log writes says which were meant, and still exits 1', async () => {
+    expect(await q('slow', '--type', 'tool')).toEqual({
+      code: 1,
+      out: expect.stringContaining('0 of 0 events'),
+      err: 'chronoscope slow: no entry of Copilot\'s logs has type "tool": did you mean tool_call? (llm_request, tool_call, subagent, hook, generic, discovery, …)\n',
+    });
+    expect((await q('slow', '--type', 'model')).err).toContain('did you mean llm_request?');
+    expect((await q('slow', '--type', 'llm_request')).err).toBe(''); // a real type: nothing to say
+    expect((await q('slow', '--type', 'tool.execution_start')).err).toBe(''); // a Copilot CLI type, as written
+  });
+
   // `search retry -spin` was refused ("Unknown option '-s'"); `search -- retry -spin --db …` searched for "--db" too.
   it('a search word with "-" excludes it, with options after it', async () => {
     const found = await q('search', 'retry', '--json');

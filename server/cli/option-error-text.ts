@@ -1,4 +1,4 @@
-import { nearestName } from '../../shared/nearest-name';
+import { meantName } from '../../shared/nearest-name';
 
 /**
  * parseArgs' refusal, said as what to fix. Its own words suit a script's author, not a person at a prompt:
@@ -16,9 +16,7 @@ export function optionErrorText(err: unknown, argv: readonly string[], optionNam
     if (written === undefined) return message;
     // `-flaky` is refused as its first letter, `-f`: named as written
     if (!written.startsWith('--')) return `unknown option ${argv.find((a) => !a.startsWith('--') && a.startsWith(written)) ?? written}`;
-    const name = written.slice(2).toLowerCase();
-    const meant =
-      nearestName(name, optionNames) ?? (name.length >= 3 ? (optionNames.find((o) => name.startsWith(o) || o.startsWith(name)) ?? null) : null);
+    const meant = meantName(written.slice(2), optionNames);
     return meant === null ? `unknown option ${written}` : `unknown option ${written}: did you mean --${meant}?`;
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {

@@ -4,6 +4,7 @@ import { flag, parseFlags } from '../triage/cli-args';
 import { triageCounts } from '../triage/counts';
 import { listEvents } from '../triage/events';
 import { formatSlow } from '../triage/format-cli';
+import { unknownTypeHint } from '../triage/type-hint';
 import { EXIT_NOTHING_FOUND, EXIT_OK } from './cli-error';
 import { readIndex } from './open-index';
 
@@ -23,6 +24,8 @@ export async function runSlow(opts: Options): Promise<number> {
   return readIndex(opts, (db) => {
     const r = listEvents(db, q);
     process.stdout.write(opts.json ? JSON.stringify({ ...r, counts: triageCounts(db) }) + '\n' : formatSlow(r, triageCounts(db)));
-    return r.events.length > 0 ? EXIT_OK : EXIT_NOTHING_FOUND;
+    if (r.events.length > 0) return EXIT_OK;
+    for (const hint of (q.type ?? []).map(unknownTypeHint)) if (hint) process.stderr.write(`chronoscope slow: ${hint}\n`);
+    return EXIT_NOTHING_FOUND;
   });
 }
