@@ -259,6 +259,30 @@ describe('the chronoscope process', () => {
     await new Promise((res) => r.child.on('exit', res));
   }, 60_000);
 
+  // The archive outlives Copilot's deletions: with every log folder gone, `serve` (and `npm start`) served the demo
+  // corpus from a database of its own and said so, while the user's index held every session it had read.
+  it('serve with no logs on the machine and an index that holds sessions: that index, never the demo', async () => {
+    const home = fs.mkdtempSync(path.join(tmp, 'home-'));
+    const state = path.join(home, 'state');
+    const archive = path.join(state, 'chronoscope', 'chronoscope.db');
+    expect((await cli('index', '--logs', logs, '--db', archive)).code).toBe(0);
+    const machine = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: state, VSCODE_PORTABLE: '', VSCODE_APPDATA: '' };
+    const r = await serve(['--port', '0'], machine);
+    expect(r.url).not.toBeNull();
+    expect(r.out()).toContain('No Copilot Chat debug logs found on this machine.\n');
+    expect(r.out()).toContain(`Serving the index ${archive}: 1 session indexed before, kept after its logs are gone; new sessions appear as they are written.`);
+    const h = (await fetch(`${r.url}/api/health`).then((res) => res.json())) as Health;
+    expect(h).toMatchObject({ demo: false, dbPath: archive, sessions: 1, events: 2 });
+    expect(fs.existsSync(path.join(state, 'chronoscope', 'demo-corpus'))).toBe(false);
+    r.child.kill('SIGTERM');
+    await new Promise((res) => r.child.on('exit', res));
+    const named = await serve(['--port', '0', '--db', archive], machine);
+    expect(named.out()).toContain(`Serving the index ${archive}: 1 session indexed before`);
+    expect(named.out()).not.toContain('empty index');
+    named.child.kill('SIGTERM');
+    await new Promise((res) => named.child.on('exit', res));
+  }, 60_000);
+
   it('a port in use: exit 2, one line naming the port and what to pass instead (it printed a stack trace)', async () => {
     const blocker = net.createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', () => r()));

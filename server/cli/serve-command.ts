@@ -13,6 +13,7 @@ import { ensureImportsTree, importsRoot } from '../import/write-imported';
 import { ListenError, startServer } from '../serve';
 import { VERSION } from '../version';
 import { CliError, diskFullError } from './cli-error';
+import { archivedSessions } from './archived-sessions';
 import { ensureDemoCorpus } from './demo-corpus';
 import { logsFolderProblem, resolveDbPath, resolveRoots } from './locations';
 
@@ -35,8 +36,9 @@ async function hasCopilotLogs(roots: string[]): Promise<boolean> {
 const TURN_ON = `To record your sessions, turn on the VS Code setting\n  ${DEBUG_LOG_SETTING}\n`;
 
 /**
- * Which logs to serve. The demo corpus only with --demo, or when no --logs was given, discovery finds no logs
- * and no --db was named: it never lands in a database the user chose. A --logs folder that is missing or
+ * Which logs to serve. The demo corpus only with --demo, or when no --logs was given, discovery finds no logs,
+ * no --db was named and the default index holds no session (an archive whose logs are gone is served as it is):
+ * it never lands in a database the user chose. A --logs folder that is missing or
  * unreadable is served as a problem (health, the UI's banner) and watched until it appears.
  */
 async function chooseRoots(opts: Options): Promise<{ roots: string[]; demo: boolean }> {
@@ -51,6 +53,12 @@ async function chooseRoots(opts: Options): Promise<{ roots: string[]; demo: bool
   }
   if (await hasCopilotLogs(roots)) return { roots, demo: false };
   process.stdout.write('No Copilot Chat debug logs found on this machine.\n');
+  const index = resolveDbPath({ ...opts, demo: false });
+  const kept = archivedSessions(index);
+  if (kept > 0) {
+    process.stdout.write(`Serving the index ${index}: ${plural(kept, 'session')} indexed before, kept after ${kept === 1 ? 'its' : 'their'} logs are gone; new sessions appear as they are written. ${TURN_ON}`);
+    return { roots, demo: false };
+  }
   if (opts.db) {
     process.stdout.write(`Serving the empty index ${path.resolve(opts.db)} (the demo corpus never goes into a database named with --db); new sessions appear as they are written. ${TURN_ON}`);
     return { roots, demo: false };
