@@ -7,6 +7,7 @@ import { stampConnections } from './http/server-timing';
 import { createBus, type AppContext } from './app-context';
 import { LOOPBACK_HOSTS } from './config';
 import { openReadDb, openWriteDbOrRecover } from './db/open';
+import { ensureImportsTree } from './import/write-imported';
 import { ensureSchema } from './db/schema';
 import { searchDbPath } from './search-index/search-db';
 import { trimMalloc } from './memory/malloc-trim';
@@ -35,7 +36,7 @@ export interface ServeOptions {
   version: string;
   /** forward every indexed event to an OpenTelemetry collector */
   forward?: ForwardConfig | null;
-  /** where imported sessions are written (one of `roots`): enables POST /api/import */
+  /** where imported sessions are written (one of `roots`; made once the index is open): enables POST /api/import */
   importsDir?: string;
   /** print progress lines (the CLI); tests keep quiet */
   log?: (line: string) => void;
@@ -76,6 +77,7 @@ export async function startServer(o: ServeOptions): Promise<RunningServer> {
   if (recovered) o.log?.(recovered);
   ensureSchema(setup);
   setup.close();
+  if (o.importsDir) ensureImportsTree(o.importsDir);
   const db = openReadDb(o.dbPath);
   const progress: BackfillProgress = { state: 'starting', filesDone: 0, filesTotal: 0, bytesDone: 0, bytesTotal: 0 };
   const ctx: AppContext = {

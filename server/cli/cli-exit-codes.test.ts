@@ -265,14 +265,16 @@ describe('the chronoscope process', () => {
     const home = fs.mkdtempSync(path.join(tmp, 'home-'));
     const state = path.join(home, 'state');
     const archive = path.join(state, 'chronoscope', 'chronoscope.db');
-    expect((await cli('index', '--logs', logs, '--db', archive)).code).toBe(0);
+    const indexed = await cli('index', '--logs', logs, '--db', archive, '--json');
+    expect(indexed.code).toBe(0);
+    const { events } = JSON.parse(indexed.out) as { events: number };
     const machine = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: state, VSCODE_PORTABLE: '', VSCODE_APPDATA: '' };
     const r = await serve(['--port', '0'], machine);
     expect(r.url).not.toBeNull();
     expect(r.out()).toContain('No Copilot Chat debug logs found on this machine.\n');
     expect(r.out()).toContain(`Serving the index ${archive}: 1 session indexed before, kept after its logs are gone; new sessions appear as they are written.`);
     const h = (await fetch(`${r.url}/api/health`).then((res) => res.json())) as Health;
-    expect(h).toMatchObject({ demo: false, dbPath: archive, sessions: 1, events: 2 });
+    expect(h).toMatchObject({ demo: false, dbPath: archive, sessions: 1, events });
     expect(fs.existsSync(path.join(state, 'chronoscope', 'demo-corpus'))).toBe(false);
     r.child.kill('SIGTERM');
     await new Promise((res) => r.child.on('exit', res));
@@ -281,6 +283,17 @@ describe('the chronoscope process', () => {
     expect(named.out()).not.toContain('empty index');
     named.child.kill('SIGTERM');
     await new Promise((res) => named.child.on('exit', res));
+  }, 60_000);
+
+  // The imports folder beside the index was made before the index was opened, so a --db under a file said
+  // "ENOTDIR: not a directory, mkdir '…/x.db.imports/User/workspaceStorage/…'".
+  it('serve --db under a file: exit 2 naming the file in the way, as index does', async () => {
+    const file = path.join(tmp, 'plain-file');
+    fs.writeFileSync(file, 'x');
+    const db = path.join(file, 'x.db');
+    const r = await serve(['--port', '0', '--logs', logs, '--db', db]);
+    expect(r.code).toBe(2);
+    expect(r.err()).toBe(`chronoscope serve: cannot open the index ${db} for writing (${file} is a file, not a folder): pass --db FILE, a file in a folder you can write to\n`);
   }, 60_000);
 
   it('a port in use: exit 2, one line naming the port and what to pass instead (it printed a stack trace)', async () => {

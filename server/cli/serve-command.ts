@@ -9,7 +9,7 @@ import { indexTotals, type IndexTotals } from '../counts/index-totals';
 import { resolveForwardConfig } from '../forward/forward-config';
 import { resolveRoot } from '../ingest/discover';
 import { isDiskFull } from '../ingest/disk-full';
-import { ensureImportsTree, importsRoot } from '../import/write-imported';
+import { importsRoot } from '../import/write-imported';
 import { ListenError, startServer } from '../serve';
 import { VERSION } from '../version';
 import { CliError, diskFullError } from './cli-error';
@@ -71,9 +71,9 @@ export async function runServe(opts: Options): Promise<number> {
   const { roots, demo } = await chooseRoots(opts);
   const dbPath = resolveDbPath({ ...opts, demo });
   // Sessions imported from OTLP files (the CLI's `import`, a file dropped on the Sessions page) live beside the
-  // database; the folder exists from the start so that the watcher follows what arrives in it.
+  // database; startServer makes the folder once the index is open (so that what stops both is said of the index)
+  // and before the watcher starts, which follows what arrives in it.
   const imports = importsRoot(dbPath);
-  ensureImportsTree(imports);
   const forward = resolveForwardConfig({ flags: opts.flags, env: process.env, configFile: typeof opts.flags.config === 'string' ? opts.flags.config : undefined });
   if (forward) process.stdout.write(`Forwarding every event to ${forward.endpoint} (${forward.protocol}${forward.content ? ', with content' : ', no prompts or tool content'})\n`);
   let server;
