@@ -7,7 +7,7 @@ import { ExportTooLargeError, otlpJsonDocument, otlpJsonParts } from '../export/
 import { flag } from '../triage/cli-args';
 import { CliError } from './cli-error';
 import { readIndex } from './open-index';
-import { resolveSessionId } from './session-id';
+import { noSuchSession, resolveSessionId } from './session-id';
 
 /**
  * `chronoscope export SESSION_ID [--format otlp|md] [-o FILE] [--split] [--max-chars 30000]`: OTLP JSON that VS
@@ -36,13 +36,13 @@ export async function runExport(opts: Options): Promise<number> {
     const id = resolveSessionId(db, wanted);
     if (format === 'md') {
       const md = exportMarkdown(db, id, { maxChars });
-      if (md === null) return notFound(id);
+      if (md === null) throw noSuchSession(id);
       write(outFile, md);
       return 0;
     }
     if (opts.flags.split === true) {
       const parts = otlpJsonParts(db, id);
-      if (parts === null) return notFound(id);
+      if (parts === null) throw noSuchSession(id);
       return writeParts(outFile, parts);
     }
     let doc;
@@ -55,7 +55,7 @@ export async function runExport(opts: Options): Promise<number> {
       }
       throw err;
     }
-    if (doc === null) return notFound(id);
+    if (doc === null) throw noSuchSession(id);
     write(outFile, doc);
     return 0;
   });
@@ -126,10 +126,6 @@ function whyNotWritable(file: string, err: unknown): string {
   // the file's folder is missing, or part of its path is a file
   if (code === 'ENOENT' || code === 'ENOTDIR') return fsProblem(path.dirname(file), err);
   return fsProblem(file, err);
-}
-
-function notFound(id: string): never {
-  throw new CliError('not_found', `no session ${id} in the index: check the id (\`chronoscope search\` finds sessions)`);
 }
 
 /** The text (or its chunks) to stdout, ending with a line break, or to the file. */

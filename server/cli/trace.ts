@@ -5,7 +5,7 @@ import { traceLineage } from '../lineage/lineage-db';
 import { LineageCycleError } from '../lineage/trace';
 import { CliError } from './cli-error';
 import { readIndex } from './open-index';
-import { resolveSessionId } from './session-id';
+import { noSuchSession, resolveSessionId } from './session-id';
 import { flag, parseFlags } from '../triage/cli-args';
 
 /** `chronoscope trace SESSION_ID [--json] [--depth N] [--limit N]`: ancestors and descendants of a session; an unknown id is exit 2. */
@@ -19,7 +19,7 @@ export async function runTrace(opts: Options): Promise<number> {
     return await readIndex(opts, (db) => {
       const id = resolveSessionId(db, wanted);
       const trace = traceLineage(db, id, q);
-      if (!trace) throw new CliError('not_found', `no session ${id} in the index: check the id (\`chronoscope search\` finds sessions)`);
+      if (!trace) throw noSuchSession(id);
       process.stdout.write(opts.json ? JSON.stringify(trace) + '\n' : formatTrace(trace));
       return 0;
     });
