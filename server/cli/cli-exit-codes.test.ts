@@ -265,7 +265,14 @@ describe('the chronoscope process', () => {
     const home = fs.mkdtempSync(path.join(tmp, 'home-'));
     const state = path.join(home, 'state');
     const archive = path.join(state, 'chronoscope', 'chronoscope.db');
-    const indexed = await cli('index', '--logs', logs, '--db', archive, '--json');
+    // a session with a title child: one session in the list (the child is a session row of its own, not listed)
+    const kept = path.join(tmp, 'kept', 'Code');
+    const folder = path.join(kept, 'User', 'workspaceStorage', 'w1', 'GitHub.copilot-chat', 'debug-logs', S1);
+    const CHILD = 'cccccccc-0000-4000-8000-0000000000c1';
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, 'main.jsonl'), line({ ts: 1_775_000_000_000, dur: 0, sid: S1, type: 'user_message', name: 'user_message', spanId: '0000000000000001', status: 'ok', attrs: { content: 'why does the retry loop spin' } }));
+    fs.writeFileSync(path.join(folder, `title-${CHILD}.jsonl`), line({ ts: 1_775_000_000_005, dur: 300, sid: CHILD, type: 'llm_request', name: 'chat:gpt-4o-mini', spanId: '0000000000000001', status: 'ok', attrs: { model: 'gpt-4o-mini' } }));
+    const indexed = await cli('index', '--logs', kept, '--db', archive, '--json');
     expect(indexed.code).toBe(0);
     const { events } = JSON.parse(indexed.out) as { events: number };
     const machine = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_STATE_HOME: state, VSCODE_PORTABLE: '', VSCODE_APPDATA: '' };
