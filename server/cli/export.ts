@@ -123,6 +123,8 @@ function writeChunks(file: string, chunks: Uint8Array[]): void {
 function whyNotWritable(file: string, err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'EISDIR') return 'it is a folder';
+  // fsProblem's words are a read's ("is not readable")
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   // the file's folder is missing, or part of its path is a file
   if (code === 'ENOENT' || code === 'ENOTDIR') return fsProblem(path.dirname(file), err);
   return fsProblem(file, err);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { runCliCaptured } from '../test-support/run-cli-captured';
 
@@ -46,5 +46,20 @@ describe('a session id on the command line', () => {
     const missing = path.join(tmp, 'no-such-folder', 'x.md');
     expect(await cli('export', C, '--format', 'md', '-o', missing)).toMatchObject({ code: 2, err: `chronoscope export: cannot write ${missing}: ${path.dirname(missing)} does not exist\n` });
     expect(await cli('export', C, '-o', tmp)).toMatchObject({ code: 2, err: `chronoscope export: cannot write ${tmp}: it is a folder\n` });
+  });
+
+  // A refused write said "… is not readable (permission denied)": fsProblem's words for a read.
+  it('export -o where writing is refused says so, not that the file is unreadable', async () => {
+    const locked = path.join(tmp, 'locked.md');
+    const real = fs.openSync;
+    vi.spyOn(fs, 'openSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
+      if (p === locked) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+      return (real as (...a: unknown[]) => unknown)(p, ...rest);
+    }) as typeof fs.openSync);
+    try {
+      expect(await cli('export', C, '--format', 'md', '-o', locked)).toMatchObject({ code: 2, err: `chronoscope export: cannot write ${locked}: permission denied\n` });
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 });
