@@ -7,10 +7,10 @@ import { FIRST_PAGE_LIMITS } from '../search/event-hits';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { createChronoscopeMcp, type ChronoscopeMcp } from './mcp-server';
 
-// search_sessions reads the first matches of a common word (FIRST_PAGE_LIMITS), newest sessions first; a repo: filter
-// then keeps only that repository's. Here every one of those first matches is in a newer session of ws1, and ws2's
-// only match comes after them: the first page finds nothing in ws2 and says its totals are not exact, and an agent
-// had no way to read further (the dashboard's "Search all matches", the command line's --depth all).
+// search_sessions reads the first matches of a common word (FIRST_PAGE_LIMITS), newest sessions first. Here every one
+// of those first matches is in a newer session of ws1, and ws2's only match comes after them: the first page finds
+// nothing of ws2 and says its totals are not exact, and an agent had no way to read further (the dashboard's "Search
+// all matches", the command line's --depth all). A repo: filter reads only its sessions (session-scope.ts).
 const NOW = Date.now();
 const NEWER = 'aaaaaaaa-0000-4000-8000-0000000000a1';
 const OLDER = 'bbbbbbbb-0000-4000-8000-0000000000b2';
@@ -56,10 +56,18 @@ const search = async (args: Record<string, unknown>) => {
 
 describe('search_sessions past the first matches', () => {
   it('says how many matches its first page read, and all_matches reads every one', async () => {
+    const sessions = (r: Record<string, unknown>) => (r.groups as { sessions: { session_id: string }[] }[]).flatMap((g) => g.sessions.map((s) => s.session_id));
+    const first = await search({ query: 'zorbling' });
+    expect(first).toMatchObject({ sessions_found: 1, totals_exact: false, scanned_events: FIRST_PAGE_LIMITS.maxHits });
+    expect(sessions(first)).toEqual([NEWER]);
+    const all = await search({ query: 'zorbling', all_matches: true });
+    expect(all).toMatchObject({ sessions_found: 2, totals_exact: true, scanned_events: MATCHES + 1 });
+    expect(sessions(all).sort()).toEqual([NEWER, OLDER].sort());
+  });
+
+  it('reads only the sessions of a repo: filter, whatever the newer matches elsewhere', async () => {
     const first = await search({ query: 'zorbling', repo: 'ws2' });
-    expect(first).toMatchObject({ sessions_found: 0, totals_exact: false, scanned_events: FIRST_PAGE_LIMITS.maxHits, groups: [] });
-    const all = await search({ query: 'zorbling', repo: 'ws2', all_matches: true });
-    expect(all).toMatchObject({ sessions_found: 1, totals_exact: true, scanned_events: MATCHES + 1 });
-    expect((all.groups as { sessions: { session_id: string }[] }[]).flatMap((g) => g.sessions.map((s) => s.session_id))).toEqual([OLDER]);
+    // one event read, ws2's, and one path: the paths' read (6,011 hold the word, past SIDE_CAP) is narrowed too
+    expect(first).toMatchObject({ sessions_found: 1, totals_exact: true, scanned_events: 1 });
   });
 });

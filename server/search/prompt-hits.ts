@@ -4,6 +4,7 @@ import type { ParsedQuery } from './query-parser';
 import { plucked, statement } from '../db/statements';
 import { newestRowids, type Capped, type LinePlace } from './newest-rowids';
 import { schemaHasColumn } from '../db/schema';
+import type { IdSegment } from '../db/id-order';
 
 /**
  * Matches in text that is not an event's own: the prompts a session's model calls were sent (prompt_docs, each
@@ -56,7 +57,7 @@ function companionPlace(db: Database.Database): LinePlace {
  * The rowids of a plan's matches, newest first, at most `cap` (+1 to know that more exist): capped (the first
  * page), in the order of the lines the rows stand at (newest-rowids.ts); uncapped, in one call.
  */
-function matchingIds(db: Database.Database, plan: Plan, cap: number, place: LinePlace): { ids: number[]; capped: boolean } {
+function matchingIds(db: Database.Database, plan: Plan, cap: number, place: LinePlace, within: IdSegment[] | null = null): { ids: number[]; capped: boolean } {
   const also = plan.alsoRequired ? ` AND rowid IN (SELECT rowid FROM ${plan.alsoRequired.table} WHERE ${plan.alsoRequired.table} MATCH @required)` : '';
   const not = plan.excluded ? ` AND rowid NOT IN (SELECT rowid FROM ${plan.excluded.table} WHERE ${plan.excluded.table} MATCH @excluded)` : '';
   const params: Record<string, unknown> = { match: plan.match };
@@ -64,7 +65,7 @@ function matchingIds(db: Database.Database, plan: Plan, cap: number, place: Line
   if (plan.excluded) params.excluded = plan.excluded.match;
   const head = `SELECT rowid FROM ${plan.driver} WHERE ${plan.driver} MATCH @match${also}${not}`;
   if (!Number.isFinite(cap)) return { ids: plucked(db, `${head} ORDER BY rowid DESC`).all(params) as number[], capped: false };
-  return newestRowids(db, head, params, cap, place);
+  return newestRowids(db, head, params, cap, place, 'rowid', within);
 }
 
 // CROSS JOIN pins the order: the matched ids drive, prompt_docs (the search file's) and events are probed by primary
@@ -74,12 +75,15 @@ FROM json_each(@ids) j CROSS JOIN search.prompt_docs d ON d.id = j.value CROSS J
 WHERE @since IS NULL OR e.ts >= @since
 GROUP BY e.session_num`;
 
-/** Sessions whose model calls were sent a prompt text matching the query (in the time window, by the call's time). */
-export function promptHits(db: Database.Database, q: ParsedQuery, since: number | null, cap = PROMPT_CAP): Capped<PromptHit> {
+/**
+ * Sessions whose model calls were sent a prompt text matching the query (in the time window, by the call's time);
+ * `within`: only the texts first sent at those lines (a session scope's pieces, session-scope.ts).
+ */
+export function promptHits(db: Database.Database, q: ParsedQuery, since: number | null, cap = PROMPT_CAP, within: IdSegment[] | null = null): Capped<PromptHit> {
   // Long terms whole (no pieces): a prompt row cannot be verified against its text afterwards, as events are.
   const plan = planScan(q, PROMPT_TABLES, true);
   if (plan === null) return { rows: [], capped: false };
-  const { ids, capped } = matchingIds(db, plan, cap, PROMPT_PLACE);
+  const { ids, capped } = matchingIds(db, plan, cap, PROMPT_PLACE, within);
   if (ids.length === 0) return { rows: [], capped };
   const rows = statement(db, PROMPT_GROUPS).all({ ids: JSON.stringify(ids), since }) as PromptHit[];
   for (const r of rows) if (r.firstTs === NO_TS) r.firstTs = null;

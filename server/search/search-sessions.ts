@@ -19,6 +19,7 @@ import {
 } from './query-parser';
 import { WEIGHTS, compareSessions, groupByRepository, kindOf, relevance, weightClassOf, type WeightClass } from './rank';
 import { sessionDirectory, type SessionDirectory, type SessionInfo } from './session-directory';
+import { passesSessionFilters, sessionScope } from './session-scope';
 import { ALL_SIDE_ROWS, fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, SIDE_CAP, type FileHit, type RefHit } from './side-hits';
 import { companionText, eventIndexedText, eventPromptText, makeSnippet } from './snippet';
 import { PROMPT_CAP, companionHits, promptHits, type CompanionHit } from './prompt-hits';
@@ -105,8 +106,6 @@ function queryKey(input: SearchQuery): string {
   return (h >>> 0).toString(36);
 }
 
-const contains = (hay: string | null, needle: string) => hay !== null && hay.toLowerCase().includes(needle.toLowerCase());
-
 /**
  * Search every session. Events are read from the FTS indexes newest rowid first within a budget
  * (FIRST_PAGE_LIMITS), grouped by top-level session, ranked (server/search/rank.ts), grouped by repository;
@@ -130,7 +129,10 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   if (readBefore !== null) limits = readBefore.length > 0 ? { ...UNLIMITED, ranges: readBefore, chunk: firstPage.chunk } : { ...UNLIMITED, chunk: firstPage.chunk };
 
   const dir = sessionDirectory(db);
-  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits) : { groups: [], events: 0, exhausted: true, scanned: 0, read: [] };
+  // repo:, branch:, source: read only the lines of the sessions they can keep (events, paths, refs, prompts)
+  const scope = sessionScope(db, q);
+  const within = scope?.segments ?? null;
+  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits, scope) : { groups: [], events: 0, exhausted: true, scanned: 0, read: [] };
   dir.loadNums(scan.groups.map((h) => h.sessionNum));
 
   // Session-level filters apply to the top-level session (a subagent's own row has no repository).
@@ -139,13 +141,13 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   const fileRoots = q.file.length > 0 ? new Set<number>() : null;
   const fileRows: FileHit[] = [];
   for (const v of q.file) {
-    const r = sessionsWithFile(db, v, sideCap);
+    const r = sessionsWithFile(db, v, sideCap, within);
     sideCapped ||= r.capped;
     fileRows.push(...r.rows);
   }
   const refRows: RefHit[] = [];
   for (const v of q.ref) {
-    const r = refsEqual(db, v, sideCap);
+    const r = refsEqual(db, v, sideCap, within);
     sideCapped ||= r.capped;
     refRows.push(...r.rows);
   }
@@ -160,9 +162,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   }
   const refRoots = q.ref.length > 0 ? new Set(refRows.map((r) => rootNumOfId(r.sessionId)).filter((n): n is number => n !== undefined)) : null;
   const sessionPasses = (root: SessionInfo): boolean =>
-    (q.repo.length === 0 || q.repo.some((v) => contains(root.repository, v))) &&
-    (q.branch.length === 0 || q.branch.some((v) => contains(root.branch, v))) &&
-    (q.source.length === 0 || q.source.includes(root.source === 'cli' ? 'cli' : 'vscode')) &&
+    passesSessionFilters(q, root) &&
     (fileRoots === null || fileRoots.has(root.num)) &&
     (refRoots === null || refRoots.has(root.num));
   const sideInWindow = (root: SessionInfo) => since === null || (root.lastTs !== null && root.lastTs >= since);
@@ -231,8 +231,8 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
     };
     if (positiveTerms(q).length > 0) {
       const meta = metaHits(db, q, sideCap);
-      const files = fileHits(db, q, sideCap);
-      const refs = refHits(db, q, sideCap);
+      const files = fileHits(db, q, sideCap, within);
+      const refs = refHits(db, q, sideCap, within);
       sideCapped ||= meta.capped || files.capped || refs.capped;
       dir.loadNums(meta.rows.map((h) => h.num));
       dir.loadIds([...files.rows.map((f) => f.sessionId), ...refs.rows.map((r) => r.sessionId)]);
@@ -261,7 +261,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
       const skipSide = !scan.exhausted && readBefore === null && input.depth !== 'all';
       const promptCap = input.depth === 'all' || readBefore !== null ? Infinity : PROMPT_CAP;
       const none = { rows: [], capped: true };
-      const prompts = skipSide ? none : promptHits(db, q, since, promptCap);
+      const prompts = skipSide ? none : promptHits(db, q, since, promptCap, within);
       const companions = skipSide ? none : companionHits(db, q, promptCap);
       sideCapped ||= prompts.capped || companions.capped;
       dir.loadNums(prompts.rows.map((p) => p.sessionNum));

@@ -85,18 +85,28 @@ export class SessionDirectory {
   rootOf(num: number): SessionInfo | undefined {
     const cached = this.roots.get(num);
     if (cached) return cached;
-    let s = this.byNum.get(num);
+    const s = this.byNum.get(num);
     if (!s) return undefined;
-    const seen = new Set<string>([s.id]);
-    while (s.isChild && s.parentId) {
-      const p = this.byId.get(s.parentId);
-      if (!p || seen.has(p.id) || seen.size > MAX_DEPTH) break;
-      seen.add(p.id);
-      s = p;
-    }
-    this.roots.set(num, s);
-    return s;
+    const root = topLevelOf(s, (id) => this.byId.get(id));
+    this.roots.set(num, root);
+    return root;
   }
+}
+
+/**
+ * The top-level session of `s`: its parents followed while it is a child (a subagent, title or summary request),
+ * up to MAX_DEPTH; a parent not indexed (yet) or a loop leaves the deepest ancestor found standing as the root.
+ * The one rule for search (this directory) and for the sessions a filter narrows its scan to (session-scope.ts).
+ */
+export function topLevelOf<S extends { id: string; isChild: boolean; parentId: string | null }>(s: S, byId: (id: string) => S | undefined): S {
+  const seen = new Set<string>([s.id]);
+  while (s.isChild && s.parentId) {
+    const p = byId(s.parentId);
+    if (!p || seen.has(p.id) || seen.size > MAX_DEPTH) break;
+    seen.add(p.id);
+    s = p;
+  }
+  return s;
 }
 
 const directories = new KeptWhileUnchanged((db) => new SessionDirectory(db));

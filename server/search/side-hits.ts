@@ -4,6 +4,7 @@ import { foldWhitespace } from './indexed-text';
 import { classifyTerm, positiveTerms, type ParsedQuery, type QueryTerm, type RefFilter } from './query-parser';
 import { statement } from '../db/statements';
 import { newestRowids, type Capped, type LinePlace } from './newest-rowids';
+import type { IdSegment } from '../db/id-order';
 import { NON_ASCII_PATH, NON_ASCII_TITLE, schemaHas, SESSION_TITLES_INDEX } from '../db/schema';
 
 /**
@@ -114,8 +115,8 @@ const FILE_ROWS = `SELECT ${FILE_COLUMNS} FROM json_each(@ids) j CROSS JOIN sess
  * The paths `head` selects by rowid (file_text's is the path's id, session_files' is its id), newest first (a
  * backfill numbered them newest session first: newest-rowids.ts), at most `cap`.
  */
-function newestFiles(db: Database.Database, head: string, params: Record<string, unknown>, cap: number): Capped<FileHit> {
-  const { ids, capped } = newestRowids(db, head, params, cap, FILE_PLACE);
+function newestFiles(db: Database.Database, head: string, params: Record<string, unknown>, cap: number, within: IdSegment[] | null): Capped<FileHit> {
+  const { ids, capped } = newestRowids(db, head, params, cap, FILE_PLACE, 'rowid', within);
   return { rows: ids.length === 0 ? [] : (statement(db, FILE_ROWS).all({ ids: JSON.stringify(ids) }) as FileHit[]), capped };
 }
 const FILES_BY_TRIGRAM = 'SELECT rowid FROM file_text WHERE file_text MATCH @match';
@@ -125,9 +126,9 @@ const FILES_BY_INSTR = `SELECT rowid FROM session_files WHERE ${NON_ASCII_PATH} 
 // a `file:` filter of 1–2 characters: every path, each segment's a range of the table
 const FILES_BY_LIKE = `SELECT rowid FROM session_files WHERE file_path LIKE @pattern ESCAPE '\\'`;
 
-export function fileHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP): Capped<FileHit> {
+export function fileHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP, within: IdSegment[] | null = null): Capped<FileHit> {
   const match = matchExpression(q.terms, 'trigram');
-  const read = match !== null ? newestFiles(db, FILES_BY_TRIGRAM, { match }, max) : newestFiles(db, FILES_BY_INSTR, { term: firstRequired(q.terms) }, max);
+  const read = match !== null ? newestFiles(db, FILES_BY_TRIGRAM, { match }, max, within) : newestFiles(db, FILES_BY_INSTR, { term: firstRequired(q.terms) }, max, within);
   return { rows: read.rows.filter((h) => textMatches(foldWhitespace(h.path), q.terms)), capped: read.capped };
 }
 
@@ -148,7 +149,7 @@ const COMMITS_FROM = "SELECT id FROM session_refs WHERE ref_type = 'commit' AND 
  * Refs whose value is the given one (a number: PR or issue; hex: a commit sha or its prefix), newest first
  * (newest-rowids.ts), at most `max` a type; `capped` when a type had more.
  */
-export function refsEqual(db: Database.Database, filter: RefFilter, max = SIDE_CAP): Capped<RefHit> {
+export function refsEqual(db: Database.Database, filter: RefFilter, max = SIDE_CAP, within: IdSegment[] | null = null): Capped<RefHit> {
   const types = filter.type ? [filter.type] : NUMBER.test(filter.value) ? ['pr', 'issue'] : ['pr', 'issue', 'commit'];
   const rows: RefHit[] = [];
   let capped = false;
@@ -156,8 +157,8 @@ export function refsEqual(db: Database.Database, filter: RefFilter, max = SIDE_C
     const v = filter.value.toLowerCase();
     const read =
       type === 'commit' && HEX.test(filter.value)
-        ? newestRowids(db, COMMITS_FROM, { value: v, upto: `${v}~` }, max, REF_PLACE, 'id')
-        : newestRowids(db, REFS_EQUAL, { type, value: filter.value }, max, REF_PLACE, 'id');
+        ? newestRowids(db, COMMITS_FROM, { value: v, upto: `${v}~` }, max, REF_PLACE, 'id', within)
+        : newestRowids(db, REFS_EQUAL, { type, value: filter.value }, max, REF_PLACE, 'id', within);
     capped ||= read.capped;
     if (read.ids.length > 0) rows.push(...(statement(db, REF_ROWS).all({ ids: JSON.stringify(read.ids) }) as RefHit[]));
   }
@@ -169,17 +170,17 @@ export function refsEqual(db: Database.Database, filter: RefFilter, max = SIDE_C
  * prefix). A ref is always written in the text of the event it came from, so the event search finds its
  * session anyway; this adds the `ref` kind when the query is the reference itself.
  */
-export function refHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP): Capped<RefHit> {
+export function refHits(db: Database.Database, q: ParsedQuery, max = SIDE_CAP, within: IdSegment[] | null = null): Capped<RefHit> {
   const pos = positiveTerms(q);
   const none = { rows: [], capped: false };
   if (pos.length !== 1) return none;
   const v = pos[0].text.replace(/^#/, '');
   if (!NUMBER.test(v) && !(HEX.test(v) && v.length >= 7)) return none;
-  return refsEqual(db, { type: null, value: v }, max);
+  return refsEqual(db, { type: null, value: v }, max, within);
 }
 
 /** Session ids whose touched paths contain `value` (case-insensitive): trigrams for 3+ characters, else a LIKE. */
-export function sessionsWithFile(db: Database.Database, value: string, max = SIDE_CAP): Capped<FileHit> {
-  if (classifyTerm(value) === 'trigram') return newestFiles(db, FILES_BY_TRIGRAM, { match: trigramPhrase(value) }, max);
-  return newestFiles(db, FILES_BY_LIKE, { pattern: `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }, max);
+export function sessionsWithFile(db: Database.Database, value: string, max = SIDE_CAP, within: IdSegment[] | null = null): Capped<FileHit> {
+  if (classifyTerm(value) === 'trigram') return newestFiles(db, FILES_BY_TRIGRAM, { match: trigramPhrase(value) }, max, within);
+  return newestFiles(db, FILES_BY_LIKE, { pattern: `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%` }, max, within);
 }
