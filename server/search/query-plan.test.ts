@@ -52,6 +52,8 @@ describe('query plans of a search', () => {
     ['a path', 'file:src/retry'],
     ['a ref', 'ref:77'],
     ['an exclusion across indexes', 'Reconnect -盘'],
+    // the scope's files by session number, their first and last lines by lines_file (session-scope.ts)
+    ['session-level filters', 'Reconnect repo:ws1 source:vscode'],
   ] as const) {
     it(`${label} (${q}): FTS through MATCH, events and lines by primary key, no full scans`, () => {
       for (const { sql, plan } of plans(q, '7d')) {
@@ -108,5 +110,19 @@ describe('query plans of a search', () => {
     const commits = plans('ref:commit:abc1234').filter((x) => x.sql.includes('FROM session_refs'));
     expect(commits.length).toBeGreaterThan(0);
     for (const r of commits) expect(r.plan.join(' ')).toMatch(/SEARCH session_refs USING COVERING INDEX idx_session_refs_type_value \(ref_type=\? AND ref_value>\? AND ref_value<\?\)/);
+  });
+
+  it('a repo: filter finds its sessions by number, their files by session and each file’s first and last line by lines_file', () => {
+    const ranges = plans('Reconnect repo:ws1').find((x) => x.sql.includes('min(id) FROM main.lines'));
+    expect(ranges?.plan).toEqual([
+      'SEARCH s USING INDEX sqlite_autoindex_sessions_2 (num=?)',
+      'LIST SUBQUERY 3',
+      'SCAN json_each VIRTUAL TABLE INDEX 1:',
+      'SEARCH f USING COVERING INDEX files_session (session_id=?)',
+      'CORRELATED SCALAR SUBQUERY 1',
+      'SEARCH main.lines USING COVERING INDEX lines_file (file_id=?)',
+      'CORRELATED SCALAR SUBQUERY 2',
+      'SEARCH main.lines USING COVERING INDEX lines_file (file_id=?)',
+    ]);
   });
 });
