@@ -19,7 +19,7 @@ import {
 } from './query-parser';
 import { WEIGHTS, compareSessions, groupByRepository, kindOf, relevance, weightClassOf, type WeightClass } from './rank';
 import { sessionDirectory, type SessionDirectory, type SessionInfo } from './session-directory';
-import { passesSessionFilters, sessionScope } from './session-scope';
+import { narrowScope, passesSessionFilters, sessionScope } from './session-scope';
 import { ALL_SIDE_ROWS, fileHits, metaHits, metaText, refHits, refsEqual, sessionsWithFile, SIDE_CAP, type FileHit, type RefHit } from './side-hits';
 import { companionText, eventIndexedText, eventPromptText, makeSnippet } from './snippet';
 import { PROMPT_CAP, companionHits, promptHits, type CompanionHit } from './prompt-hits';
@@ -132,8 +132,6 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   // repo:, branch:, source: read only the lines of the sessions they can keep (events, paths, refs, prompts)
   const scope = sessionScope(db, q);
   const within = scope?.segments ?? null;
-  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits, scope) : { groups: [], events: 0, exhausted: true, scanned: 0, read: [] };
-  dir.loadNums(scan.groups.map((h) => h.sessionNum));
 
   // Session-level filters apply to the top-level session (a subagent's own row has no repository).
   let sideCapped = false;
@@ -161,6 +159,11 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
     if (n !== undefined) fileRoots?.add(n);
   }
   const refRoots = q.ref.length > 0 ? new Set(refRows.map((r) => rootNumOfId(r.sessionId)).filter((n): n is number => n !== undefined)) : null;
+  // file: and ref: name their sessions too: when their lines are a few ranges, the events are read there only
+  const named = fileRoots !== null && refRoots !== null ? new Set([...fileRoots].filter((n) => refRoots.has(n))) : (fileRoots ?? refRoots);
+  const scanScope = (named !== null ? narrowScope(db, scope, named) : null) ?? scope;
+  const scan = positiveTerms(q).length > 0 ? scanEventHits(db, q, since, limits, scanScope) : { groups: [], events: 0, exhausted: true, scanned: 0, read: [] };
+  dir.loadNums(scan.groups.map((h) => h.sessionNum));
   const sessionPasses = (root: SessionInfo): boolean =>
     passesSessionFilters(q, root) &&
     (fileRoots === null || fileRoots.has(root.num)) &&

@@ -43,7 +43,11 @@ beforeAll(async () => {
       [oldestFiles.main]:
         reads(OLDEST, NOW - 2 * DAY, 2) +
         line({ ts: NOW - 2 * DAY + 10, dur: 50, sid: OLDEST, type: 'child_session_ref', name: 'runSubagent', spanId: span(OLDEST), status: 'ok', attrs: { childSessionId: SUBAGENT, label: 'explore' } }),
-      [oldestFiles.sub]: reads(SUBAGENT, NOW - 2 * DAY + 20, 1),
+      // the subagent also read a file and opened a PR: paths and refs of the family, for file: and ref:
+      [oldestFiles.sub]:
+        reads(SUBAGENT, NOW - 2 * DAY + 20, 1) +
+        line({ ts: NOW - 2 * DAY + 30, dur: 5, sid: SUBAGENT, type: 'tool_call', name: 'read_file', spanId: span(SUBAGENT), status: 'ok', attrs: { args: '{"filePath":"lib/gizmo.ts"}', result: 'export {}' } }) +
+        line({ ts: NOW - 2 * DAY + 40, dur: 5, sid: SUBAGENT, type: 'tool_call', name: 'mcp_github_get_pull_request', spanId: span(SUBAGENT), status: 'ok', attrs: { args: '{"pullNumber":4242}', result: 'ok' } }),
     },
     // last written as dated: the backfill gives the newest session the lowest ids
     { mtimes: { [`${NEWEST}/main.jsonl`]: NOW - HOUR, [`ws3:${MIDDLE}/main.jsonl`]: NOW - DAY, [oldestFiles.main]: NOW - 2 * DAY, [oldestFiles.sub]: NOW - 2 * DAY } },
@@ -93,6 +97,16 @@ describe('a session-level filter narrows what the first page reads', () => {
     }
   });
 
+  it('narrows the scan to the sessions a file: or ref: filter names, too', () => {
+    expect(ids(page('zorbling file:gizmo'))).toEqual([OLDEST]);
+    for (const q of ['zorbling file:gizmo', 'zorbling ref:4242', 'zorbling file:lib/gizmo.ts repo:ws2']) {
+      const r = page(q);
+      expect({ q, ids: ids(r), hits: hits(r), totals: r.totals }).toEqual({ q, ids: [OLDEST], hits: [[3, 1]], totals: { sessions: 1, events: 3, exact: true, scannedEvents: 3 } });
+    }
+    // a path no session of the repository touched
+    expect(page('zorbling file:gizmo repo:ws1').totals).toEqual({ sessions: 0, events: 0, exact: true, scannedEvents: 0 });
+  });
+
   it('matches no session: the scan reads nothing and the totals are exact', () => {
     const r = page('zorbling repo:nowhere');
     expect(r.totals).toMatchObject({ sessions: 0, exact: true });
@@ -107,8 +121,8 @@ describe('a session-level filter narrows what the first page reads', () => {
       fs.appendFileSync(main, reads(OLDEST, NOW - 5_000 + k * 100, 1, 'zorbling-late'));
       await fx.reindex();
     }
-    // ids 45–56: three of ws1, one of ws2, three times over. Newest first, the first page reads ws2's 56, ws1's
-    // 53–55, ws2's 52, ws1's 49–51: eight matches read, its budget, two of them ws2's.
+    // ids 47–58: three of ws1, one of ws2, three times over. Newest first, the first page reads ws2's 58, ws1's
+    // 55–57, ws2's 54, ws1's 51–53: eight matches read, its budget, two of them ws2's.
     const r = page('zorbling repo:ws2');
     expect(ids(r)).toEqual([OLDEST]);
     expect(hits(r)).toEqual([[2, 0]]);
@@ -119,7 +133,7 @@ describe('a session-level filter narrows what the first page reads', () => {
 
 describe('the scan of a scope', () => {
   it('reads the other sessions’ matches inside a joined piece as rowids only, and stops after five times the budget of them', () => {
-    // ids 1–20 are ws1's, 21–40 ws3's, 41–44 ws2's (its subagent's is 44): one piece over all of them, as
+    // ids 1–20 are ws1's, 21–40 ws3's, 41–46 ws2's (its subagent's are 44–46): one piece over all of them, as
     // joinNearest makes when a repository's sessions are more than MAX_SCOPE_PIECES apart
     const num = (id: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(id) as number;
     const scope = { nums: [num(OLDEST), num(SUBAGENT)], ranges: [{ lo: 41, hi: 44 }], segments: [{ lo: 1, hi: 44, newestFirst: true }] };

@@ -147,11 +147,45 @@ export function sessionScope(db: Database.Database, q: ParsedQuery): SessionScop
   };
   const nums: number[] = [];
   for (let i = 0; i < tree.nums.length; i++) if (rootPasses(tree.root[i])) nums.push(tree.nums[i]);
-  const ranges = nums.length === 0 ? [] : fileRanges(db, nums);
-  const scope: SessionScope = { nums, ranges, segments: joinNearest(intersect(ranges, segmentsNewestFirst(db)), MAX_SCOPE_PIECES) };
+  const scope = scopeOf(db, nums);
   if (tree.scopes.size >= MAX_KEPT_SCOPES) tree.scopes.delete(tree.scopes.keys().next().value as string);
   tree.scopes.set(key, scope);
   return scope;
+}
+
+/**
+ * Past this many top-level sessions named by file: or ref:, or this many sessions in their families, the scan is not
+ * narrowed to them: their ranges cost two seeks a file for each query (~2 µs each; on the bench corpus a common path
+ * names ~3,000 top-level sessions, and 216 named by a file name had 11,207 sessions in their families: 25 ms), and a
+ * first page of the newest matches holds plenty of so many anyway.
+ */
+export const MAX_NAMED_ROOTS = 256;
+export const MAX_NAMED_SESSIONS = 2048;
+
+/**
+ * `scope` (every session when null) narrowed to the families of `roots`, top-level sessions by number: those whose
+ * paths or refs a file: or ref: filter found (search-sessions.ts keeps no other). Null when their lines are more
+ * than MAX_SCOPE_PIECES ranges apart: the pieces would be joined, and reading the other sessions' matches between
+ * them cost more than it found (bench corpus, file: of a name in ~200 sessions across the corpus: +20–30 ms a
+ * query, none of 84 such first pages exact either way). Made for each query, as the roots are that query's.
+ */
+export function narrowScope(db: Database.Database, scope: SessionScope | null, roots: ReadonlySet<number>): SessionScope | null {
+  if (roots.size > MAX_NAMED_ROOTS) return null;
+  const tree = trees.get(db);
+  const kept = scope === null ? null : new Set(scope.nums);
+  const nums: number[] = [];
+  for (let i = 0; i < tree.nums.length; i++) {
+    const num = tree.nums[i];
+    if (roots.has(tree.nums[tree.root[i]]) && (kept === null || kept.has(num))) nums.push(num);
+  }
+  if (nums.length > MAX_NAMED_SESSIONS) return null;
+  const narrowed = scopeOf(db, nums);
+  return narrowed.ranges.length <= MAX_SCOPE_PIECES ? narrowed : null;
+}
+
+function scopeOf(db: Database.Database, nums: number[]): SessionScope {
+  const ranges = nums.length === 0 ? [] : fileRanges(db, nums);
+  return { nums, ranges, segments: joinNearest(intersect(ranges, segmentsNewestFirst(db)), MAX_SCOPE_PIECES) };
 }
 
 /** Each file's first and last line id (lines_file: two index seeks a file). */
