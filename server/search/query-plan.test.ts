@@ -12,6 +12,8 @@ import { clearStatements } from '../db/statements';
 // partial indexes: trigrams cannot answer it and those tables have no per-character index; side-hits.test.ts.)
 
 const S = 'aaaaaaaa-1111-4111-8111-111111111111';
+const S2 = 'bbbbbbbb-2222-4222-8222-222222222222';
+const S3 = 'cccccccc-3333-4333-8333-333333333333';
 let fx: FixtureDb;
 let seq = 0;
 const ev = (type: string, attrs: object, name = type, status = 'ok') =>
@@ -26,6 +28,9 @@ beforeAll(async () => {
       ev('llm_request', { model: 'gpt-4.1', error: 'timeout reconnecting' }, 'chat:gpt-4.1', 'error') +
       ev('llm_request', { model: 'gpt-4.1', userRequest: '日志 wsReconnectLoop', inputMessages: JSON.stringify([{ role: 'user', parts: [{ type: 'text', content: '落盘 Reconnect retry with backoff' }] }]) }, 'chat:gpt-4.1'),
     [`${S}/system_prompt_0.json`]: JSON.stringify({ content: 'Reconnect 落盘 retry with backoff' }),
+    // two sessions of another repository: repo:ws1 keeps a third of the sessions, and is narrowed (session-scope.ts)
+    [`ws2:${S2}/main.jsonl`]: line({ ts: Date.now() - 5000, dur: 0, sid: S2, type: 'tool_call', name: 'read_file', spanId: '0000000000000001', status: 'ok', attrs: { result: 'Reconnect' } }),
+    [`ws2:${S3}/main.jsonl`]: line({ ts: Date.now() - 6000, dur: 0, sid: S3, type: 'tool_call', name: 'read_file', spanId: '0000000000000001', status: 'ok', attrs: { result: 'Reconnect' } }),
   });
 });
 afterAll(() => fx.cleanup());
@@ -112,13 +117,18 @@ describe('query plans of a search', () => {
     for (const r of commits) expect(r.plan.join(' ')).toMatch(/SEARCH session_refs USING COVERING INDEX idx_session_refs_type_value \(ref_type=\? AND ref_value>\? AND ref_value<\?\)/);
   });
 
-  it('a repo: filter finds its sessions by number, their files by session and each file’s first and last line by lines_file', () => {
-    const ranges = plans('Reconnect repo:ws1').find((x) => x.sql.includes('min(id) FROM main.lines'));
-    expect(ranges?.plan).toEqual([
-      'SEARCH s USING INDEX sqlite_autoindex_sessions_2 (num=?)',
+  it('a repo: filter finds its sessions by the repository and parent indexes, each file’s first and last line by lines_file', () => {
+    const all = plans('Reconnect repo:ws1');
+    const of = (text: string) => all.find((x) => x.sql.includes(text))?.plan;
+    expect(of('SELECT DISTINCT repository')).toEqual(['SEARCH main.sessions USING COVERING INDEX idx_sessions_repo (repository>?)']);
+    expect(of('SELECT coalesce(max(num), 0) FROM main.sessions')).toEqual(['SEARCH main.sessions USING COVERING INDEX sqlite_autoindex_sessions_2']);
+    expect(of('SELECT count(*) FROM main.sessions WHERE repository IN')?.[0]).toBe('SEARCH main.sessions USING COVERING INDEX idx_sessions_repo (repository=?)');
+    expect(of('SELECT num, id, repository, branch, source FROM main.sessions')?.[0]).toBe('SEARCH main.sessions USING INDEX idx_sessions_repo (repository=?)');
+    expect(of('WHERE parent_id IN')?.[0]).toBe('SEARCH main.sessions USING INDEX idx_sessions_parent (parent_id=?)');
+    expect(of('min(id) FROM main.lines')).toEqual([
+      'SEARCH f USING COVERING INDEX files_session (session_id=?)',
       'LIST SUBQUERY 3',
       'SCAN json_each VIRTUAL TABLE INDEX 1:',
-      'SEARCH f USING COVERING INDEX files_session (session_id=?)',
       'CORRELATED SCALAR SUBQUERY 1',
       'SEARCH main.lines USING COVERING INDEX lines_file (file_id=?)',
       'CORRELATED SCALAR SUBQUERY 2',

@@ -18,7 +18,7 @@ export interface SessionInfo {
 const COLUMNS = `num, id, parent_id AS parentId, is_child AS isChild, repository, branch, title, label, last_ts AS lastTs, source`;
 
 /** Nesting deeper than this (subagents of subagents of …) is cut: the deepest ancestor found stands as the root. */
-const MAX_DEPTH = 8;
+export const MAX_DEPTH = 8;
 
 /**
  * The sessions one search touches, loaded in batches, with each child session (subagent, title, summarize…)
@@ -85,28 +85,18 @@ export class SessionDirectory {
   rootOf(num: number): SessionInfo | undefined {
     const cached = this.roots.get(num);
     if (cached) return cached;
-    const s = this.byNum.get(num);
+    let s = this.byNum.get(num);
     if (!s) return undefined;
-    const root = topLevelOf(s, (id) => this.byId.get(id));
-    this.roots.set(num, root);
-    return root;
+    const seen = new Set<string>([s.id]);
+    while (s.isChild && s.parentId) {
+      const p = this.byId.get(s.parentId);
+      if (!p || seen.has(p.id) || seen.size > MAX_DEPTH) break;
+      seen.add(p.id);
+      s = p;
+    }
+    this.roots.set(num, s);
+    return s;
   }
-}
-
-/**
- * The top-level session of `s`: its parents followed while it is a child (a subagent, title or summary request),
- * up to MAX_DEPTH; a parent not indexed (yet) or a loop leaves the deepest ancestor found standing as the root.
- * The one rule for search (this directory) and for the sessions a filter narrows its scan to (session-scope.ts).
- */
-export function topLevelOf<S extends { id: string; isChild: boolean; parentId: string | null }>(s: S, byId: (id: string) => S | undefined): S {
-  const seen = new Set<string>([s.id]);
-  while (s.isChild && s.parentId) {
-    const p = byId(s.parentId);
-    if (!p || seen.has(p.id) || seen.size > MAX_DEPTH) break;
-    seen.add(p.id);
-    s = p;
-  }
-  return s;
 }
 
 const directories = new KeptWhileUnchanged((db) => new SessionDirectory(db));

@@ -149,6 +149,12 @@ describe('the scan of a scope', () => {
 describe('sessionScope', () => {
   it('is null without a session-level filter, and names the family of every top-level session that passes', () => {
     expect(sessionScope(fx.db, parseSearch('zorbling'))).toBeNull();
+    // no index finds a branch's or a source's sessions, and each is most of them: filtered afterwards, as before
+    expect(sessionScope(fx.db, parseSearch('zorbling source:vscode'))).toBeNull();
+    expect(sessionScope(fx.db, parseSearch('zorbling branch:main'))).toBeNull();
+    // a repository filter keeping more than half of the sessions (ws1, ws2 and ws3: all four)
+    expect(sessionScope(fx.db, parseSearch('zorbling repo:ws'))).toBeNull();
+    expect(sessionScope(fx.db, parseSearch('zorbling repo:nowhere'))).toEqual({ nums: [], ranges: [], segments: [] });
     const num = (id: string) => fx.db.prepare('SELECT num FROM sessions WHERE id = ?').pluck().get(id) as number;
     const scope = sessionScope(fx.db, parseSearch('zorbling repo:ws2'));
     expect(scope?.nums.slice().sort((a, b) => a - b)).toEqual([num(OLDEST), num(SUBAGENT)].sort((a, b) => a - b));

@@ -2,15 +2,16 @@ import type Database from 'better-sqlite3';
 import { KeptWhileUnchanged } from '../db/db-state';
 import { segmentsNewestFirst, type IdSegment } from '../db/id-order';
 import { statement } from '../db/statements';
-import { topLevelOf } from './session-directory';
+import { MAX_DEPTH } from './session-directory';
 import type { ParsedQuery } from './query-parser';
 
 // A first page reads a word's newest matches within a budget (event-hits.ts FIRST_PAGE_LIMITS). The session-level
 // filters (repo:, branch:, source:) were applied only to the sessions those matches fell in: a repository whose
 // sessions were older than the word's newest 6,000 matches elsewhere had none on the first page ("No session among
 // the first 6,000 matches", "at least 0 sessions" to the command line and agents) until depth=all. A filtered query
-// now reads only the line ids of the sessions that can pass: the families of the top-level sessions whose
-// repository, branch and source pass, their files' id ranges in the scan's newest-first order.
+// with a repo: filter now reads only the line ids of the sessions that can pass: the families of the top-level
+// sessions whose repository, branch and source pass, their files' id ranges in the scan's newest-first order. A
+// branch: or source: alone is not narrowed: no index finds their sessions, and each is most sessions anyway.
 
 /** What a session-level filter compares (the top-level session's, as search-sessions.ts applies them). */
 export interface SessionFilterFields {
@@ -29,8 +30,6 @@ export function passesSessionFilters(q: ParsedQuery, s: SessionFilterFields): bo
     (q.source.length === 0 || q.source.includes(s.source === 'cli' ? 'cli' : 'vscode'))
   );
 }
-
-const hasSessionFilters = (q: ParsedQuery) => q.repo.length > 0 || q.branch.length > 0 || q.source.length > 0;
 
 /** The sessions a filtered query can match, and the ids their lines hold, to read instead of every id. */
 export interface SessionScope {
@@ -64,93 +63,78 @@ export function inScope(scope: SessionScope, id: number): boolean {
  */
 export const MAX_SCOPE_PIECES = 64;
 
-/** Past this many filters kept for one commit, the oldest goes (each holds its sessions' numbers). */
+/**
+ * A filter keeping more than this share of the sessions is not narrowed (null): a first page of the newest matches
+ * holds plenty of its sessions anyway, and its ranges would cost two seeks a file (~2 µs each) after every commit.
+ */
+const BROAD_SHARE = 0.5;
+
+/** Past this many filters kept for one commit, the oldest goes (each holds its sessions' numbers and ranges). */
 const MAX_KEPT_SCOPES = 16;
 
-/**
- * Every session's place in the tree and the values the filters compare, read once per commit (19,189 sessions on
- * the 1.6 GiB bench corpus: ~20 ms, then well under a ms a filter): strings by index into `values`, so that it holds
- * a few hundred kB however many sessions share a repository.
- */
-interface SessionTree {
-  nums: Int32Array;
-  /** index of each session's top-level session */
-  root: Int32Array;
-  repository: Int32Array;
-  branch: Int32Array;
-  source: Int32Array;
-  /** the distinct strings, -1 for null */
-  values: string[];
-  scopes: Map<string, SessionScope>;
-}
-
-function readTree(db: Database.Database): SessionTree {
-  const rows = statement(db, 'SELECT num, id, parent_id, is_child, repository, branch, source FROM sessions').raw().all() as [number, string, string | null, number, string | null, string | null, string][];
-  const n = rows.length;
-  const values: string[] = [];
-  const valueIndex = new Map<string, number>();
-  const intern = (v: string | null) => {
-    if (v === null) return -1;
-    let i = valueIndex.get(v);
-    if (i === undefined) {
-      i = values.length;
-      values.push(v);
-      valueIndex.set(v, i);
-    }
-    return i;
-  };
-  const tree: SessionTree = {
-    nums: new Int32Array(n),
-    root: new Int32Array(n),
-    repository: new Int32Array(n),
-    branch: new Int32Array(n),
-    source: new Int32Array(n),
-    values,
-    scopes: new Map(),
-  };
-  const nodes = rows.map(([, id, parentId, isChild], i) => ({ id, parentId, isChild: isChild === 1, i }));
-  const byId = new Map(nodes.map((s) => [s.id, s]));
-  rows.forEach(([num, , , , repository, branch, source], i) => {
-    tree.nums[i] = num;
-    tree.root[i] = topLevelOf(nodes[i], (id) => byId.get(id)).i;
-    tree.repository[i] = intern(repository);
-    tree.branch[i] = intern(branch);
-    tree.source[i] = intern(source);
-  });
-  return tree;
-}
-
-const trees = new KeptWhileUnchanged(readTree);
+const kept = new KeptWhileUnchanged(() => new Map<string, SessionScope | null>());
 
 const filterKey = (q: ParsedQuery) => JSON.stringify([q.repo, q.branch, q.source]);
 
+// Every read goes through an index: the sessions table is ~1 kB a row (summaries, counts), 18 MB and ~23 ms to scan
+// at 19,189 sessions, and a commit every 200 ms while Copilot writes would have each filtered search pay it.
+const DISTINCT_REPOSITORIES = 'SELECT DISTINCT repository FROM main.sessions WHERE repository IS NOT NULL';
+// numbers are given one after another: the highest is the count of sessions ever made, in one seek
+const SESSION_COUNT = 'SELECT coalesce(max(num), 0) FROM main.sessions';
+const COUNT_IN_REPOSITORIES = 'SELECT count(*) FROM main.sessions WHERE repository IN (SELECT value FROM json_each(?))';
+const SESSIONS_IN_REPOSITORIES = 'SELECT num, id, repository, branch, source FROM main.sessions WHERE repository IN (SELECT value FROM json_each(?))';
+const SESSIONS_BY_NUM = 'SELECT num, id FROM main.sessions WHERE num IN (SELECT value FROM json_each(?))';
+const CHILDREN_OF = 'SELECT num, id FROM main.sessions WHERE parent_id IN (SELECT value FROM json_each(?)) AND is_child = 1';
+
 /**
- * The scope of `q`'s session-level filters (null without one): kept until the next commit, as the tree it is read
- * from. Every session whose top-level session passes is in it, by the rule the search applies afterwards
- * (passesSessionFilters, topLevelOf), so that reading only its ids loses no match the filter keeps.
+ * The scope of `q`'s repo: filter, with its branch: and source: (null without a repo: filter, or when it keeps more
+ * than BROAD_SHARE of the sessions: the search then filters the newest matches as before). Kept until the next
+ * commit. Every session whose top-level session passes is in it: that top-level session passes on its own row
+ * (passesSessionFilters, the rule the search applies afterwards), so it is among its repository's rows, and the
+ * sessions below it are found from it by their parent links, as SessionDirectory.rootOf follows them up.
  */
 export function sessionScope(db: Database.Database, q: ParsedQuery): SessionScope | null {
-  if (!hasSessionFilters(q)) return null;
-  const tree = trees.get(db);
+  if (q.repo.length === 0) return null;
+  const scopes = kept.get(db);
   const key = filterKey(q);
-  const kept = tree.scopes.get(key);
-  if (kept !== undefined) return kept;
-  const value = (i: number) => (i < 0 ? null : tree.values[i]);
-  const passes = new Map<number, boolean>();
-  const rootPasses = (r: number) => {
-    let p = passes.get(r);
-    if (p === undefined) {
-      p = passesSessionFilters(q, { repository: value(tree.repository[r]), branch: value(tree.branch[r]), source: value(tree.source[r]) ?? 'vscode' });
-      passes.set(r, p);
-    }
-    return p;
-  };
-  const nums: number[] = [];
-  for (let i = 0; i < tree.nums.length; i++) if (rootPasses(tree.root[i])) nums.push(tree.nums[i]);
-  const scope = scopeOf(db, nums);
-  if (tree.scopes.size >= MAX_KEPT_SCOPES) tree.scopes.delete(tree.scopes.keys().next().value as string);
-  tree.scopes.set(key, scope);
+  if (scopes.has(key)) return scopes.get(key)!;
+  const scope = readScope(db, q);
+  if (scopes.size >= MAX_KEPT_SCOPES) scopes.delete(scopes.keys().next().value as string);
+  scopes.set(key, scope);
   return scope;
+}
+
+function readScope(db: Database.Database, q: ParsedQuery): SessionScope | null {
+  const repoOnly = { ...q, branch: [], source: [] };
+  const repositories = (statement(db, DISTINCT_REPOSITORIES).pluck().all() as string[]).filter((r) => passesSessionFilters(repoOnly, { repository: r, branch: null, source: 'vscode' }));
+  if (repositories.length === 0) return scopeOf(db, [], []);
+  const inRepositories = JSON.stringify(repositories);
+  const total = statement(db, SESSION_COUNT).pluck().get() as number;
+  if ((statement(db, COUNT_IN_REPOSITORIES).pluck().get(inRepositories) as number) > total * BROAD_SHARE) return null;
+  const rows = statement(db, SESSIONS_IN_REPOSITORIES).all(inRepositories) as (SessionFilterFields & { num: number; id: string })[];
+  const family = withDescendants(db, rows.filter((r) => passesSessionFilters(q, r)), Infinity)!;
+  return scopeOf(db, family.nums, family.ids);
+}
+
+/**
+ * `sessions` and every session below them by is_child parent links, as deep as SessionDirectory.rootOf climbs (one
+ * indexed statement a level); null past `max` sessions.
+ */
+function withDescendants(db: Database.Database, sessions: { num: number; id: string }[], max: number): { nums: number[]; ids: string[] } | null {
+  const seen = new Set<string>(sessions.map((s) => s.id));
+  const nums = sessions.map((s) => s.num);
+  let frontier = [...seen];
+  for (let depth = 0; depth <= MAX_DEPTH && frontier.length > 0 && nums.length <= max; depth++) {
+    const children = statement(db, CHILDREN_OF).all(JSON.stringify(frontier)) as { num: number; id: string }[];
+    frontier = [];
+    for (const c of children) {
+      if (seen.has(c.id)) continue;
+      seen.add(c.id);
+      nums.push(c.num);
+      frontier.push(c.id);
+    }
+  }
+  return nums.length > max ? null : { nums, ids: [...seen] };
 }
 
 /**
@@ -171,30 +155,26 @@ export const MAX_NAMED_SESSIONS = 2048;
  */
 export function narrowScope(db: Database.Database, scope: SessionScope | null, roots: ReadonlySet<number>): SessionScope | null {
   if (roots.size > MAX_NAMED_ROOTS) return null;
-  const tree = trees.get(db);
-  const kept = scope === null ? null : new Set(scope.nums);
-  const nums: number[] = [];
-  for (let i = 0; i < tree.nums.length; i++) {
-    const num = tree.nums[i];
-    if (roots.has(tree.nums[tree.root[i]]) && (kept === null || kept.has(num))) nums.push(num);
-  }
-  if (nums.length > MAX_NAMED_SESSIONS) return null;
-  const narrowed = scopeOf(db, nums);
+  const named = statement(db, SESSIONS_BY_NUM).all(JSON.stringify([...roots])) as { num: number; id: string }[];
+  const family = withDescendants(db, named, MAX_NAMED_SESSIONS);
+  if (family === null) return null;
+  const within = scope === null ? null : new Set(scope.nums);
+  const keep = family.nums.flatMap((n, i) => (within === null || within.has(n) ? [[n, family.ids[i]] as const] : []));
+  const narrowed = scopeOf(db, keep.map(([n]) => n), keep.map(([, id]) => id));
   return narrowed.ranges.length <= MAX_SCOPE_PIECES ? narrowed : null;
 }
 
-function scopeOf(db: Database.Database, nums: number[]): SessionScope {
-  const ranges = nums.length === 0 ? [] : fileRanges(db, nums);
+function scopeOf(db: Database.Database, nums: number[], ids: string[]): SessionScope {
+  const ranges = ids.length === 0 ? [] : fileRanges(db, ids);
   return { nums, ranges, segments: joinNearest(intersect(ranges, segmentsNewestFirst(db)), MAX_SCOPE_PIECES) };
 }
 
 /** Each file's first and last line id (lines_file: two index seeks a file). */
 const FILE_RANGES = `SELECT (SELECT min(id) FROM main.lines WHERE file_id = f.id) AS lo, (SELECT max(id) FROM main.lines WHERE file_id = f.id) AS hi
-FROM main.sessions s JOIN main.files f ON f.session_id = s.id
-WHERE s.num IN (SELECT value FROM json_each(?))`;
+FROM main.files f WHERE f.session_id IN (SELECT value FROM json_each(?))`;
 
-function fileRanges(db: Database.Database, nums: number[]): { lo: number; hi: number }[] {
-  const ranges = (statement(db, FILE_RANGES).all(JSON.stringify(nums)) as { lo: number | null; hi: number | null }[])
+function fileRanges(db: Database.Database, ids: string[]): { lo: number; hi: number }[] {
+  const ranges = (statement(db, FILE_RANGES).all(JSON.stringify(ids)) as { lo: number | null; hi: number | null }[])
     .filter((r): r is { lo: number; hi: number } => r.lo !== null && r.hi !== null)
     .sort((a, b) => a.lo - b.lo);
   return mergeOverlapping(ranges);
