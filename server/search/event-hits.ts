@@ -181,18 +181,16 @@ const NO_TS = Number.MAX_SAFE_INTEGER;
 /**
  * Reads the matching events newest first (server/db/id-order.ts) until the limits say stop or the matches run
  * out. Cost is bounded by the limits whatever the word: a word in 100k events reads a bounded slice of them.
- * With a `scope` (session-scope.ts: a repo:, branch: or source: filter) only its sessions' ids are read, and only
- * their events count toward the budget.
+ * With a `scope` (session-scope.ts: a repo: filter, or the sessions a file: or ref: names) only the ids of its
+ * sessions' files are read, first to last of each file (another session's lines between a live file's count too).
  */
 export function scanEventHits(db: Database.Database, q: ParsedQuery, since: number | null, limits: ScanLimits, scope: SessionScope | null = null): ScanResult {
   const plan = planScan(q);
   if (plan === null || positiveTerms(q).length === 0) return { groups: [], events: 0, exhausted: true, scanned: 0, read: [] };
   const filter = eventFilterSql(q, since);
   const given = limits.ranges;
-  const filterSql = filter.sql;
-  const groupsStmt = statement(db, chunkGroupsSql(plan, filterSql));
+  const groupsStmt = statement(db, chunkGroupsSql(plan, filter.sql));
   const extra: Record<string, unknown> = { ...filter.params };
-
   if (plan.alsoRequired) extra.required = plan.alsoRequired.match;
   if (plan.excluded) extra.excluded = plan.excluded.match;
   const started = performance.now();
@@ -242,13 +240,13 @@ export function scanEventHits(db: Database.Database, q: ParsedQuery, since: numb
     for (;;) {
       // Budgeted: ask for what the budget still allows (the filters may reject some, hence the loop).
       const want = given !== undefined ? -1 : Math.max(chunk, Math.min(limits.maxHits - events, limits.maxScanned - scanned));
-      const read1 = idsStmt.all({ match: plan.match, lo, hi, limit: want === -1 || !Number.isFinite(want) ? -1 : want + 1 }) as number[];
-      const more = want !== -1 && Number.isFinite(want) && read1.length > want;
-      if (more) read1.pop();
-      const lastRead = read1[read1.length - 1];
+      const matched = idsStmt.all({ match: plan.match, lo, hi, limit: want === -1 || !Number.isFinite(want) ? -1 : want + 1 }) as number[];
+      const more = want !== -1 && Number.isFinite(want) && matched.length > want;
+      if (more) matched.pop();
+      const lastRead = matched[matched.length - 1];
       // a scope's joined pieces hold other sessions' lines: rowids only, never joined nor counted as scanned
-      const ids = scope === null ? read1 : read1.filter((id) => inScope(scope, id));
-      skipped += read1.length - ids.length;
+      const ids = scope === null ? matched : matched.filter((id) => inScope(scope, id));
+      skipped += matched.length - ids.length;
       // ids already read are all joined: at most the budget's worth, ~1 µs each
       let cut = false;
       for (let i = 0; i < ids.length; i += chunk) {

@@ -79,7 +79,7 @@ function stretchedScope(db: Database.Database, pieces: IdSegment[]): IdSegment[]
 
 /**
  * A scope's row ranges in one table, kept with the scope (session-scope.ts keeps it until the next commit, which is
- * when a row can be added): two binary searches a piece, ~2 ms a table for 24 pieces, once per scope, not per read.
+ * when a row can be added): two binary searches a piece, up to 64 pieces, once per scope and table, not per read.
  */
 const keptRanges = new WeakMap<IdSegment[], Map<string, { lo: number; hi: number }[]>>();
 function scopeRowRanges(db: Database.Database, place: LinePlace, within: IdSegment[], segs: IdSegment[]): { lo: number; hi: number }[] {

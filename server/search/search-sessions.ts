@@ -129,7 +129,7 @@ export function searchSessions(db: Database.Database, input: SearchQuery, now = 
   if (readBefore !== null) limits = readBefore.length > 0 ? { ...UNLIMITED, ranges: readBefore, chunk: firstPage.chunk } : { ...UNLIMITED, chunk: firstPage.chunk };
 
   const dir = sessionDirectory(db);
-  // repo:, branch:, source: read only the lines of the sessions they can keep (events, paths, refs, prompts)
+  // repo: (with branch: and source:) reads only the lines of the sessions it can keep (events, paths, refs, prompts)
   const scope = sessionScope(db, q);
   const within = scope?.segments ?? null;
 

@@ -22,10 +22,13 @@ export interface SessionFilterFields {
 
 const contains = (hay: string | null, needle: string) => hay !== null && hay.toLowerCase().includes(needle.toLowerCase());
 
+/** repo: of `q` against a repository: a case-insensitive substring of it. */
+const repositoryPasses = (q: ParsedQuery, repository: string | null) => q.repo.length === 0 || q.repo.some((v) => contains(repository, v));
+
 /** repo:, branch: and source: of `q` against a top-level session: repo and branch are case-insensitive substrings. */
 export function passesSessionFilters(q: ParsedQuery, s: SessionFilterFields): boolean {
   return (
-    (q.repo.length === 0 || q.repo.some((v) => contains(s.repository, v))) &&
+    repositoryPasses(q, s.repository) &&
     (q.branch.length === 0 || q.branch.some((v) => contains(s.branch, v))) &&
     (q.source.length === 0 || q.source.includes(s.source === 'cli' ? 'cli' : 'vscode'))
   );
@@ -106,36 +109,39 @@ export function sessionScope(db: Database.Database, q: ParsedQuery): SessionScop
 }
 
 function readScope(db: Database.Database, q: ParsedQuery): SessionScope | null {
-  const repoOnly = { ...q, branch: [], source: [] };
-  const repositories = (statement(db, DISTINCT_REPOSITORIES).pluck().all() as string[]).filter((r) => passesSessionFilters(repoOnly, { repository: r, branch: null, source: 'vscode' }));
-  if (repositories.length === 0) return scopeOf(db, [], []);
+  const repositories = (statement(db, DISTINCT_REPOSITORIES).pluck().all() as string[]).filter((r) => repositoryPasses(q, r));
+  if (repositories.length === 0) return scopeOf(db, []);
   const inRepositories = JSON.stringify(repositories);
   const total = statement(db, SESSION_COUNT).pluck().get() as number;
   if ((statement(db, COUNT_IN_REPOSITORIES).pluck().get(inRepositories) as number) > total * BROAD_SHARE) return null;
-  const rows = statement(db, SESSIONS_IN_REPOSITORIES).all(inRepositories) as (SessionFilterFields & { num: number; id: string })[];
-  const family = withDescendants(db, rows.filter((r) => passesSessionFilters(q, r)), Infinity)!;
-  return scopeOf(db, family.nums, family.ids);
+  const rows = statement(db, SESSIONS_IN_REPOSITORIES).all(inRepositories) as (SessionFilterFields & ScopedSession)[];
+  return scopeOf(db, withDescendants(db, rows.filter((r) => passesSessionFilters(q, r)), Infinity)!);
+}
+
+interface ScopedSession {
+  num: number;
+  id: string;
 }
 
 /**
  * `sessions` and every session below them by is_child parent links, as deep as SessionDirectory.rootOf climbs (one
  * indexed statement a level); null past `max` sessions.
  */
-function withDescendants(db: Database.Database, sessions: { num: number; id: string }[], max: number): { nums: number[]; ids: string[] } | null {
+function withDescendants(db: Database.Database, sessions: ScopedSession[], max: number): ScopedSession[] | null {
   const seen = new Set<string>(sessions.map((s) => s.id));
-  const nums = sessions.map((s) => s.num);
+  const family = [...sessions];
   let frontier = [...seen];
-  for (let depth = 0; depth <= MAX_DEPTH && frontier.length > 0 && nums.length <= max; depth++) {
-    const children = statement(db, CHILDREN_OF).all(JSON.stringify(frontier)) as { num: number; id: string }[];
+  for (let depth = 0; depth <= MAX_DEPTH && frontier.length > 0 && family.length <= max; depth++) {
+    const children = statement(db, CHILDREN_OF).all(JSON.stringify(frontier)) as ScopedSession[];
     frontier = [];
     for (const c of children) {
       if (seen.has(c.id)) continue;
       seen.add(c.id);
-      nums.push(c.num);
+      family.push(c);
       frontier.push(c.id);
     }
   }
-  return nums.length > max ? null : { nums, ids: [...seen] };
+  return family.length > max ? null : family;
 }
 
 /**
@@ -144,8 +150,8 @@ function withDescendants(db: Database.Database, sessions: { num: number; id: str
  * names ~3,000 top-level sessions, and 216 named by a file name had 11,207 sessions in their families: 25 ms), and a
  * first page of the newest matches holds plenty of so many anyway.
  */
-export const MAX_NAMED_ROOTS = 256;
-export const MAX_NAMED_SESSIONS = 2048;
+const MAX_NAMED_ROOTS = 256;
+const MAX_NAMED_SESSIONS = 2048;
 
 /**
  * `scope` (every session when null) narrowed to the families of `roots`, top-level sessions by number: those whose
@@ -156,18 +162,16 @@ export const MAX_NAMED_SESSIONS = 2048;
  */
 export function narrowScope(db: Database.Database, scope: SessionScope | null, roots: ReadonlySet<number>): SessionScope | null {
   if (roots.size > MAX_NAMED_ROOTS) return null;
-  const named = statement(db, SESSIONS_BY_NUM).all(JSON.stringify([...roots])) as { num: number; id: string }[];
-  const family = withDescendants(db, named, MAX_NAMED_SESSIONS);
+  const family = withDescendants(db, statement(db, SESSIONS_BY_NUM).all(JSON.stringify([...roots])) as ScopedSession[], MAX_NAMED_SESSIONS);
   if (family === null) return null;
   const within = scope === null ? null : new Set(scope.nums);
-  const keep = family.nums.flatMap((n, i) => (within === null || within.has(n) ? [[n, family.ids[i]] as const] : []));
-  const narrowed = scopeOf(db, keep.map(([n]) => n), keep.map(([, id]) => id));
+  const narrowed = scopeOf(db, within === null ? family : family.filter((s) => within.has(s.num)));
   return narrowed.ranges.length <= MAX_SCOPE_PIECES ? narrowed : null;
 }
 
-function scopeOf(db: Database.Database, nums: number[], ids: string[]): SessionScope {
-  const ranges = ids.length === 0 ? [] : fileRanges(db, ids);
-  return { nums, ranges, segments: joinNearest(intersect(ranges, segmentsNewestFirst(db)), MAX_SCOPE_PIECES) };
+function scopeOf(db: Database.Database, sessions: ScopedSession[]): SessionScope {
+  const ranges = sessions.length === 0 ? [] : fileRanges(db, sessions.map((s) => s.id));
+  return { nums: sessions.map((s) => s.num), ranges, segments: joinNearest(intersect(ranges, segmentsNewestFirst(db)), MAX_SCOPE_PIECES) };
 }
 
 /** Each file's first and last line id (lines_file: two index seeks a file). */
