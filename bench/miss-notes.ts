@@ -20,7 +20,8 @@ const NOTES: readonly (readonly [RegExp, string])[] = [
       'better hash of its pending terms, patched into SQLite at install (44.6 / 46.3 → 39.2 / 38.8 CPU s); deflate on the libuv ' +
       'pool, the write-ahead log\'s checkpoints on the search thread, the search thread at nice 10. Measured and not taken ' +
       '(within this host\'s spread, or at the cost of another target): a parse thread in front of the writer (the parsed lines ' +
-      'cloned back cost more than parsing them), multi-row INSERTs, deflate on a thread of its own, zlib level 1, a 64 MB writer ' +
+      'cloned back cost more than parsing them), multi-row INSERTs, deflate on a thread of its own, every batch deflated on the ' +
+      'pool while its lines are written (Node\'s async deflate costs the calling thread more than it moves), zlib level 1, a 64 MB writer ' +
       'page cache (+46 MB of peak RSS), archive pages of 32 and 64 KiB, FTS5 detail=none, columnsize=0 and other merge ' +
       'policies, two glibc arenas, --single-threaded-gc, SQLite built with profile-guided optimization (~4% of the CPU, for a ' +
       'second build and a training run at every install), foreign keys off, an earlier start of the ingest worker (~0.1 s). ' +
@@ -52,11 +53,12 @@ const NOTES: readonly (readonly [RegExp, string])[] = [
       'backfill row gained (5.3% when the issue was filed; 10.8% at best, at 997e3d5) and two changes of its own: the ingest ' +
       'worker and the search thread load without zod and yaml (the backfill planned ~80 ms sooner) and /api/ready is polled ' +
       'every 50 ms instead of 250. Measured and not taken: SQLite with profile-guided optimization (user CPU 5.12–5.17 → ' +
-      '4.71–5.04 s, wall 3.22–3.31 → 3.13–3.19 s), the deflate thread (within this host\'s spread). What is left: both threads ' +
-      'busy from start to end (~89% of the two cores over a run; the ingest thread\'s profile: the events insert 1.38 s, ' +
-      'JSON.parse 0.73, the lines insert 0.59, the derived rows 0.55, the session refreshes 0.53, deflate ~0.5; the search ' +
-      'thread\'s trigram inserts ~5.7 of its 8.9 s under the profiler). 15.9% (~2.9 s including the start) needs the two ' +
-      'threads\' work per line halved, not more overlap. Every step: docs/performance-history.md, "Held-out corpus".',
+      '4.71–5.04 s, wall 3.22–3.31 → 3.13–3.19 s), the deflate thread (within this host\'s spread), every batch deflated on ' +
+      'the pool (slower). What is left: the ingest thread is the critical path from the plan to the end (the search thread ' +
+      'finishes ~0.1 s after it; the ingest thread\'s profile: the events insert 1.38 s, JSON.parse 0.73, the lines insert ' +
+      '0.59, the derived rows 0.55, the session refreshes 0.53, deflate ~0.5), and the Copilot CLI logs, a ninth of the ' +
+      'bytes, take a fifth of the time (events of ~420 bytes: the per-event costs). 15.9% (~2.9 s including the start) needs ' +
+      'the ingest thread\'s work cut by about a third, not more overlap. Every step: docs/performance-history.md, "Held-out corpus".',
   ],
   [
     /^time until every session of the newest 7 days/,
