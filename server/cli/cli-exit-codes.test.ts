@@ -11,6 +11,7 @@ import type { Health } from '../../shared/api';
 import { openReadDb } from '../db/open';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { IngestStore } from '../ingest/store';
+import { denyAccess } from '../test-support/deny-access';
 import { runCliCaptured } from '../test-support/run-cli-captured';
 import { VERSION } from '../version';
 
@@ -55,11 +56,7 @@ describe('--logs that cannot be indexed (index and the query commands: exit 2, w
   it('a folder whose listing is refused (EACCES, made the way the kernel reports it to a non-root user)', async () => {
     const locked = path.join(tmp, 'locked');
     fs.mkdirSync(locked, { recursive: true });
-    const real = fs.readdirSync;
-    vi.spyOn(fs, 'readdirSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
-      if (p === locked) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
-      return (real as (...a: unknown[]) => unknown)(p, ...rest);
-    }) as typeof fs.readdirSync);
+    denyAccess('readdirSync', locked);
     try {
       expect(await cli('index', '--logs', locked, '--db', path.join(tmp, 'l.db'))).toMatchObject({ code: 2, err: `chronoscope index: --logs ${locked}: cannot be read (EACCES)\n` });
     } finally {

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
+import { denyAccess } from '../test-support/deny-access';
 import { runCliCaptured } from '../test-support/run-cli-captured';
 
 // A session named on the command line: its whole id, or a prefix of it that names one session (git's rule), for
@@ -51,11 +52,7 @@ describe('a session id on the command line', () => {
   // A refused write said "… is not readable (permission denied)": fsProblem's words for a read.
   it('export -o where writing is refused says so, not that the file is unreadable', async () => {
     const locked = path.join(tmp, 'locked.md');
-    const real = fs.openSync;
-    vi.spyOn(fs, 'openSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
-      if (p === locked) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
-      return (real as (...a: unknown[]) => unknown)(p, ...rest);
-    }) as typeof fs.openSync);
+    denyAccess('openSync', locked);
     try {
       expect(await cli('export', C, '--format', 'md', '-o', locked)).toMatchObject({ code: 2, err: `chronoscope export: cannot write ${locked}: permission denied\n` });
     } finally {

@@ -14,6 +14,7 @@ import { damageMiddlePage } from '../test-support/damage-page';
 import { fixtureDb, line, type FixtureDb } from '../test-support/fixture-db';
 import { indexOnce } from './index-once';
 import { IngestStore } from './store';
+import { denyAccess } from '../test-support/deny-access';
 
 let fx: FixtureDb | null = null;
 afterEach(() => {
@@ -297,12 +298,7 @@ describe('the filesystem says no', () => {
     fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 2), 's2/main.jsonl': lines('s2', 0, 3) });
     const denied = main(fx, 's2');
     fs.appendFileSync(denied, lines('s2', 3, 5));
-    // Tests run as root, where chmod denies nothing: make the open fail the way EACCES does.
-    const realOpen = fs.openSync;
-    const spy = vi.spyOn(fs, 'openSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
-      if (p === denied) throw Object.assign(new Error(`EACCES: permission denied, open '${denied}'`), { code: 'EACCES' });
-      return (realOpen as (...a: unknown[]) => number)(p, ...rest);
-    }) as typeof fs.openSync);
+    const spy = denyAccess('openSync', denied, `EACCES: permission denied, open '${denied}'`);
     await fx.reindex();
     expect(counts(fx.db)).toMatchObject({ events: 5 });
     expect(recentProblems(fx.db).find((p) => p.kind === 'unreadable')).toMatchObject({ path: denied, reason: `EACCES: permission denied, open '${denied}'` });
@@ -314,14 +310,10 @@ describe('the filesystem says no', () => {
 
   it('permission denied on a folder: the other sessions are indexed', async () => {
     fx = await fixtureDb({ 's1/main.jsonl': lines('s1', 0, 2) });
-    const realReaddir = fs.readdirSync;
     const locked = path.join(fx.logsDir(), 'locked');
     fs.mkdirSync(locked);
     fs.writeFileSync(path.join(locked, 'main.jsonl'), lines('locked', 0, 3));
-    vi.spyOn(fs, 'readdirSync').mockImplementation(((p: fs.PathLike, ...rest: unknown[]) => {
-      if (p === locked) throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
-      return (realReaddir as (...a: unknown[]) => unknown)(p, ...rest);
-    }) as typeof fs.readdirSync);
+    denyAccess('readdirSync', locked);
     await fx.reindex();
     expect(counts(fx.db)).toMatchObject({ events: 2 });
   });
