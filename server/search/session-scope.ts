@@ -164,8 +164,8 @@ export function narrowScope(db: Database.Database, scope: SessionScope | null, r
   if (roots.size > MAX_NAMED_ROOTS) return null;
   const family = withDescendants(db, statement(db, SESSIONS_BY_NUM).all(JSON.stringify([...roots])) as ScopedSession[], MAX_NAMED_SESSIONS);
   if (family === null) return null;
-  const within = scope === null ? null : new Set(scope.nums);
-  const narrowed = scopeOf(db, within === null ? family : family.filter((s) => within.has(s.num)));
+  const scopedNums = scope === null ? null : new Set(scope.nums);
+  const narrowed = scopeOf(db, scopedNums === null ? family : family.filter((s) => scopedNums.has(s.num)));
   return narrowed.ranges.length <= MAX_SCOPE_PIECES ? narrowed : null;
 }
 
